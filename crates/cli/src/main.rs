@@ -1,0 +1,48 @@
+//! `qiyi`: play, solve and analyse Xiangqi, English checkers, Chinese checkers, peg solitaire and
+//! aeroplane chess from one command.
+//!
+//! Conventions every subcommand follows: `--seed` makes randomness reproducible (and is printed
+//! with results), `--threads` sets the worker count, `--json` prints machine-readable output on
+//! stdout (the last line is one JSON object), progress bars go to stderr, and bad input ends with a
+//! one-line error and exit code 2.
+
+mod common;
+
+use clap::{Parser, Subcommand};
+use common::Global;
+use std::process::ExitCode;
+
+/// qiyi (棋艺): five classic games with complete rules, strong AIs and one search core.
+#[derive(Parser, Debug)]
+#[command(name = "qiyi", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Search a toy game (tic-tac-toe, Nim) with each core algorithm and compare node counts.
+    Toy(common::ToyArgs),
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let g = &cli.global;
+    match cli.command {
+        Command::Toy(args) => common::toy(args, g),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+            eprintln!("qiyi: error: {}", chain.join(": "));
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! qiyi-core: the game vocabulary and every search algorithm, written once.
+//!
+//! - [`game`]: the traits every game implements ([`Game`], [`Notation`], [`Puzzle`]).
+//! - [`eval`]: evaluation and ordering hooks, apart from the rules.
+//! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
+//!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
+//! - [`rng`]: seeded randomness and deterministic Zobrist keys.
+//! - [`conformance`]: the generic test suite every game calls.
+//! - [`toys`]: small games (tic-tac-toe, Nim, Pig, sliding tiles) for tests, benches and teaching.
+//!
+//! ```
+//! use qiyi_core::search::{minimax, SearchLimits, Searcher, SearchOptions};
+//! use qiyi_core::toys::tictactoe::{TicTacToe, TicTacToeEval};
+//!
+//! let pos = TicTacToe::default();
+//! let plain = minimax(&pos, &TicTacToeEval, 9);
+//! let mut searcher = Searcher::new(TicTacToeEval, SearchOptions::all(), 1);
+//! let result = searcher.search(&pos, &SearchLimits::depth(9), |_| {});
+//! assert_eq!(plain.score, 0); // tic-tac-toe is a draw
+//! assert_eq!(result.score, plain.score);
+//! assert!(result.stats.nodes < plain.stats.nodes);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod conformance;
+pub mod eval;
+pub mod game;
+pub mod rng;
+pub mod search;
+
+pub use eval::{Evaluator, MultiEvaluator, Policy, Score};
+pub use game::{Game, Notation, NullMove, Puzzle, Turn};
+pub use rng::Rng;
