@@ -23,16 +23,11 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
-    /// Search a toy game (tic-tac-toe, Nim) with each core algorithm and compare node counts.
-    Toy(common::ToyArgs),
-}
+enum Command {}
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let g = &cli.global;
-    match cli.command {
-        Command::Toy(args) => common::toy(args, g),
-    }
+    let _g = &cli.global;
+    match cli.command {}
 }
 
 fn main() -> ExitCode {

@@ -26,8 +26,10 @@
 pub mod conformance;
 pub mod eval;
 pub mod game;
+pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod toys;
 
 pub use eval::{Evaluator, MultiEvaluator, Policy, Score};
 pub use game::{Game, Notation, NullMove, Puzzle, Turn};

@@ -9,8 +9,16 @@
 //! | [`minimax`] | plain minimax (negamax form): the teaching baseline and test oracle |
 //! | [`alphabeta`] | negamax alpha-beta with PVS, aspiration, TT, killers, history, null move, LMR, quiescence; iterative deepening; Lazy SMP |
 //! | [`tt`] | the shared, lock-free transposition table sized in MiB |
+//! | [`nplayer`] | paranoid, best-reply search and max-n for 3-6 players |
+//! | [`mcts`] | Monte Carlo tree search (UCT) with n-player returns and chance nodes |
+//! | [`expectimax`] | expectimax / *-minimax over chance nodes |
+//! | [`montecarlo`] | flat Monte Carlo with parallel, seeded playouts |
 
+pub mod expectimax;
+pub mod mcts;
 pub mod minimax;
+pub mod montecarlo;
+pub mod nplayer;
 
 pub use minimax::minimax;
 

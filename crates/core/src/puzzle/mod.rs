@@ -1,0 +1,1 @@
+//! Single-agent search (being written).
