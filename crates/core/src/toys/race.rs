@@ -13,6 +13,7 @@
 //! Text: a position is five integers `players target max_step counter to_move`
 //! (e.g. `3 10 3 0 0`); a move is the amount added (e.g. `2`).
 
+use crate::eval::MultiEvaluator;
 use crate::game::{Game, Notation, NullMove, Turn};
 use crate::rng::zobrist_keys;
 
@@ -295,6 +296,32 @@ impl Notation for Race {
             small("counter", counter)?,
             to_move,
         )
+    }
+}
+
+/// A heuristic for depth-limited n-player search on [`Race`], from the two-player theory: the
+/// player to move gets 0.5 when the distance to the target is not a multiple of `max_step + 1`
+/// (it could win a duel from here) and -0.5 otherwise; every other player gets minus that share
+/// divided among them. Finished races get their returns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RaceEval;
+
+impl MultiEvaluator<Race> for RaceEval {
+    fn evaluate(&self, pos: &Race, out: &mut [f64]) {
+        let left = (pos.target as u16).saturating_sub(pos.counter);
+        let mover = if left % (pos.max_step as u16 + 1) != 0 {
+            0.5
+        } else {
+            -0.5
+        };
+        let others = -mover / (pos.players as f64 - 1.0);
+        for (p, v) in out.iter_mut().enumerate() {
+            *v = if p == pos.to_move as usize {
+                mover
+            } else {
+                others
+            };
+        }
     }
 }
 
