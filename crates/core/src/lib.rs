@@ -9,12 +9,12 @@
 //! - [`toys`]: small games (tic-tac-toe, Nim, Pig, sliding tiles) for tests, benches and teaching.
 //!
 //! ```
-//! use qiyi_core::search::{minimax, SearchLimits, Searcher, SearchOptions};
+//! use qiyi_core::search::{minimax, SearchLimits, SearchOptions, Searcher};
 //! use qiyi_core::toys::tictactoe::{TicTacToe, TicTacToeEval};
 //!
 //! let pos = TicTacToe::default();
 //! let plain = minimax(&pos, &TicTacToeEval, 9);
-//! let mut searcher = Searcher::new(TicTacToeEval, SearchOptions::all(), 1);
+//! let mut searcher = Searcher::new(TicTacToeEval, SearchOptions::all());
 //! let result = searcher.search(&pos, &SearchLimits::depth(9), |_| {});
 //! assert_eq!(plain.score, 0); // tic-tac-toe is a draw
 //! assert_eq!(result.score, plain.score);

@@ -1,20 +1,50 @@
 //! Plain minimax in negamax form: no pruning, no table. The teaching baseline and the oracle every
 //! other two-player search is tested against.
+//!
+//! [`minimax_with`] adds the two options that change what a depth-limited search computes
+//! (quiescence at the horizon and check extensions), defined exactly as alpha-beta applies them,
+//! so alpha-beta with those options can be checked against an unpruned search too.
 
 use super::{SearchResult, SearchStats};
 use crate::eval::{Evaluator, Score, INFINITY};
 use crate::game::Game;
 use std::time::Instant;
 
+/// The value-changing options of [`minimax_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MinimaxOptions {
+    /// At the horizon, search noisy moves (all moves when in check) until quiet, standing pat on
+    /// the static evaluation when not in check.
+    pub quiescence: bool,
+    /// A position in check is searched one ply deeper (up to twice the root depth in plies).
+    pub check_extension: bool,
+}
+
 /// Searches `pos` to `depth` plies with plain minimax and returns the exact depth-limited value.
 ///
 /// Among equal best moves the first generated is kept, so the result is deterministic.
 pub fn minimax<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) -> SearchResult<G::Move> {
+    minimax_with(pos, eval, depth, MinimaxOptions::default())
+}
+
+/// Plain minimax with quiescence and/or check extensions (see [`MinimaxOptions`]).
+pub fn minimax_with<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+    options: MinimaxOptions,
+) -> SearchResult<G::Move> {
     let start = Instant::now();
-    let mut stats = SearchStats::default();
+    let mut m = Minimax {
+        eval,
+        options,
+        root_depth: depth as i32,
+        stats: SearchStats::default(),
+    };
     let mut pos = pos.clone();
     let mut pv = Vec::new();
-    let score = negamax(&mut pos, eval, depth, 0, &mut stats, &mut pv);
+    let score = m.negamax(&mut pos, depth as i32, 0, &mut pv);
+    let mut stats = m.stats;
     stats.depth = depth;
     stats.time = start.elapsed();
     SearchResult {
@@ -25,42 +55,121 @@ pub fn minimax<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) -> Searc
     }
 }
 
-fn negamax<G: Game, E: Evaluator<G>>(
-    pos: &mut G,
-    eval: &E,
-    depth: u32,
-    ply: usize,
-    stats: &mut SearchStats,
-    pv: &mut Vec<G::Move>,
-) -> Score {
-    stats.nodes += 1;
-    stats.seldepth = stats.seldepth.max(ply as u32);
-    pv.clear();
-    if pos.is_over() {
-        return eval.terminal_score(pos, ply);
+const MAX_PLY: usize = 128;
+
+struct Minimax<'a, E> {
+    eval: &'a E,
+    options: MinimaxOptions,
+    root_depth: i32,
+    stats: SearchStats,
+}
+
+impl<E> Minimax<'_, E> {
+    fn visit(&mut self, ply: usize) {
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
     }
-    if ply > 0 {
-        if let Some(score) = eval.rule_score(pos, ply) {
+
+    fn negamax<G: Game>(
+        &mut self,
+        pos: &mut G,
+        mut depth: i32,
+        ply: usize,
+        pv: &mut Vec<G::Move>,
+    ) -> Score
+    where
+        E: Evaluator<G>,
+    {
+        self.visit(ply);
+        pv.clear();
+        if ply > 0 {
+            if let Some(score) = self.eval.rule_score(pos, ply) {
+                return score;
+            }
+        }
+        if pos.is_over() {
+            return self.eval.terminal_score(pos, ply);
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(pos);
+        }
+        if self.options.check_extension
+            && (ply as i32) < 2 * self.root_depth
+            && self.eval.in_check(pos)
+        {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return if self.options.quiescence {
+                self.quiescence(pos, ply, pv)
+            } else {
+                self.eval.evaluate(pos)
+            };
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut best = -INFINITY;
+        let mut child_pv = Vec::new();
+        for mv in moves {
+            let undo = pos.make(mv);
+            let score = -self.negamax(pos, depth - 1, ply + 1, &mut child_pv);
+            pos.unmake(mv, undo);
+            if score > best {
+                best = score;
+                pv.clear();
+                pv.push(mv);
+                pv.extend_from_slice(&child_pv);
+            }
+        }
+        best
+    }
+
+    fn quiescence<G: Game>(&mut self, pos: &mut G, ply: usize, pv: &mut Vec<G::Move>) -> Score
+    where
+        E: Evaluator<G>,
+    {
+        let in_check = self.eval.in_check(pos);
+        let mut best = if in_check {
+            -INFINITY
+        } else {
+            self.eval.evaluate(pos)
+        };
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut child_pv = Vec::new();
+        for mv in moves {
+            if !in_check && !self.eval.is_noisy(pos, mv) {
+                continue;
+            }
+            let undo = pos.make(mv);
+            let score = -self.quiescent_node(pos, ply + 1, &mut child_pv);
+            pos.unmake(mv, undo);
+            if score > best {
+                best = score;
+                pv.clear();
+                pv.push(mv);
+                pv.extend_from_slice(&child_pv);
+            }
+        }
+        best
+    }
+
+    fn quiescent_node<G: Game>(&mut self, pos: &mut G, ply: usize, pv: &mut Vec<G::Move>) -> Score
+    where
+        E: Evaluator<G>,
+    {
+        self.visit(ply);
+        self.stats.qnodes += 1;
+        pv.clear();
+        if pos.is_over() {
+            return self.eval.terminal_score(pos, ply);
+        }
+        if let Some(score) = self.eval.rule_score(pos, ply) {
             return score;
         }
-    }
-    if depth == 0 {
-        return eval.evaluate(pos);
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let mut best = -INFINITY;
-    let mut child_pv = Vec::new();
-    for mv in moves {
-        let undo = pos.make(mv);
-        let score = -negamax(pos, eval, depth - 1, ply + 1, stats, &mut child_pv);
-        pos.unmake(mv, undo);
-        if score > best {
-            best = score;
-            pv.clear();
-            pv.push(mv);
-            pv.extend_from_slice(&child_pv);
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(pos);
         }
+        self.quiescence(pos, ply, pv)
     }
-    best
 }

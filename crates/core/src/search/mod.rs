@@ -14,13 +14,16 @@
 //! | [`expectimax`] | expectimax / *-minimax over chance nodes |
 //! | [`montecarlo`] | flat Monte Carlo with parallel, seeded playouts |
 
+pub mod alphabeta;
 pub mod expectimax;
 pub mod mcts;
 pub mod minimax;
 pub mod montecarlo;
 pub mod nplayer;
+pub mod tt;
 
-pub use minimax::minimax;
+pub use alphabeta::{SearchOptions, Searcher};
+pub use minimax::{minimax, minimax_with, MinimaxOptions};
 
 use crate::eval::Score;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -148,6 +151,8 @@ impl SearchLimits {
 
     /// True when the external stop flag is raised.
     pub fn stop_requested(&self) -> bool {
-        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
