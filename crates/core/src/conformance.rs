@@ -116,17 +116,29 @@ fn check_position<G>(
     if turn == Turn::Over {
         for p in 0..pos.num_players() {
             let r = pos.returns(p);
-            assert!((-1.0..=1.0).contains(&r), "{text}: return {r} of player {p} out of [-1, 1]");
+            assert!(
+                (-1.0..=1.0).contains(&r),
+                "{text}: return {r} of player {p} out of [-1, 1]"
+            );
         }
     }
     pos.chance_outcomes(outcomes);
     if turn == Turn::Chance {
         let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
-        assert!((total - 1.0).abs() < 1e-9, "{text}: chance probabilities sum to {total}");
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{text}: chance probabilities sum to {total}"
+        );
         let listed: Vec<G::Move> = outcomes.iter().map(|&(m, _)| m).collect();
-        assert_eq!(&listed, moves, "{text}: chance outcomes differ from legal moves");
+        assert_eq!(
+            &listed, moves,
+            "{text}: chance outcomes differ from legal moves"
+        );
     } else {
-        assert!(outcomes.is_empty(), "{text}: chance outcomes at a non-chance node");
+        assert!(
+            outcomes.is_empty(),
+            "{text}: chance outcomes at a non-chance node"
+        );
     }
     let mut seen = std::collections::HashSet::new();
     for &mv in moves.iter() {
@@ -136,7 +148,10 @@ fn check_position<G>(
             let parsed = pos
                 .parse_move(&written)
                 .unwrap_or_else(|e| panic!("{text}: cannot re-read move {written}: {e}"));
-            assert_eq!(parsed, mv, "{text}: move {written} reads back as {parsed:?}");
+            assert_eq!(
+                parsed, mv,
+                "{text}: move {written} reads back as {parsed:?}"
+            );
         }
         let mut child = pos.clone();
         let undo = child.make(mv);
@@ -146,7 +161,14 @@ fn check_position<G>(
             "{text}: after {mv:?} the incremental hash is wrong"
         );
         child.unmake(mv, undo);
-        assert_eq!(&child, pos, "{text}: make/unmake of {mv:?} does not restore the position");
-        assert_eq!(child.hash(), pos.hash(), "{text}: make/unmake of {mv:?} changes the hash");
+        assert_eq!(
+            &child, pos,
+            "{text}: make/unmake of {mv:?} does not restore the position"
+        );
+        assert_eq!(
+            child.hash(),
+            pos.hash(),
+            "{text}: make/unmake of {mv:?} changes the hash"
+        );
     }
 }

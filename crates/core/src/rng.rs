@@ -98,8 +98,14 @@ mod tests {
 
     #[test]
     fn rng_repeats_with_the_same_seed() {
-        let a: Vec<u64> = (0..5).map(|_| 0).scan(Rng::new(3), |r, _| Some(r.next_u64())).collect();
-        let b: Vec<u64> = (0..5).map(|_| 0).scan(Rng::new(3), |r, _| Some(r.next_u64())).collect();
+        let a: Vec<u64> = (0..5)
+            .map(|_| 0)
+            .scan(Rng::new(3), |r, _| Some(r.next_u64()))
+            .collect();
+        let b: Vec<u64> = (0..5)
+            .map(|_| 0)
+            .scan(Rng::new(3), |r, _| Some(r.next_u64()))
+            .collect();
         assert_eq!(a, b);
         assert_ne!(Rng::derive(3, 0).next_u64(), Rng::derive(3, 1).next_u64());
     }
