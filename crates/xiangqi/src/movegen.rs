@@ -1,0 +1,342 @@
+//! Move generation: pseudo-legal moves of all seven pieces from precomputed step tables, then a
+//! legality filter that plays each move on the board and asks whether the own general (including
+//! the flying-general rule) is attacked.
+
+use crate::board::*;
+use crate::position::{Move, Position};
+
+/// The most pseudo-legal moves any position can have is 115 (2x17 chariot + 2x17 cannon +
+/// 2x8 horse + 5x3 soldier + 4 general + 4 advisor + 8 elephant moves); a little headroom.
+pub const MAX_MOVES: usize = 128;
+
+/// A fixed-capacity move buffer on the stack (no allocation in search or perft).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// The moves.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn push(&mut self, from: u8, to: u8) {
+        // The capacity bound above is a theorem about the piece set; guard it in debug builds.
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = Move { from, to };
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn swap_remove(&mut self, i: usize) {
+        self.len -= 1;
+        self.moves[i] = self.moves[self.len];
+    }
+}
+
+impl Position {
+    /// Writes every pseudo-legal move of the side to move (the own general may be left in check).
+    pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        list.len = 0;
+        let color = self.side;
+        let us = side_bit(color);
+        let them = side_bit(color.opposite());
+        let base = code_index(us);
+        let b = &self.board;
+        let blocked = us | OFF;
+        let ci = color.index();
+
+        // General.
+        let k = self.squares[base];
+        if k != 0 {
+            for &d in ORTH.iter() {
+                let t = step(k, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & us == 0 {
+                    list.push(k, t);
+                }
+            }
+        }
+        // Advisors.
+        for slot in 1..3 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let t = step(s, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & us == 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Elephants.
+        for slot in 3..5 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let eye = step(s, d);
+                let t = step(eye, d);
+                if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && b[t as usize] & us == 0
+                {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Horses.
+        for slot in 5..7 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &(j, leg) in HORSE_JUMPS.iter() {
+                let t = step(s, j);
+                if b[step(s, leg) as usize] == EMPTY && b[t as usize] & blocked == 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Chariots.
+        for slot in 7..9 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    list.push(s, t);
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Cannons.
+        for slot in 9..11 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    list.push(s, t);
+                    t = step(t, d);
+                }
+                if b[t as usize] == OFF {
+                    continue;
+                }
+                t = step(t, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Soldiers.
+        let fwd = FORWARD[ci];
+        for slot in 11..16 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            let t = step(s, fwd);
+            if b[t as usize] & blocked == 0 {
+                list.push(s, t);
+            }
+            if !OWN_HALF[ci][s as usize] {
+                for t in [step(s, 1), step(s, -1)] {
+                    if b[t as usize] & blocked == 0 {
+                        list.push(s, t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the pseudo-legal `mv` leaves the mover's general safe.
+    #[inline]
+    pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let pc = self.board[from];
+        let cap = self.board[to];
+        self.board[to] = pc;
+        self.board[from] = EMPTY;
+        let k = if CELL_KIND[pc as usize] == K_KING {
+            mv.to
+        } else {
+            self.squares[code_index(side_bit(self.side))]
+        };
+        let attacked = self.king_attacked(k, self.side);
+        self.board[from] = pc;
+        self.board[to] = cap;
+        !attacked
+    }
+
+    /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
+    ///
+    /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
+    pub fn generate_legal(&mut self, list: &mut MoveList) {
+        self.pseudo_legal_moves(list);
+        let mut i = 0;
+        while i < list.len {
+            if self.is_legal_pseudo(list.moves[i]) {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+    }
+
+    /// The number of legal moves (board rules only).
+    pub fn count_legal(&mut self) -> usize {
+        let mut list = MoveList::new();
+        self.pseudo_legal_moves(&mut list);
+        let mut n = 0;
+        for &mv in list.as_slice() {
+            n += self.is_legal_pseudo(mv) as usize;
+        }
+        n
+    }
+
+    /// The legal moves (board rules only) of a position held by shared reference.
+    pub fn legal_move_list(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_moves(&mut list);
+        let mut scratch = self.board;
+        let mut i = 0;
+        while i < list.len {
+            let mv = list.moves[i];
+            if self.legal_on(&mut scratch, mv) {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+        list
+    }
+
+    /// Whether the position has at least one legal move (board rules only).
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.pseudo_legal_moves(&mut list);
+        let mut scratch = self.board;
+        list.as_slice()
+            .iter()
+            .any(|&mv| self.legal_on(&mut scratch, mv))
+    }
+
+    /// Legality of `mv` tested on a scratch copy of the board (for `&self` callers).
+    fn legal_on(&self, scratch: &mut [u8; 256], mv: Move) -> bool {
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let pc = scratch[from];
+        let cap = scratch[to];
+        scratch[to] = pc;
+        scratch[from] = EMPTY;
+        let k = if CELL_KIND[pc as usize] == K_KING {
+            mv.to
+        } else {
+            self.squares[code_index(side_bit(self.side))]
+        };
+        let attacked = king_attacked_on(scratch, k, self.side);
+        scratch[from] = pc;
+        scratch[to] = cap;
+        !attacked
+    }
+
+    /// Whether `mv` is a legal move here (board rules only).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_move_list().as_slice().contains(&mv)
+    }
+}
+
+/// [`Position::king_attacked`] over an arbitrary board array.
+#[inline]
+pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
+    let them = side_bit(color.opposite());
+    for (i, &d) in ORTH.iter().enumerate() {
+        let mut s = step(k, d);
+        while b[s as usize] == EMPTY {
+            s = step(s, d);
+        }
+        let c = b[s as usize];
+        if c == OFF {
+            continue;
+        }
+        if c & them != 0 {
+            let kind = CELL_KIND[c as usize];
+            if kind == K_ROOK || (kind == K_KING && i < 2) {
+                return true;
+            }
+        }
+        s = step(s, d);
+        while b[s as usize] == EMPTY {
+            s = step(s, d);
+        }
+        let c = b[s as usize];
+        if c & them != 0 && CELL_KIND[c as usize] == K_CANNON {
+            return true;
+        }
+    }
+    for &d in DIAG.iter() {
+        let leg = step(k, d);
+        if b[leg as usize] != EMPTY {
+            continue;
+        }
+        let vert = if d > 0 { 16 } else { -16 };
+        let horiz = d - vert;
+        for s in [step(leg, vert), step(leg, horiz)] {
+            let c = b[s as usize];
+            if c & them != 0 && CELL_KIND[c as usize] == K_HORSE {
+                return true;
+            }
+        }
+    }
+    for s in [step(k, FORWARD[color.index()]), step(k, 1), step(k, -1)] {
+        let c = b[s as usize];
+        if c & them != 0 && CELL_KIND[c as usize] == K_PAWN {
+            return true;
+        }
+    }
+    false
+}
