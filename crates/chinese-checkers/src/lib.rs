@@ -1,0 +1,31 @@
+//! Chinese checkers on the real 121-hole star: 2, 3, 4 or 6 players, AI players from the qiyi
+//! core, and an optimal solver for the one-player crossing puzzle.
+//!
+//! ```
+//! use qiyi_chinese_checkers::{Options, Position};
+//! use qiyi_core::{Game, Notation};
+//!
+//! let pos = Position::start(Options::players(3).unwrap()).unwrap();
+//! let mut moves = Vec::new();
+//! pos.legal_moves(&mut moves);
+//! println!("{pos}\n{} moves, e.g. {}", moves.len(), pos.move_to_text(moves[0]));
+//! let mv = pos.parse_move("m4-l4").unwrap();      // a step from the bottom point
+//! let next = pos.after(mv);
+//! assert_eq!(next.to_move(), 1);
+//! ```
+//!
+//! Module map: [`board`] (holes, coordinates, tables), [`movegen`] (steps and hop chains),
+//! [`position`] (the [`qiyi_core::Game`] implementation), [`rules`] (options, seats, ranking),
+//! [`notation`] (hole names, moves, position text, pictures).
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod movegen;
+pub mod notation;
+pub mod position;
+pub mod rules;
+
+pub use notation::Error;
+pub use position::{Move, Position};
+pub use rules::{Options, Status};
