@@ -566,8 +566,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
         let mut best = -INFINITY;
         let mut best_index = None;
-        let mut searched = 0usize;
-        for k in 0..moves.len() {
+        for (searched, k) in (0..moves.len()).enumerate() {
             let index = if ordering {
                 let mut b = k;
                 for j in k + 1..scores.len() {
@@ -624,7 +623,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 self.scores[ply] = scores;
                 return 0;
             }
-            searched += 1;
             if score > best {
                 best = score;
                 best_index = Some(index as u16);
@@ -754,7 +752,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 scores.push((self.eval.move_order(pos, mv), i as u16));
             }
         }
-        scores.sort_by(|a, b| b.0.cmp(&a.0));
+        scores.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         for k in 0..scores.len() {
             let mv = moves[scores[k].1 as usize];
             let undo = pos.make(mv);
