@@ -1,0 +1,444 @@
+//! A peg-solitaire problem (board, start, finish) and everything that can be asked about it:
+//! one solution, the reachable positions, the fewest moves, the number of solutions, and the
+//! classification of every single-vacancy start.
+
+use crate::bits::Bits;
+use crate::board::{Board, Jump};
+use crate::error::PegError;
+use crate::solver::dfs::{Dfs, DfsOutcome};
+use crate::solver::layers::{explore, good_layers, count_paths, LayerCount};
+use crate::solver::minmoves::min_moves;
+use crate::solver::tables::Tables;
+use std::sync::Arc;
+
+/// Where the last peg must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// In this hole.
+    Hole(usize),
+    /// Anywhere.
+    Any,
+}
+
+/// A board, a start position and where the last peg must be.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The board.
+    pub board: Arc<Board>,
+    /// The starting pegs.
+    pub start: u128,
+    /// Where one peg must remain.
+    pub finish: Finish,
+}
+
+/// A progress report from a long computation: a stage name, the step reached, the number of steps
+/// expected and the size of the current step (positions in the layer or frontier).
+pub type Progress<'a> = &'a mut dyn FnMut(&str, usize, usize, usize);
+
+/// The result of [`Problem::solve`].
+#[derive(Clone, Debug)]
+pub struct Solve {
+    /// The solution's jumps, or `None`.
+    pub jumps: Option<Vec<Jump>>,
+    /// True when the search proved there is no solution (class argument or exhaustive search).
+    pub proved_impossible: bool,
+    /// Why it is impossible, when the position class says so.
+    pub class_reason: Option<String>,
+    /// Positions the depth-first search expanded.
+    pub nodes: u64,
+}
+
+/// The result of [`Problem::count`].
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Count {
+    /// Distinct reachable positions, symmetric images counted once.
+    pub positions: u64,
+    /// Distinct reachable positions, every image counted.
+    pub positions_full: u64,
+    /// The same counts per number of pegs (from the start down).
+    pub layers: Vec<LayerCount>,
+}
+
+/// The result of [`Problem::min_moves`].
+#[derive(Clone, Debug)]
+pub struct MinMovesResult {
+    /// The fewest moves, `None` when no finish exists.
+    pub moves: Option<usize>,
+    /// A shortest solution, one chain of jumps per move.
+    pub solution: Vec<Vec<Jump>>,
+    /// Positions that are reachable and can still finish (the search space of the proof).
+    pub good_positions: u64,
+    /// Positions settled at each move count.
+    pub frontier_sizes: Vec<usize>,
+}
+
+/// The classification of one single-vacancy start.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StartClass {
+    /// The empty hole at the start.
+    pub start: String,
+    /// The position class of the start (bit `k` = parity on invariant `k`).
+    pub class: u32,
+    /// Holes where one last peg has been reached (a solution was found).
+    pub finishes: Vec<String>,
+    /// Holes of the right class where the search gave up (undecided).
+    pub undecided: Vec<String>,
+    /// Holes of the right class proven impossible by exhaustive search.
+    pub impossible_by_search: Vec<String>,
+    /// Number of holes ruled out by the position class alone.
+    pub ruled_out_by_class: usize,
+}
+
+impl StartClass {
+    /// True when one peg can remain.
+    pub fn solvable(&self) -> bool {
+        !self.finishes.is_empty()
+    }
+}
+
+fn single(mask: u128) -> Option<usize> {
+    (mask.count_ones() == 1).then(|| mask.trailing_zeros() as usize)
+}
+
+impl Problem {
+    /// The problem on `board` starting from `start` (a hole name: every hole full but that one;
+    /// default: the board's picture, i.e. the centre empty for built-in boards) and finishing in
+    /// `finish` (a hole name or `any`; default: the start hole when the position class allows it,
+    /// otherwise anywhere).
+    pub fn new(board: Board, start: Option<&str>, finish: Option<&str>) -> Result<Problem, PegError> {
+        let board = Arc::new(board);
+        let start = match start {
+            Some(h) => board.full() & !(1u128 << board.hole(h)?),
+            None => board.picture_start(),
+        };
+        if start == 0 {
+            return Err(PegError::BadRequest("the start position has no pegs".into()));
+        }
+        let finish = match finish.map(|f| f.trim().to_ascii_lowercase()) {
+            Some(f) if f == "any" => Finish::Any,
+            Some(f) => Finish::Hole(board.hole(&f)?),
+            None => match single(board.full() & !start) {
+                Some(h) if board.class_of(start) == board.class_of(1u128 << h) => Finish::Hole(h),
+                _ => Finish::Any,
+            },
+        };
+        Ok(Problem {
+            board,
+            start,
+            finish,
+        })
+    }
+
+    /// The holes where the last peg may stand.
+    pub fn finish_mask(&self) -> u128 {
+        match self.finish {
+            Finish::Hole(h) => 1u128 << h,
+            Finish::Any => self.board.full(),
+        }
+    }
+
+    /// `None` when the position class allows a finish; otherwise the explanation.
+    pub fn class_obstruction(&self) -> Option<String> {
+        let b = &self.board;
+        let c = b.class_of(self.start);
+        let mut ok = Vec::new();
+        let mut m = self.finish_mask();
+        while m != 0 {
+            let h = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if b.class_of(1u128 << h) == c {
+                ok.push(h);
+            }
+        }
+        if !ok.is_empty() {
+            return None;
+        }
+        let wanted = match self.finish {
+            Finish::Hole(h) => format!(
+                "one peg in {} has class {:0w$b}",
+                b.hole_name(h),
+                b.class_of(1u128 << h),
+                w = b.class_masks().len()
+            ),
+            Finish::Any => "no single peg anywhere on the board has that class".to_string(),
+        };
+        Some(format!(
+            "the start has position class {:0w$b} (parities of the pegs on the {} rule-of-three invariants), jumps never change it, and {wanted}",
+            c,
+            b.class_masks().len(),
+            w = b.class_masks().len()
+        ))
+    }
+
+    /// Symmetries that fix the allowed finish holes (the dead-position memo may merge their images).
+    pub fn goal_group(&self) -> Vec<usize> {
+        self.board.stabilizer(self.finish_mask())
+    }
+
+    /// Symmetries that fix both the start and the finish holes.
+    pub fn path_group(&self) -> Vec<usize> {
+        let s = self.board.stabilizer(self.start);
+        self.goal_group()
+            .into_iter()
+            .filter(|g| s.contains(g))
+            .collect()
+    }
+
+    /// Finds one solution by depth-first search (at most `budget` positions expanded).
+    pub fn solve(&self, budget: u64) -> Solve {
+        if let Some(reason) = self.class_obstruction() {
+            return Solve {
+                jumps: None,
+                proved_impossible: true,
+                class_reason: Some(reason),
+                nodes: 0,
+            };
+        }
+        let (outcome, nodes) = if self.board.len() <= 64 {
+            self.dfs::<u64>(budget)
+        } else {
+            self.dfs::<u128>(budget)
+        };
+        let jumps = self.board.jumps();
+        match outcome {
+            DfsOutcome::Found(p) => Solve {
+                jumps: Some(p.iter().map(|&i| jumps[i as usize]).collect()),
+                proved_impossible: false,
+                class_reason: None,
+                nodes,
+            },
+            DfsOutcome::Impossible => Solve {
+                jumps: None,
+                proved_impossible: true,
+                class_reason: None,
+                nodes,
+            },
+            DfsOutcome::GaveUp => Solve {
+                jumps: None,
+                proved_impossible: false,
+                class_reason: None,
+                nodes,
+            },
+        }
+    }
+
+    fn dfs<B: Bits>(&self, budget: u64) -> (DfsOutcome, u64) {
+        let t = Tables::<B>::new(&self.board, &self.goal_group());
+        let mut dfs = Dfs::new(&t, B::from_u128(self.finish_mask()), budget);
+        let out = dfs.solve(B::from_u128(self.start));
+        (out, dfs.nodes)
+    }
+
+    /// Counts every position reachable from the start, per number of pegs.
+    ///
+    /// `positions` counts positions equal under the board's symmetry group once; `positions_full`
+    /// counts every position. When the start is not symmetric under the whole group, a second
+    /// exploration under the start's own symmetries gives the full count.
+    pub fn count(&self, progress: Progress) -> Count {
+        if self.board.len() <= 64 {
+            self.count_in::<u64>(progress)
+        } else {
+            self.count_in::<u128>(progress)
+        }
+    }
+
+    fn count_in<B: Bits>(&self, progress: Progress) -> Count {
+        let all: Vec<usize> = (0..self.board.symmetries().len()).collect();
+        let own = self.board.stabilizer(self.start);
+        let steps = self.start.count_ones() as usize;
+        let start = B::from_u128(self.start);
+        let t = Tables::<B>::new(&self.board, &all);
+        let (mut layers, _) = explore(&t, start, false, |k, l| progress("count", k, steps, l.len()));
+        if own.len() != all.len() {
+            let t2 = Tables::<B>::new(&self.board, &own);
+            let (full, _) = explore(&t2, start, false, |k, l| {
+                progress("count (full)", k, steps, l.len())
+            });
+            for (a, b) in layers.iter_mut().zip(full) {
+                a.positions_full = b.positions_full;
+            }
+        }
+        Count {
+            positions: layers.iter().map(|l| l.positions).sum(),
+            positions_full: layers.iter().map(|l| l.positions_full).sum(),
+            layers,
+        }
+    }
+
+    fn good<B: Bits>(&self, t: &Tables<B>, progress: Progress) -> Vec<Vec<B>> {
+        let steps = self.start.count_ones() as usize;
+        let (_, layers) = explore(t, B::from_u128(self.start), true, |k, l| {
+            progress("explore", k, steps, l.len())
+        });
+        let finish = B::from_u128(self.finish_mask());
+        good_layers(t, &layers, move |s| s & finish != B::ZERO)
+    }
+
+    /// The fewest moves (a chain of jumps by one peg is one move), a shortest solution and the
+    /// exhaustive search that proves nothing shorter exists.
+    pub fn min_moves(&self, progress: Progress) -> MinMovesResult {
+        if self.board.len() <= 64 {
+            self.min_moves_in::<u64>(progress)
+        } else {
+            self.min_moves_in::<u128>(progress)
+        }
+    }
+
+    fn min_moves_in<B: Bits>(&self, progress: Progress) -> MinMovesResult {
+        let t = Tables::<B>::new(&self.board, &self.path_group());
+        let good = self.good(&t, &mut *progress);
+        let good_positions = good.iter().map(|l| l.len() as u64).sum();
+        let steps = self.start.count_ones() as usize;
+        let r = min_moves(&t, B::from_u128(self.start), &good, |d, n| {
+            progress("moves", d, steps, n)
+        });
+        let jumps = self.board.jumps();
+        MinMovesResult {
+            moves: r.moves,
+            solution: r
+                .solution
+                .iter()
+                .map(|m| m.iter().map(|&i| jumps[i as usize]).collect())
+                .collect(),
+            good_positions,
+            frontier_sizes: r.frontier_sizes,
+        }
+    }
+
+    /// The number of distinct jump sequences from the start to a one-peg finish.
+    pub fn count_solutions(&self, progress: Progress) -> u128 {
+        if self.board.len() <= 64 {
+            self.count_solutions_in::<u64>(progress)
+        } else {
+            self.count_solutions_in::<u128>(progress)
+        }
+    }
+
+    fn count_solutions_in<B: Bits>(&self, progress: Progress) -> u128 {
+        let t = Tables::<B>::new(&self.board, &self.path_group());
+        let good = self.good(&t, progress);
+        count_paths(&t, &good)
+    }
+}
+
+/// For every single-vacancy start: the holes where one last peg can remain.
+///
+/// Finishes whose position class differs from the start's are ruled out at once; the others are
+/// searched depth-first with at most `budget` positions each (symmetric starts and finishes are
+/// searched once).
+pub fn classify(board: &Board, budget: u64, mut progress: impl FnMut(usize, usize)) -> Vec<StartClass> {
+    let board = Arc::new(board.clone());
+    let n = board.len();
+    let syms = board.symmetries();
+    // outcome[h][f]: 0 not yet searched, 1 found, 2 impossible by search, 3 ruled out by class,
+    // 4 undecided (budget exhausted).
+    let mut outcome: Vec<Vec<u8>> = vec![vec![0; n]; n];
+    let mut done = vec![false; n];
+    for h in 0..n {
+        progress(h, n);
+        if done[h] {
+            continue;
+        }
+        let start = board.full() & !(1u128 << h);
+        let class = board.class_of(start);
+        for f in 0..n {
+            if board.class_of(1u128 << f) != class {
+                outcome[h][f] = 3;
+                continue;
+            }
+            if outcome[h][f] != 0 {
+                continue;
+            }
+            let p = Problem {
+                board: board.clone(),
+                start,
+                finish: Finish::Hole(f),
+            };
+            let r = p.solve(budget);
+            let code = if r.jumps.is_some() {
+                1
+            } else if r.proved_impossible {
+                2
+            } else {
+                4
+            };
+            // Images under the start's symmetries share the answer.
+            for perm in syms {
+                if perm[h] as usize == h {
+                    outcome[h][perm[f] as usize] = code;
+                }
+            }
+        }
+        // Copy to the symmetric starts.
+        for perm in syms {
+            let h2 = perm[h] as usize;
+            if !done[h2] {
+                for f in 0..n {
+                    outcome[h2][perm[f] as usize] = outcome[h][f];
+                }
+                done[h2] = true;
+            }
+        }
+        done[h] = true;
+    }
+    (0..n)
+        .map(|h| {
+            let names = |code: &[u8]| -> Vec<String> {
+                (0..n)
+                    .filter(|&f| code.contains(&outcome[h][f]))
+                    .map(|f| board.hole_name(f).to_string())
+                    .collect()
+            };
+            StartClass {
+                start: board.hole_name(h).to_string(),
+                class: board.class_of(board.full() & !(1u128 << h)),
+                finishes: names(&[1]),
+                undecided: names(&[0, 4]),
+                impossible_by_search: names(&[2]),
+                ruled_out_by_class: (0..n).filter(|&f| outcome[h][f] == 3).count(),
+            }
+        })
+        .collect()
+}
+
+/// `f4-d4`: a jump in hole names.
+pub fn jump_text(board: &Board, j: &Jump) -> String {
+    format!("{}-{}", board.hole_name(j.from as usize), board.hole_name(j.to as usize))
+}
+
+/// Groups consecutive jumps by the same peg into moves.
+pub fn group_moves(jumps: &[Jump]) -> Vec<Vec<Jump>> {
+    let mut out: Vec<Vec<Jump>> = Vec::new();
+    for j in jumps {
+        match out.last_mut() {
+            Some(m) if m.last().is_some_and(|l| l.to == j.from) => m.push(*j),
+            _ => out.push(vec![*j]),
+        }
+    }
+    out
+}
+
+/// `d2-d4-f4`: a move (a chain of jumps by one peg) in hole names.
+pub fn move_text(board: &Board, chain: &[Jump]) -> String {
+    let mut s = String::new();
+    if let Some(first) = chain.first() {
+        s.push_str(board.hole_name(first.from as usize));
+    }
+    for j in chain {
+        s.push('-');
+        s.push_str(board.hole_name(j.to as usize));
+    }
+    s
+}
+
+/// Applies `jumps` to `start`, checking each is legal; returns the final pegs.
+pub fn replay(board: &Board, start: u128, jumps: &[Jump]) -> Result<u128, PegError> {
+    let mut s = start;
+    for j in jumps {
+        if s & j.mask() != j.need() {
+            return Err(PegError::IllegalMove(jump_text(board, j)));
+        }
+        s ^= j.mask();
+    }
+    Ok(s)
+}
