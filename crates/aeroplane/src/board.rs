@@ -1,0 +1,166 @@
+//! The board: progress values (A2), ring squares (A3), colours (A4), seats (A1) and the
+//! precomputed destination table of every (rule set, progress, roll) (A6, A10, A11).
+
+use crate::rules::RuleSet;
+
+/// A plane in its hangar (not on the board).
+pub const HANGAR: u8 = 57;
+/// The launch pad, progress 0 (standard rules only).
+pub const PAD: u8 = 0;
+/// The last ring step before the home column.
+pub const RING_LAST: u8 = 50;
+/// The centre: a plane here has finished.
+pub const CENTRE: u8 = 56;
+/// Number of distinct plane states (progress 0..=56 and the hangar).
+pub const PLANE_STATES: usize = 58;
+/// Squares on the ring.
+pub const RING: u8 = 52;
+/// Planes per player.
+pub const PLANES: usize = 4;
+/// The own-colour square where the flight starts (A10).
+pub const FLY_FROM: u8 = 18;
+/// Where the flight lands (A10).
+pub const FLY_TO: u8 = 30;
+/// The square of the opposite player's home column that a flight crosses (A10).
+pub const FLIGHT_CROSSES: u8 = 53;
+
+/// The seats used by `n` players (A1): 2 players sit opposite (red + blue).
+pub fn seats(n: usize) -> &'static [u8] {
+    match n {
+        2 => &[0, 2],
+        3 => &[0, 1, 2],
+        4 => &[0, 1, 2, 3],
+        _ => &[0],
+    }
+}
+
+/// Colour names of the seats.
+pub const SEAT_NAMES: [&str; 4] = ["red", "yellow", "blue", "green"];
+
+/// True when progress `d` stands on the ring (A2).
+#[inline]
+pub fn on_ring(d: u8) -> bool {
+    (1..=RING_LAST).contains(&d)
+}
+
+/// The ring square (0..52) of progress `d` (1..=50) of the player in `seat` (A3).
+#[inline]
+pub fn ring_square(seat: u8, d: u8) -> u8 {
+    ((13 * seat as u16 + d as u16 - 1) % RING as u16) as u8
+}
+
+/// The progress at which the player in `seat` stands on ring square `sq`, if it is one of its
+/// ring steps 1..=50.
+#[inline]
+pub fn progress_on(seat: u8, sq: u8) -> Option<u8> {
+    let d = ((sq as u16 + RING as u16 - 13 * seat as u16) % RING as u16) as u8 + 1;
+    if d <= RING_LAST {
+        Some(d)
+    } else {
+        None
+    }
+}
+
+/// True when progress `d` is one of the player's own-colour ring squares (A4).
+#[inline]
+pub fn own_colour(d: u8) -> bool {
+    on_ring(d) && d % 4 == 2
+}
+
+/// What happens when one plane moves: where it stops and what it passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Step {
+    /// Final progress (the hangar value when the roll cannot move the plane).
+    pub to: u8,
+    /// The roll moved the plane.
+    pub legal: bool,
+    /// The plane jumped (A10).
+    pub jumped: bool,
+    /// The plane flew 18 -> 30 and crossed the opposite home column at 53 (A10).
+    pub flew: bool,
+}
+
+/// The move of one plane at progress `from` (or [`HANGAR`]) by `roll` under `set`, ignoring the
+/// take-off option (the caller checks it): A6 take-off, A10 jumps and flight, A11 bounce.
+pub const fn step(set: RuleSet, from: u8, roll: u8) -> Step {
+    let flights = matches!(set, RuleSet::Standard);
+    if from == HANGAR {
+        let to = if flights { PAD } else { 1 };
+        return Step {
+            to,
+            legal: true,
+            jumped: false,
+            flew: false,
+        };
+    }
+    if from >= CENTRE {
+        return Step {
+            to: from,
+            legal: false,
+            jumped: false,
+            flew: false,
+        };
+    }
+    let mut to = from + roll;
+    if to > CENTRE {
+        to = CENTRE - (to - CENTRE);
+    }
+    let mut jumped = false;
+    let mut flew = false;
+    // A10: landing by the roll on an own-colour ring square (d < 50).
+    if to >= 1 && to < RING_LAST && to % 4 == 2 {
+        if flights && to == FLY_FROM {
+            // Land on 18: fly to 30, then jump to 34.
+            flew = true;
+            to = FLY_TO + 4;
+            jumped = true;
+        } else {
+            to += 4;
+            jumped = true;
+            if flights && to == FLY_FROM {
+                // Reached 18 by a jump: fly to 30 and stop.
+                flew = true;
+                to = FLY_TO;
+            }
+        }
+    }
+    Step {
+        to,
+        legal: true,
+        jumped,
+        flew,
+    }
+}
+
+const fn build_steps(set: RuleSet) -> [[Step; 7]; PLANE_STATES] {
+    let mut table = [[Step {
+        to: 0,
+        legal: false,
+        jumped: false,
+        flew: false,
+    }; 7]; PLANE_STATES];
+    let mut d = 0;
+    while d < PLANE_STATES {
+        let mut r = 1;
+        while r <= 6 {
+            table[d][r] = step(set, d as u8, r as u8);
+            r += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
+/// `STEPS[set][from][roll]` for the standard rules.
+pub static STEPS_STANDARD: [[Step; 7]; PLANE_STATES] = build_steps(RuleSet::Standard);
+/// `STEPS[set][from][roll]` for the seed rules.
+pub static STEPS_SEED: [[Step; 7]; PLANE_STATES] = build_steps(RuleSet::Seed);
+
+/// The precomputed table for `set`.
+#[inline]
+pub fn steps(set: RuleSet) -> &'static [[Step; 7]; PLANE_STATES] {
+    match set {
+        RuleSet::Standard => &STEPS_STANDARD,
+        RuleSet::Seed => &STEPS_SEED,
+    }
+}

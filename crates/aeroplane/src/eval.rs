@@ -1,0 +1,183 @@
+//! Evaluation: what a plane at each progress is worth (from the exact lone-plane chain), how
+//! likely it is to be hit, and the tunable weighted score the heuristic players maximise.
+
+use crate::board::{on_ring, ring_square, steps, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES};
+use crate::odds::LoneOdds;
+use crate::position::Aero;
+use crate::rules::Rules;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// `value[s]`: expected turns a lone plane at state `s` has saved over a hangar plane
+/// (`E[turns from hangar] - E[turns from s]`); the centre is worth the most.
+pub type ValueTable = [f64; PLANE_STATES];
+
+/// The value table of `rules` (solved once per rule configuration and cached).
+pub fn value_table(rules: &Rules) -> Arc<ValueTable> {
+    static CACHE: OnceLock<Mutex<HashMap<Rules, Arc<ValueTable>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Ok(map) = cache.lock() {
+        if let Some(t) = map.get(rules) {
+            return t.clone();
+        }
+    }
+    let odds = LoneOdds::new(rules);
+    let mut table = [0.0; PLANE_STATES];
+    for (d, slot) in table.iter_mut().enumerate() {
+        *slot = if d == HANGAR as usize {
+            0.0
+        } else {
+            odds.turns_from_hangar - odds.turns_to_finish[d]
+        };
+    }
+    let table = Arc::new(table);
+    if let Ok(mut map) = cache.lock() {
+        map.insert(*rules, table.clone());
+    }
+    table
+}
+
+/// The chance (approximate: the opponent's first roll and one reroll after a 6) that the plane of
+/// player `p` at progress `d` is hit by opponent `q` on `q`'s next turn.
+pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
+    let in_flight_path = d == FLIGHT_CROSSES && (pos.seat(p) + 2) % 4 == pos.seat(q);
+    if !on_ring(d) && !in_flight_path {
+        return 0.0;
+    }
+    let rules = pos.rules();
+    let table = steps(rules.set);
+    let sq = if in_flight_path { 255 } else { ring_square(pos.seat(p), d) };
+    let seat_q = pos.seat(q);
+    let planes = pos.planes(q);
+    let hits = |from: u8, roll: u8| -> bool {
+        if from == CENTRE || (from == HANGAR && !rules.can_take_off(roll)) {
+            return false;
+        }
+        let s = table[from as usize][roll as usize];
+        if in_flight_path {
+            s.flew
+        } else {
+            on_ring(s.to) && ring_square(seat_q, s.to) == sq
+        }
+    };
+    let mut first = [false; 7];
+    let mut count = 0;
+    for r in 1..=6u8 {
+        first[r as usize] = planes.iter().any(|&e| hits(e, r));
+        count += first[r as usize] as u32;
+    }
+    let mut p = count as f64 / 6.0;
+    if !first[6] {
+        // After a six that does not hit, the best plane to move for a second chance.
+        let mut best = 0u32;
+        for j in 0..PLANES {
+            let e = planes[j];
+            if e == CENTRE || (e == HANGAR && !rules.can_take_off(6)) {
+                continue;
+            }
+            let moved = table[e as usize][6].to;
+            let c = (1..=6u8)
+                .filter(|&r| {
+                    hits(moved, r) || planes.iter().enumerate().any(|(k, &o)| k != j && hits(o, r))
+                })
+                .count() as u32;
+            best = best.max(c);
+        }
+        p += best as f64 / 36.0;
+    }
+    p
+}
+
+/// The chance that the plane of `p` at `d` is hit before `p`'s next turn (opponents independent).
+pub fn danger(pos: &Aero, p: usize, d: u8) -> f64 {
+    let mut survive = 1.0;
+    for q in 0..pos.players() {
+        if q != p && pos.places()[q] == 0 {
+            survive *= 1.0 - danger_from(pos, p, d, q);
+        }
+    }
+    1.0 - survive
+}
+
+/// The weights of the heuristic score (tuned by self-play; see `examples/tune.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// How much of a plane's value is at stake per unit of danger.
+    pub danger: f64,
+    /// Weight of the opponents' strength (their mean score) against one's own.
+    pub enemy: f64,
+    /// Bonus per plane out of the hangar and not finished (more choices per roll).
+    pub out: f64,
+    /// Extra weight of the leading opponent (on top of the mean).
+    pub leader: f64,
+    /// Bonus per finished plane (on top of its value).
+    pub finished: f64,
+}
+
+impl Weights {
+    /// The weights found by self-play tuning (`cargo run --release -p qiyi-aeroplane --example tune`).
+    pub const TUNED: Weights = Weights {
+        danger: 1.0,
+        enemy: 0.6,
+        out: 0.5,
+        leader: 0.3,
+        finished: 0.5,
+    };
+
+    /// As a vector (for tuning).
+    pub fn to_vec(&self) -> [f64; 5] {
+        [self.danger, self.enemy, self.out, self.leader, self.finished]
+    }
+
+    /// From a vector (for tuning).
+    pub fn from_vec(v: [f64; 5]) -> Weights {
+        Weights {
+            danger: v[0],
+            enemy: v[1],
+            out: v[2],
+            leader: v[3],
+            finished: v[4],
+        }
+    }
+}
+
+/// The heuristic strength of one player: the value of its planes, less what is at risk.
+pub fn player_score(pos: &Aero, p: usize, values: &ValueTable, w: &Weights) -> f64 {
+    let mut s = 0.0;
+    for &d in pos.planes(p).iter() {
+        let v = values[d as usize];
+        s += v;
+        if d == CENTRE {
+            s += w.finished;
+        } else if d != HANGAR {
+            s += w.out;
+            let risk = danger(pos, p, d);
+            if risk > 0.0 {
+                s -= w.danger * risk * v;
+            }
+        }
+    }
+    s
+}
+
+/// Scores of every player into `out` (one per player).
+pub fn all_scores(pos: &Aero, values: &ValueTable, w: &Weights, out: &mut [f64]) {
+    for (p, slot) in out.iter_mut().enumerate().take(pos.players()) {
+        *slot = player_score(pos, p, values, w);
+    }
+}
+
+/// The score of `p` relative to the opponents: own score minus `enemy` times their mean and
+/// `leader` times the best of them.
+pub fn relative_score(scores: &[f64], p: usize, n: usize, w: &Weights) -> f64 {
+    let mut sum = 0.0;
+    let mut best = f64::NEG_INFINITY;
+    for (q, &s) in scores.iter().enumerate().take(n) {
+        if q != p {
+            sum += s;
+            best = best.max(s);
+        }
+    }
+    let mean = sum / (n - 1).max(1) as f64;
+    scores[p] - w.enemy * mean - w.leader * best
+}

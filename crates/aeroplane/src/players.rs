@@ -1,0 +1,336 @@
+//! The players: `random`, the article's `seed-greedy` and `seed-mc`, the tuned `heuristic`,
+//! `expectimax`, `mcts`, `best` (the strongest, by measurement) and levels 1-10 for people.
+
+use crate::board::{on_ring, ring_square, CENTRE, HANGAR, RING_LAST};
+use crate::error::AeroError;
+use crate::eval::{all_scores, relative_score, value_table, Weights};
+use crate::position::{Aero, AeroMove};
+use crate::record::random_game;
+use crate::search::{Expectimax, Mcts};
+use qiyi_core::{Game, Rng, Turn};
+use std::fmt;
+use std::str::FromStr;
+
+/// A player: picks the plane to move at a decision node.
+pub trait Player: Send {
+    /// Picks one of the legal moves of `pos` (`pos.turn()` is a player's turn).
+    fn choose(&mut self, pos: &Aero) -> AeroMove;
+}
+
+/// The player types, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PlayerKind {
+    /// Uniformly random among the legal moves.
+    Random,
+    /// The article's greedy score.
+    SeedGreedy,
+    /// The article's method: the greedy top-2 checked by random Monte Carlo playouts.
+    SeedMc,
+    /// The self-play-tuned heuristic (one ply, exact values and hit chances).
+    Heuristic,
+    /// n-player expectimax (max-n over the dice), depth-limited, heuristic leaves.
+    Expectimax,
+    /// Monte Carlo tree search with chance nodes and heuristic playouts.
+    Mcts,
+    /// The strongest player we have measured.
+    Best,
+    /// A level 1 (random) ..= 10 (best) for people.
+    Level(u8),
+}
+
+impl PlayerKind {
+    /// Every named type (for help texts).
+    pub const NAMES: [&'static str; 7] = [
+        "random",
+        "seed-greedy",
+        "seed-mc",
+        "heuristic",
+        "expectimax",
+        "mcts",
+        "best",
+    ];
+
+    /// The concrete type `best` stands for.
+    pub const BEST: PlayerKind = PlayerKind::Heuristic;
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerKind::Random => f.write_str("random"),
+            PlayerKind::SeedGreedy => f.write_str("seed-greedy"),
+            PlayerKind::SeedMc => f.write_str("seed-mc"),
+            PlayerKind::Heuristic => f.write_str("heuristic"),
+            PlayerKind::Expectimax => f.write_str("expectimax"),
+            PlayerKind::Mcts => f.write_str("mcts"),
+            PlayerKind::Best => f.write_str("best"),
+            PlayerKind::Level(l) => write!(f, "level-{l}"),
+        }
+    }
+}
+
+impl FromStr for PlayerKind {
+    type Err = AeroError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Ok(match t.as_str() {
+            "random" => PlayerKind::Random,
+            "seed-greedy" | "greedy" => PlayerKind::SeedGreedy,
+            "seed-mc" => PlayerKind::SeedMc,
+            "heuristic" | "tuned" => PlayerKind::Heuristic,
+            "expectimax" => PlayerKind::Expectimax,
+            "mcts" => PlayerKind::Mcts,
+            "best" => PlayerKind::Best,
+            _ => {
+                let level = t
+                    .strip_prefix("level-")
+                    .or_else(|| t.strip_prefix("level"))
+                    .and_then(|l| l.parse::<u8>().ok())
+                    .filter(|l| (1..=10).contains(l));
+                match level {
+                    Some(l) => PlayerKind::Level(l),
+                    None => return Err(AeroError::UnknownPlayer(s.to_string())),
+                }
+            }
+        })
+    }
+}
+
+/// Builds a player of `kind`; `seed` seeds its private randomness.
+pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
+    let rng = Rng::new(seed);
+    match kind {
+        PlayerKind::Random => Box::new(RandomPlayer { rng }),
+        PlayerKind::SeedGreedy => Box::new(SeedGreedy { rng, noise: 0.0 }),
+        PlayerKind::SeedMc => Box::new(SeedMc {
+            rng,
+            playouts: SeedMc::PLAYOUTS,
+        }),
+        PlayerKind::Heuristic | PlayerKind::Best => Box::new(HeuristicPlayer::new(
+            Weights::TUNED,
+            rng,
+            0.0,
+        )),
+        PlayerKind::Expectimax => Box::new(Expectimax::new(Weights::TUNED, 2)),
+        PlayerKind::Mcts => Box::new(Mcts::new(Weights::TUNED, Mcts::ITERATIONS, rng)),
+        PlayerKind::Level(l) => match l {
+            0 | 1 => Box::new(RandomPlayer { rng }),
+            2 => Box::new(SeedGreedy { rng, noise: 0.5 }),
+            3 => Box::new(SeedGreedy { rng, noise: 0.0 }),
+            4 => Box::new(SeedMc { rng, playouts: 50 }),
+            5 => Box::new(SeedMc {
+                rng,
+                playouts: SeedMc::PLAYOUTS,
+            }),
+            6 => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.4)),
+            7 => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.15)),
+            8 => Box::new(Expectimax::new(Weights::TUNED, 1)),
+            9 => Box::new(Mcts::new(Weights::TUNED, Mcts::ITERATIONS, rng)),
+            _ => make_player(PlayerKind::Best, seed),
+        },
+    }
+}
+
+/// Uniformly random moves.
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let c = pos.choices();
+        if c.is_empty() {
+            return AeroMove::Plane(0);
+        }
+        AeroMove::Plane(c.as_slice()[self.rng.below(c.len())])
+    }
+}
+
+/// True when some enemy plane stands 1..=6 ring squares behind progress `d` of player `p` (and
+/// could reach it before turning into its home column).
+pub fn enemy_behind(pos: &Aero, p: usize, d: u8) -> bool {
+    if !on_ring(d) {
+        return false;
+    }
+    let sq = ring_square(pos.seat(p), d) as i32;
+    for q in 0..pos.players() {
+        if q == p {
+            continue;
+        }
+        let seat = pos.seat(q);
+        for &e in pos.planes(q).iter() {
+            if !on_ring(e) {
+                continue;
+            }
+            let dist = (sq - ring_square(seat, e) as i32).rem_euclid(52);
+            if (1..=6).contains(&dist) && e as i32 + dist <= RING_LAST as i32 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The article's greedy score of moving `plane` (as we reconstruct it): captures first, then
+/// take-offs, finishing, jumps and flights, getting out of reach, a little for progress.
+pub fn greedy_score(pos: &Aero, plane: u8) -> f64 {
+    let p = pos.to_move();
+    let d = pos.planes(p)[plane as usize];
+    let step = pos.step_of(plane as usize);
+    let mut after = *pos;
+    let effect = after.play(AeroMove::Plane(plane));
+    let mut s = 10.0 * effect.captured as f64;
+    if d == HANGAR {
+        s += 8.0;
+    }
+    if step.to == CENTRE {
+        s += 7.0;
+    }
+    if step.jumped {
+        s += 4.0;
+    }
+    if step.flew {
+        s += 6.0;
+    }
+    if enemy_behind(pos, p, d) {
+        s += 3.0;
+    }
+    if enemy_behind(&after, p, step.to) {
+        s -= 3.0;
+    }
+    if d != HANGAR {
+        s += 0.01 * d as f64;
+    }
+    s
+}
+
+/// The best plane by [`greedy_score`] (ties: the lowest plane).
+pub fn greedy_choice(pos: &Aero) -> AeroMove {
+    let c = pos.choices();
+    let mut best = c.as_slice().first().copied().unwrap_or(0);
+    let mut best_score = f64::NEG_INFINITY;
+    for &i in c.as_slice() {
+        let s = greedy_score(pos, i);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    AeroMove::Plane(best)
+}
+
+/// `seed-greedy`: the article's greedy score; with `noise`, that share of decisions is random.
+pub struct SeedGreedy {
+    rng: Rng,
+    noise: f64,
+}
+
+impl Player for SeedGreedy {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let c = pos.choices();
+        if self.noise > 0.0 && !c.is_empty() && self.rng.unit() < self.noise {
+            return AeroMove::Plane(c.as_slice()[self.rng.below(c.len())]);
+        }
+        greedy_choice(pos)
+    }
+}
+
+/// `seed-mc`: the greedy top-2 candidates, each checked by random playouts to the end.
+pub struct SeedMc {
+    rng: Rng,
+    playouts: usize,
+}
+
+impl SeedMc {
+    /// Playouts per candidate.
+    pub const PLAYOUTS: usize = 300;
+}
+
+impl Player for SeedMc {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let c = pos.choices();
+        if c.len() <= 1 {
+            return AeroMove::Plane(c.as_slice().first().copied().unwrap_or(0));
+        }
+        let mut scored: Vec<(f64, u8)> = c
+            .as_slice()
+            .iter()
+            .map(|&i| (greedy_score(pos, i), i))
+            .collect();
+        scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        let me = pos.to_move();
+        let mut best = scored[0].1;
+        let mut best_wins = -1i64;
+        for &(_, i) in scored.iter().take(2) {
+            let after = pos.after(AeroMove::Plane(i));
+            let mut wins = 0i64;
+            for _ in 0..self.playouts {
+                if random_game(&after, &mut self.rng).winner == Some(me) {
+                    wins += 1;
+                }
+            }
+            if wins > best_wins {
+                best_wins = wins;
+                best = i;
+            }
+        }
+        AeroMove::Plane(best)
+    }
+}
+
+/// The tuned one-ply heuristic: the move after which the mover's relative score is highest.
+pub struct HeuristicPlayer {
+    weights: Weights,
+    rng: Rng,
+    noise: f64,
+}
+
+impl HeuristicPlayer {
+    /// A heuristic player with `weights`; `noise` is the share of random decisions (levels).
+    pub fn new(weights: Weights, rng: Rng, noise: f64) -> Self {
+        HeuristicPlayer {
+            weights,
+            rng,
+            noise,
+        }
+    }
+}
+
+/// The move maximising the mover's relative heuristic score one ply ahead.
+pub fn heuristic_choice(pos: &Aero, weights: &Weights) -> AeroMove {
+    let values = value_table(&pos.rules());
+    let me = pos.to_move();
+    let n = pos.players();
+    let c = pos.choices();
+    let mut best = c.as_slice().first().copied().unwrap_or(0);
+    let mut best_score = f64::NEG_INFINITY;
+    let mut scores = [0.0; 4];
+    for &i in c.as_slice() {
+        let after = pos.after(AeroMove::Plane(i));
+        let s = if after.turn() == Turn::Over {
+            if after.winner() == Some(me) {
+                f64::INFINITY
+            } else {
+                -1e9
+            }
+        } else {
+            all_scores(&after, &values, weights, &mut scores);
+            relative_score(&scores, me, n, weights)
+        };
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    AeroMove::Plane(best)
+}
+
+impl Player for HeuristicPlayer {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let c = pos.choices();
+        if self.noise > 0.0 && !c.is_empty() && self.rng.unit() < self.noise {
+            return AeroMove::Plane(c.as_slice()[self.rng.below(c.len())]);
+        }
+        heuristic_choice(pos, &self.weights)
+    }
+}

@@ -1,0 +1,608 @@
+//! The game state, its Zobrist key and the rules of a turn (A6-A12).
+//!
+//! A turn is a sequence of chance nodes (rolls) and decisions: at a chance node the player to move
+//! rolls ([`AeroMove::Roll`]); if some plane can move, the player then chooses one
+//! ([`AeroMove::Plane`]); with no legal move the roll is spent at once (A7). A 6 gives another
+//! roll (A8). Planes that stand at the same progress are interchangeable, so only the
+//! lowest-numbered of them is offered as a move.
+
+use crate::board::{
+    on_ring, progress_on, ring_square, seats, steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES,
+    PLANE_STATES,
+};
+use crate::error::AeroError;
+use crate::rules::{Ending, Rules, ThreeSixes};
+use qiyi_core::rng::zobrist_keys;
+use qiyi_core::{Game, Turn};
+
+/// A move: a die outcome at a chance node, or the plane the player moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AeroMove {
+    /// The die shows this face (1..=6).
+    Roll(u8),
+    /// Move plane `i` (0..4) of the player to move by the current roll.
+    Plane(u8),
+}
+
+/// What one call of [`Aero::play`] did (for statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    /// Enemy planes sent back to their hangars (A9, A10).
+    pub captured: u8,
+    /// Own planes sent back by the three-sixes rule (A8).
+    pub sent_back: u8,
+    /// The move started a new turn (of the same or the next player).
+    pub new_turn: bool,
+}
+
+/// Up to four plane choices, without allocation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Choices {
+    planes: [u8; PLANES],
+    len: u8,
+}
+
+impl Choices {
+    /// The planes that may move (distinct progress values, lowest index of each).
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.planes[..self.len as usize]
+    }
+    /// Number of choices.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// True when no plane can move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Zobrist keys: planes (player, plane, state), side to move, pending roll, sixes, moved mask,
+/// places, game over.
+const KEYS: [u64; 1024] = zobrist_keys(0xAE50_F1A7);
+const K_PLANE: usize = 0; // 4 * 4 * 58 = 928
+const K_MOVE: usize = 928; // 4
+const K_ROLL: usize = 932; // 7
+const K_SIXES: usize = 939; // 16
+const K_MOVED: usize = 955; // 4
+const K_PLACE: usize = 959; // 4 players * 5 places = 20
+const K_OVER: usize = 979;
+
+#[inline]
+fn plane_key(player: usize, plane: usize, state: u8) -> u64 {
+    KEYS[K_PLANE + (player * PLANES + plane) * PLANE_STATES + state as usize]
+}
+
+/// An aeroplane-chess position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aero {
+    rules: Rules,
+    players: u8,
+    /// Progress of every plane, by player index (not seat); [`HANGAR`] for the hangar.
+    planes: [[u8; PLANES]; 4],
+    to_move: u8,
+    /// 0 at a chance node; otherwise the roll the player must play.
+    roll: u8,
+    /// Consecutive sixes rolled in this turn (including a pending roll of 6), saturating.
+    sixes: u8,
+    /// Planes moved by a 6 in this turn (bit per plane).
+    six_moved: u8,
+    /// Finishing place of each player (0 while playing).
+    places: [u8; 4],
+    over: bool,
+    hash: u64,
+}
+
+impl Aero {
+    /// The start position for `players` (2, 3 or 4) under `rules`: every plane in its hangar,
+    /// red to roll.
+    pub fn new(rules: Rules, players: usize) -> Result<Aero, AeroError> {
+        if !(2..=4).contains(&players) {
+            return Err(AeroError::BadPlayerCount(players));
+        }
+        Ok(Aero::raw(rules, players))
+    }
+
+    /// A one-player board holding a single plane at `progress` (the others already finished):
+    /// the "lone plane" of the probability model, played by the real rules.
+    pub fn lone_plane(rules: Rules, progress: u8) -> Aero {
+        let mut pos = Aero::raw(rules, 1);
+        pos.planes[0] = [progress.min(HANGAR), CENTRE, CENTRE, CENTRE];
+        pos.hash = pos.hash_from_scratch();
+        pos
+    }
+
+    fn raw(rules: Rules, players: usize) -> Aero {
+        let mut pos = Aero {
+            rules,
+            players: players as u8,
+            planes: [[HANGAR; PLANES]; 4],
+            to_move: 0,
+            roll: 0,
+            sixes: 0,
+            six_moved: 0,
+            places: [0; 4],
+            over: false,
+            hash: 0,
+        };
+        pos.hash = pos.hash_from_scratch();
+        pos
+    }
+
+    /// Builds a position from its parts (used by the notation); checks every value.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_parts(
+        rules: Rules,
+        players: usize,
+        planes: [[u8; PLANES]; 4],
+        to_move: usize,
+        roll: u8,
+        sixes: u8,
+        six_moved: u8,
+        places: [u8; 4],
+    ) -> Result<Aero, AeroError> {
+        let bad = |m: &str| Err(AeroError::BadPosition(m.to_string()));
+        if !(2..=4).contains(&players) {
+            return Err(AeroError::BadPlayerCount(players));
+        }
+        if to_move >= players {
+            return bad("player to move out of range");
+        }
+        if roll > 6 {
+            return bad("roll out of range");
+        }
+        if six_moved >= 16 || sixes > 15 {
+            return bad("sixes or moved mask out of range");
+        }
+        for (p, row) in planes.iter().enumerate() {
+            for &d in row {
+                if d > HANGAR || (p >= players && d != HANGAR) {
+                    return bad("plane progress out of range");
+                }
+                if d == 0 && !rules.launch_pad() {
+                    return bad("no launch pad under the seed rules");
+                }
+            }
+        }
+        let mut pos = Aero {
+            rules,
+            players: players as u8,
+            planes,
+            to_move: to_move as u8,
+            roll,
+            sixes,
+            six_moved,
+            places,
+            over: false,
+            hash: 0,
+        };
+        let finished = (0..players)
+            .filter(|&p| pos.planes[p].iter().all(|&d| d == CENTRE))
+            .count();
+        for p in 0..players {
+            let done = pos.planes[p].iter().all(|&d| d == CENTRE);
+            let place = places[p] as usize;
+            if place > players || (done && place == 0) || (!done && place != 0 && place != players)
+            {
+                return bad("places do not match the planes");
+            }
+        }
+        pos.over = match rules.ending {
+            Ending::FirstWins => finished >= 1,
+            Ending::PlayOn => finished + 1 >= players,
+        };
+        if pos.over {
+            if roll != 0 {
+                return bad("a roll is pending in a finished game");
+            }
+        } else if places[to_move] != 0 {
+            return bad("the player to move has finished");
+        }
+        if roll != 0 && pos.choices().is_empty() {
+            return bad("a roll is pending but no plane can move");
+        }
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+
+    /// The same planes at the start of player `q`'s turn (`None` when the game is over or `q` has
+    /// finished).
+    pub fn at_turn_start(&self, q: usize) -> Option<Aero> {
+        if self.over || q >= self.players as usize || self.places[q] != 0 {
+            return None;
+        }
+        let mut pos = *self;
+        pos.to_move = q as u8;
+        pos.roll = 0;
+        pos.sixes = 0;
+        pos.six_moved = 0;
+        pos.hash = pos.hash_from_scratch();
+        Some(pos)
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Number of players (2-4).
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// The seat (0 red, 1 yellow, 2 blue, 3 green) of player `p`.
+    pub fn seat(&self, p: usize) -> u8 {
+        seats(self.players as usize)[p]
+    }
+
+    /// Progress of the four planes of player `p` ([`HANGAR`] = in the hangar).
+    pub fn planes(&self, p: usize) -> [u8; PLANES] {
+        self.planes[p]
+    }
+
+    /// The roll waiting to be played (0 at a chance node).
+    pub fn pending_roll(&self) -> u8 {
+        self.roll
+    }
+
+    /// Consecutive sixes rolled in this turn so far (including a pending 6).
+    pub fn sixes(&self) -> u8 {
+        self.sixes
+    }
+
+    /// Bit mask of the planes moved by a 6 in this turn.
+    pub fn six_moved(&self) -> u8 {
+        self.six_moved
+    }
+
+    /// Finishing place of every player (1 = winner, 0 = still playing).
+    pub fn places(&self) -> [u8; 4] {
+        self.places
+    }
+
+    /// The winner, once somebody has all four planes in the centre.
+    pub fn winner(&self) -> Option<usize> {
+        (0..self.players as usize).find(|&p| self.places[p] == 1)
+    }
+
+    /// The planes of the player to move that the pending roll can move (one per progress value).
+    #[inline]
+    pub fn choices(&self) -> Choices {
+        let mut out = Choices::default();
+        if self.roll == 0 || self.over {
+            return out;
+        }
+        let table = steps(self.rules.set);
+        let row = &self.planes[self.to_move as usize];
+        for i in 0..PLANES {
+            let d = row[i];
+            if d == CENTRE || (d == HANGAR && !self.rules.can_take_off(self.roll)) {
+                continue;
+            }
+            if row[..i].contains(&d) {
+                continue;
+            }
+            if table[d as usize][self.roll as usize].legal {
+                out.planes[out.len as usize] = i as u8;
+                out.len += 1;
+            }
+        }
+        out
+    }
+
+    /// Where plane `i` of the player to move would go with the pending roll.
+    #[inline]
+    pub fn step_of(&self, plane: usize) -> Step {
+        steps(self.rules.set)[self.planes[self.to_move as usize][plane] as usize][self.roll as usize]
+    }
+
+    #[inline]
+    fn set_plane(&mut self, p: usize, i: usize, d: u8) {
+        self.hash ^= plane_key(p, i, self.planes[p][i]) ^ plane_key(p, i, d);
+        self.planes[p][i] = d;
+    }
+
+    #[inline]
+    fn set_roll(&mut self, roll: u8) {
+        self.hash ^= KEYS[K_ROLL + self.roll as usize] ^ KEYS[K_ROLL + roll as usize];
+        self.roll = roll;
+    }
+
+    #[inline]
+    fn set_sixes(&mut self, sixes: u8) {
+        self.hash ^= KEYS[K_SIXES + self.sixes as usize] ^ KEYS[K_SIXES + sixes as usize];
+        self.sixes = sixes;
+    }
+
+    #[inline]
+    fn set_moved(&mut self, mask: u8) {
+        let diff = self.six_moved ^ mask;
+        for b in 0..PLANES {
+            if diff & (1 << b) != 0 {
+                self.hash ^= KEYS[K_MOVED + b];
+            }
+        }
+        self.six_moved = mask;
+    }
+
+    #[inline]
+    fn set_to_move(&mut self, p: u8) {
+        self.hash ^= KEYS[K_MOVE + self.to_move as usize] ^ KEYS[K_MOVE + p as usize];
+        self.to_move = p;
+    }
+
+    /// Ends the turn: the next player who has not finished rolls.
+    #[inline]
+    fn next_turn(&mut self) {
+        self.set_roll(0);
+        self.set_sixes(0);
+        self.set_moved(0);
+        let n = self.players;
+        let mut p = self.to_move;
+        for _ in 0..n {
+            p = (p + 1) % n;
+            if self.places[p as usize] == 0 {
+                break;
+            }
+        }
+        self.set_to_move(p);
+    }
+
+    /// Applies `mv` (legal here) and reports what it did.
+    #[inline]
+    pub fn play(&mut self, mv: AeroMove) -> Effect {
+        let mut effect = Effect::default();
+        match mv {
+            AeroMove::Roll(face) => {
+                debug_assert!(self.roll == 0 && !self.over && (1..=6).contains(&face));
+                let sixes = if face == 6 {
+                    self.sixes.saturating_add(1).min(15)
+                } else {
+                    self.sixes
+                };
+                if face == 6 && sixes >= 3 && self.rules.three_sixes != ThreeSixes::None {
+                    // A8: the third six ends the turn; with send-back the planes moved by the two
+                    // earlier sixes go home.
+                    if self.rules.three_sixes == ThreeSixes::SendBack {
+                        let p = self.to_move as usize;
+                        for i in 0..PLANES {
+                            if self.six_moved & (1 << i) != 0 && self.planes[p][i] != HANGAR {
+                                self.set_plane(p, i, HANGAR);
+                                effect.sent_back += 1;
+                            }
+                        }
+                    }
+                    self.next_turn();
+                    effect.new_turn = true;
+                    return effect;
+                }
+                self.set_sixes(sixes);
+                self.set_roll(face);
+                if self.choices().is_empty() {
+                    // A7: no legal move, the roll is spent; A8: a 6 still rolls again.
+                    self.set_roll(0);
+                    if face != 6 {
+                        self.next_turn();
+                        effect.new_turn = true;
+                    }
+                }
+            }
+            AeroMove::Plane(i) => {
+                let i = i as usize;
+                let p = self.to_move as usize;
+                let roll = self.roll;
+                let step = self.step_of(i);
+                debug_assert!(step.legal);
+                self.set_plane(p, i, step.to);
+                if on_ring(step.to) {
+                    effect.captured += self.capture_at(p, step.to);
+                }
+                if step.flew {
+                    effect.captured += self.flight_crossing(p);
+                }
+                if roll == 6 && self.rules.three_sixes == ThreeSixes::SendBack {
+                    self.set_moved(self.six_moved | (1 << i));
+                }
+                self.set_roll(0);
+                if step.to == CENTRE && self.planes[p].iter().all(|&d| d == CENTRE) {
+                    self.finish(p);
+                    effect.new_turn = !self.over;
+                    if !self.over {
+                        self.next_turn();
+                    }
+                } else if roll != 6 {
+                    self.next_turn();
+                    effect.new_turn = true;
+                }
+            }
+        }
+        effect
+    }
+
+    /// A9: every enemy plane on the ring square of player `p`'s progress `d` goes home.
+    #[inline]
+    fn capture_at(&mut self, p: usize, d: u8) -> u8 {
+        let sq = ring_square(self.seat(p), d);
+        let mut captured = 0;
+        for q in 0..self.players as usize {
+            if q == p {
+                continue;
+            }
+            if let Some(e) = progress_on(self.seat(q), sq) {
+                for i in 0..PLANES {
+                    if self.planes[q][i] == e {
+                        self.set_plane(q, i, HANGAR);
+                        captured += 1;
+                    }
+                }
+            }
+        }
+        captured
+    }
+
+    /// A10: a flight sends home the opposite player's planes at its progress 53.
+    #[inline]
+    fn flight_crossing(&mut self, p: usize) -> u8 {
+        let opposite = (self.seat(p) + 2) % 4;
+        let mut captured = 0;
+        if let Some(q) = (0..self.players as usize).find(|&q| self.seat(q) == opposite) {
+            for i in 0..PLANES {
+                if self.planes[q][i] == FLIGHT_CROSSES {
+                    self.set_plane(q, i, HANGAR);
+                    captured += 1;
+                }
+            }
+        }
+        captured
+    }
+
+    fn finish(&mut self, p: usize) {
+        let done = self.places.iter().filter(|&&x| x != 0).count() as u8;
+        self.set_place(p, done + 1);
+        let over = match self.rules.ending {
+            Ending::FirstWins => true,
+            Ending::PlayOn => done + 2 >= self.players,
+        };
+        if over {
+            if self.rules.ending == Ending::PlayOn {
+                // The last player left takes the last place.
+                for q in 0..self.players as usize {
+                    if self.places[q] == 0 {
+                        self.set_place(q, self.players);
+                    }
+                }
+            }
+            self.set_roll(0);
+            self.set_sixes(0);
+            self.set_moved(0);
+            self.over = true;
+            self.hash ^= KEYS[K_OVER];
+        }
+    }
+
+    fn set_place(&mut self, p: usize, place: u8) {
+        self.hash ^= KEYS[K_PLACE + p * 5 + self.places[p] as usize]
+            ^ KEYS[K_PLACE + p * 5 + place as usize];
+        self.places[p] = place;
+    }
+
+    /// Total progress of player `p` (a hangar plane counts -1, a finished one 56).
+    pub fn total_progress(&self, p: usize) -> i32 {
+        self.planes[p]
+            .iter()
+            .map(|&d| if d == HANGAR { -1 } else { d as i32 })
+            .sum()
+    }
+}
+
+impl Game for Aero {
+    type Move = AeroMove;
+    type Undo = Aero;
+
+    fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        if self.over {
+            Turn::Over
+        } else if self.roll == 0 {
+            Turn::Chance
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
+    }
+
+    fn to_move(&self) -> usize {
+        self.to_move as usize
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<AeroMove>) {
+        moves.clear();
+        if self.over {
+            return;
+        }
+        if self.roll == 0 {
+            moves.extend((1..=6).map(AeroMove::Roll));
+        } else {
+            moves.extend(self.choices().as_slice().iter().map(|&i| AeroMove::Plane(i)));
+        }
+    }
+
+    #[inline]
+    fn make(&mut self, mv: AeroMove) -> Aero {
+        let undo = *self;
+        self.play(mv);
+        undo
+    }
+
+    #[inline]
+    fn unmake(&mut self, _mv: AeroMove, undo: Aero) {
+        *self = undo;
+    }
+
+    /// First-wins games: +1 for the winner, `-1/(n-1)` for the others (zero-sum). Play-on games:
+    /// by place, `1 - 2(k-1)/(n-1)` for place `k` (+1 first, -1 last, zero-sum).
+    fn returns(&self, player: usize) -> f64 {
+        let n = self.players as f64;
+        if n < 2.0 {
+            return if self.places[player] == 1 { 1.0 } else { 0.0 };
+        }
+        match self.rules.ending {
+            Ending::FirstWins => {
+                if self.places[player] == 1 {
+                    1.0
+                } else if self.over {
+                    -1.0 / (n - 1.0)
+                } else {
+                    0.0
+                }
+            }
+            Ending::PlayOn => {
+                let k = self.places[player] as f64;
+                if k == 0.0 {
+                    0.0
+                } else {
+                    1.0 - 2.0 * (k - 1.0) / (n - 1.0)
+                }
+            }
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for p in 0..4 {
+            for i in 0..PLANES {
+                h ^= plane_key(p, i, self.planes[p][i]);
+            }
+            h ^= KEYS[K_PLACE + p * 5 + self.places[p] as usize];
+        }
+        h ^= KEYS[K_MOVE + self.to_move as usize];
+        h ^= KEYS[K_ROLL + self.roll as usize];
+        h ^= KEYS[K_SIXES + self.sixes as usize];
+        for b in 0..PLANES {
+            if self.six_moved & (1 << b) != 0 {
+                h ^= KEYS[K_MOVED + b];
+            }
+        }
+        if self.over {
+            h ^= KEYS[K_OVER];
+        }
+        h
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(AeroMove, f64)>) {
+        out.clear();
+        if !self.over && self.roll == 0 {
+            out.extend((1..=6).map(|f| (AeroMove::Roll(f), 1.0 / 6.0)));
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Seeded dice, whole games between players, and records that replay exactly.
+//!
+//! The dice of a game seeded with `seed` are the stream of `Rng::new(seed)`; each seat's player
+//! gets its own generator `Rng::derive(seed, 1 + seat)`, so the dice do not depend on what the
+//! players do with their randomness. A [`GameRecord`] keeps the rules, the seed, every roll and
+//! every choice; [`GameRecord::replay`] plays them back through the rules and checks each step.
+
+use crate::error::AeroError;
+use crate::players::Player;
+use crate::position::{Aero, AeroMove};
+use crate::rules::Rules;
+use qiyi_core::{Game, Rng, Turn};
+use serde::{Deserialize, Serialize};
+
+/// A seeded fair die.
+#[derive(Clone, Debug)]
+pub struct Dice(Rng);
+
+impl Dice {
+    /// The dice of a game seeded with `seed`.
+    pub fn new(seed: u64) -> Dice {
+        Dice(Rng::new(seed))
+    }
+
+    /// The next roll, 1..=6.
+    #[inline]
+    pub fn roll(&mut self) -> u8 {
+        self.0.below(6) as u8 + 1
+    }
+}
+
+/// A complete game: everything needed to replay it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The rules played.
+    pub rules: Rules,
+    /// Number of players.
+    pub players: usize,
+    /// Seed of the dice.
+    pub seed: u64,
+    /// Every roll, in order.
+    pub rolls: Vec<u8>,
+    /// Every plane chosen (0..4), in order (spent rolls have no choice).
+    pub choices: Vec<u8>,
+    /// Finishing places (1 = winner, 0 = unplaced).
+    pub places: Vec<u8>,
+    /// Turns played (all players).
+    pub turns: u32,
+    /// Enemy planes sent home.
+    pub captures: u32,
+}
+
+/// Statistics of one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameStats {
+    /// The winner.
+    pub winner: Option<usize>,
+    /// Turns played (all players together).
+    pub turns: u32,
+    /// Enemy planes sent home.
+    pub captures: u32,
+}
+
+/// Safety limit on rolls in one game (a game needs a few hundred).
+pub const MAX_ROLLS: usize = 100_000;
+
+/// Plays a game from `start` with one player per seat; dice from `seed`. Returns the record.
+pub fn play_game(start: &Aero, players: &mut [Box<dyn Player>], seed: u64) -> GameRecord {
+    let mut dice = Dice::new(seed);
+    let mut pos = *start;
+    let mut rec = GameRecord {
+        rules: pos.rules(),
+        players: pos.players(),
+        seed,
+        rolls: Vec::new(),
+        choices: Vec::new(),
+        places: Vec::new(),
+        turns: 1,
+        captures: 0,
+    };
+    while rec.rolls.len() < MAX_ROLLS {
+        let mv = match pos.turn() {
+            Turn::Over => break,
+            Turn::Chance => {
+                let r = dice.roll();
+                rec.rolls.push(r);
+                AeroMove::Roll(r)
+            }
+            Turn::Player(p) => {
+                let mv = players[p % players.len()].choose(&pos);
+                if let AeroMove::Plane(i) = mv {
+                    rec.choices.push(i);
+                }
+                mv
+            }
+        };
+        let effect = pos.play(mv);
+        rec.captures += effect.captured as u32;
+        if effect.new_turn {
+            rec.turns += 1;
+        }
+    }
+    rec.places = pos.places()[..pos.players()].to_vec();
+    rec
+}
+
+/// Plays a game between uniformly random players as fast as possible (no allocation).
+pub fn random_game(start: &Aero, rng: &mut Rng) -> GameStats {
+    let mut pos = *start;
+    let mut stats = GameStats {
+        turns: 1,
+        ..Default::default()
+    };
+    loop {
+        let mv = match pos.turn() {
+            Turn::Over => break,
+            Turn::Chance => AeroMove::Roll(rng.below(6) as u8 + 1),
+            Turn::Player(_) => {
+                let c = pos.choices();
+                AeroMove::Plane(c.as_slice()[rng.below(c.len())])
+            }
+        };
+        let e = pos.play(mv);
+        stats.captures += e.captured as u32;
+        stats.turns += e.new_turn as u32;
+    }
+    stats.winner = pos.winner();
+    stats
+}
+
+impl GameRecord {
+    /// Replays the record through the rules; returns the final position, or the first step that
+    /// is not legal. Also checks that the rolls are the seed's dice stream.
+    pub fn replay(&self) -> Result<Aero, AeroError> {
+        let mut pos = Aero::new(self.rules, self.players)?;
+        let mut dice = Dice::new(self.seed);
+        let mut rolls = self.rolls.iter();
+        let mut choices = self.choices.iter();
+        let mut guard = 0usize;
+        loop {
+            guard += 1;
+            if guard > 2 * MAX_ROLLS + 10 {
+                return Err(AeroError::BadRecord("too many steps".into()));
+            }
+            let mv = match pos.turn() {
+                Turn::Over => break,
+                Turn::Chance => match rolls.next() {
+                    None => break,
+                    Some(&r) => {
+                        if !(1..=6).contains(&r) {
+                            return Err(AeroError::BadRecord(format!("roll {r} is not 1..=6")));
+                        }
+                        if dice.roll() != r {
+                            return Err(AeroError::BadRecord(format!(
+                                "roll {r} is not the dice stream of seed {}",
+                                self.seed
+                            )));
+                        }
+                        AeroMove::Roll(r)
+                    }
+                },
+                Turn::Player(_) => match choices.next() {
+                    None => {
+                        return Err(AeroError::BadRecord("a choice is missing".into()));
+                    }
+                    Some(&i) => {
+                        if i >= 4 || !pos.choices().as_slice().contains(&i) {
+                            return Err(AeroError::BadRecord(format!(
+                                "plane {i} cannot move here"
+                            )));
+                        }
+                        AeroMove::Plane(i)
+                    }
+                },
+            };
+            pos.play(mv);
+        }
+        if rolls.next().is_some() || choices.next().is_some() {
+            return Err(AeroError::BadRecord(
+                "moves left over after the end".into(),
+            ));
+        }
+        if !self.places.is_empty() && pos.places()[..pos.players()] != self.places[..] {
+            return Err(AeroError::BadRecord("places differ".into()));
+        }
+        Ok(pos)
+    }
+
+    /// The record as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a record from JSON.
+    pub fn from_json(text: &str) -> Result<GameRecord, AeroError> {
+        serde_json::from_str(text).map_err(|e| AeroError::BadRecord(e.to_string()))
+    }
+}

@@ -1,0 +1,205 @@
+//! Conformance, property tests, record/replay, and whole games with every player.
+
+use proptest::prelude::*;
+use qiyi_aeroplane::board::{HANGAR, PAD};
+use qiyi_aeroplane::players::{make_player, PlayerKind};
+use qiyi_aeroplane::record::{play_game, random_game, GameRecord};
+use qiyi_aeroplane::{Aero, AeroMove, Ending, Rules, Takeoff, ThreeSixes};
+use qiyi_core::conformance::{check_game, Config};
+use qiyi_core::{Game, Notation, Rng, Turn};
+
+fn all_rules() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for base in [Rules::STANDARD, Rules::SEED] {
+        for takeoff in [Takeoff::Six, Takeoff::FiveSix, Takeoff::Even] {
+            for three_sixes in [ThreeSixes::None, ThreeSixes::LoseTurn, ThreeSixes::SendBack] {
+                for ending in [Ending::FirstWins, Ending::PlayOn] {
+                    out.push(Rules {
+                        takeoff,
+                        three_sixes,
+                        ending,
+                        ..base
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn conformance_every_rule_set_and_player_count() {
+    let mut starts = Vec::new();
+    for rules in all_rules() {
+        for n in 2..=4 {
+            starts.push(Aero::new(rules, n).unwrap());
+        }
+    }
+    let config = Config {
+        playouts: 2,
+        max_plies: 20_000,
+        ..Config::default()
+    };
+    check_game(&starts, &config);
+}
+
+/// A2: no plane ever has an impossible progress (0 only with a launch pad).
+fn check_invariants(p: &Aero) {
+    for q in 0..4 {
+        for &d in p.planes(q).iter() {
+            assert!(d <= 56 || d == HANGAR, "{}", p.to_text());
+            if q >= p.players() {
+                assert_eq!(d, HANGAR);
+            }
+            if d == PAD {
+                assert!(p.rules().launch_pad(), "{}", p.to_text());
+            }
+        }
+    }
+    assert!(p.pending_roll() <= 6);
+}
+
+fn arb_rules() -> impl Strategy<Value = Rules> {
+    (0..all_rules().len()).prop_map(|i| all_rules()[i])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn planes_never_have_impossible_progress(rules in arb_rules(), n in 2usize..=4, seed in any::<u64>()) {
+        let mut p = Aero::new(rules, n).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut moves = Vec::new();
+        for _ in 0..5_000 {
+            check_invariants(&p);
+            if p.turn() == Turn::Over { break; }
+            p.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            p.make(mv);
+        }
+    }
+
+    #[test]
+    fn replay_reproduces_a_game(rules in arb_rules(), n in 2usize..=4, seed in any::<u64>()) {
+        let start = Aero::new(rules, n).unwrap();
+        let mut players: Vec<_> = (0..n).map(|s| make_player(PlayerKind::Random, seed ^ s as u64)).collect();
+        let rec = play_game(&start, &mut players, seed);
+        let json = rec.to_json();
+        let back = GameRecord::from_json(&json).unwrap();
+        prop_assert_eq!(&back, &rec);
+        let end = back.replay().unwrap();
+        prop_assert_eq!(end.turn(), Turn::Over);
+        prop_assert_eq!(end.places()[..n].to_vec(), rec.places.clone());
+    }
+
+    #[test]
+    fn position_parser_never_panics(text in "\\PC{0,120}") {
+        let _ = Aero::from_text(&text);
+    }
+
+    #[test]
+    fn position_parser_never_panics_on_near_misses(
+        set in "(standard|seed|x)", n in 0u8..6, mv in 0u8..6, roll in 0u8..9, sixes in 0u8..20,
+        moved in 0u8..20, a in 0u8..60, b in 0u8..60, places in "[0-5],[0-5](,[0-5]){0,3}"
+    ) {
+        let t = format!("{set} players={n} move={mv} roll={roll} sixes={sixes} moved={moved} places={places} planes={a},H,{b},H/H,{b},H,{a}");
+        if let Ok(p) = Aero::from_text(&t) {
+            check_invariants(&p);
+            prop_assert_eq!(Aero::from_text(&p.to_text()).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn move_parser_never_panics(text in "\\PC{0,8}", face in 1u8..=6) {
+        let mut p = Aero::new(Rules::STANDARD, 4).unwrap();
+        let _ = p.parse_move(&text);
+        p.make(AeroMove::Roll(face));
+        let _ = p.parse_move(&text);
+    }
+
+    #[test]
+    fn record_reader_never_panics(text in "\\PC{0,200}") {
+        if let Ok(rec) = GameRecord::from_json(&text) {
+            let _ = rec.replay();
+        }
+    }
+}
+
+#[test]
+fn tampered_records_are_rejected() {
+    let start = Aero::new(Rules::STANDARD, 4).unwrap();
+    let mut players: Vec<_> = (0..4).map(|s| make_player(PlayerKind::SeedGreedy, s)).collect();
+    let rec = play_game(&start, &mut players, 42);
+    assert!(rec.replay().is_ok());
+    let mut wrong_roll = rec.clone();
+    wrong_roll.rolls[3] = wrong_roll.rolls[3] % 6 + 1;
+    assert!(wrong_roll.replay().is_err(), "a roll that is not the seed's dice");
+    let mut wrong_seed = rec.clone();
+    wrong_seed.seed += 1;
+    assert!(wrong_seed.replay().is_err());
+    let mut extra = rec.clone();
+    extra.choices.push(0);
+    assert!(extra.replay().is_err());
+    assert!(GameRecord::from_json("{\"rules\":1}").is_err());
+}
+
+#[test]
+fn same_seed_same_game() {
+    let start = Aero::new(Rules::SEED, 3).unwrap();
+    let run = || {
+        let mut players: Vec<_> = (0..3).map(|s| make_player(PlayerKind::SeedMc, 7 + s)).collect();
+        play_game(&start, &mut players, 9)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn both_rule_sets_play_to_the_end_with_every_player() {
+    let kinds = [
+        PlayerKind::Random,
+        PlayerKind::SeedGreedy,
+        PlayerKind::SeedMc,
+        PlayerKind::Heuristic,
+        PlayerKind::Expectimax,
+        PlayerKind::Mcts,
+        PlayerKind::Best,
+        PlayerKind::Level(1),
+        PlayerKind::Level(5),
+        PlayerKind::Level(10),
+    ];
+    for rules in [Rules::STANDARD, Rules::SEED] {
+        for (k, &kind) in kinds.iter().enumerate() {
+            let start = Aero::new(rules, 2).unwrap();
+            let mut players = vec![make_player(kind, 1), make_player(PlayerKind::Random, 2)];
+            let rec = play_game(&start, &mut players, k as u64);
+            let end = rec.replay().unwrap();
+            assert_eq!(end.turn(), Turn::Over, "{kind} under {rules}");
+            assert!(end.winner().is_some());
+        }
+    }
+}
+
+#[test]
+fn random_games_end_and_every_seat_can_win() {
+    let start = Aero::new(Rules::STANDARD, 4).unwrap();
+    let mut rng = Rng::new(3);
+    let mut wins = [0; 4];
+    for _ in 0..2_000 {
+        let s = random_game(&start, &mut rng);
+        wins[s.winner.unwrap()] += 1;
+        assert!(s.turns > 20);
+    }
+    assert!(wins.iter().all(|&w| w > 300), "{wins:?}");
+}
+
+#[test]
+fn player_names_parse_and_bad_ones_are_errors() {
+    for name in PlayerKind::NAMES {
+        let k: PlayerKind = name.parse().unwrap();
+        assert_eq!(k.to_string(), name);
+    }
+    assert_eq!("level-7".parse::<PlayerKind>().unwrap(), PlayerKind::Level(7));
+    assert!("level-11".parse::<PlayerKind>().is_err());
+    assert!("grandmaster".parse::<PlayerKind>().is_err());
+}
