@@ -1,0 +1,362 @@
+//! The Xiangqi player: core's alpha-beta [`Searcher`] with Xiangqi hooks, levels for people, the
+//! article's baseline player, and time management for clock-based games.
+//!
+//! ```
+//! use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
+//! use qiyi_xiangqi::Position;
+//! use qiyi_core::search::SearchLimits;
+//!
+//! let mut engine = Engine::new(EngineConfig { level: Level::Strength(3), ..Default::default() });
+//! let result = engine.think(&Position::start(), &SearchLimits::depth(3), |_| {});
+//! assert!(result.best_move.is_some());
+//! ```
+
+use crate::board::{Color, PieceKind};
+use crate::position::{Move, Position};
+use qiyi_core::eval::{Evaluator, Score};
+use qiyi_core::rng::splitmix64;
+use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
+use std::time::{Duration, Instant};
+
+/// Material values in centipawns, indexed by [`PieceKind`].
+pub const PIECE_VALUES: [Score; 7] = [0, 200, 200, 450, 1000, 450, 100];
+
+/// Material value of a piece kind.
+fn piece_value(kind: PieceKind) -> Score {
+    PIECE_VALUES[kind as usize]
+}
+
+/// Most valuable victim, least valuable attacker: the static order of captures.
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = pos.piece_at(mv.to()).map_or(0, |(k, _)| piece_value(k));
+    let attacker = pos.piece_at(mv.from()).map_or(0, |(k, _)| piece_value(k));
+    victim * 16 - attacker / 16
+}
+
+fn has_major_piece(pos: &Position, color: Color) -> bool {
+    [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+        .iter()
+        .any(|&k| pos.count(k, color) > 0)
+}
+
+/// The article's evaluation: material only, from the side to move's view.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MaterialEval;
+
+/// Material balance from `color`'s view.
+pub fn material(pos: &Position, color: Color) -> Score {
+    PieceKind::ALL
+        .iter()
+        .map(|&k| {
+            piece_value(k)
+                * (pos.count(k, color) as Score - pos.count(k, color.opposite()) as Score)
+        })
+        .sum()
+}
+
+/// The hooks every Xiangqi evaluator shares: captures are noisy and ordered MVV-LVA, checks are
+/// extended, a position repeated inside the search scores as a draw, and null move is allowed
+/// while the side to move keeps a chariot, horse or cannon.
+macro_rules! xiangqi_hooks {
+    () => {
+        fn rule_score(&self, pos: &Position, _ply: usize) -> Option<Score> {
+            (pos.repetitions() > 0).then_some(0)
+        }
+
+        fn move_order(&self, pos: &Position, mv: Move) -> i32 {
+            mvv_lva(pos, mv)
+        }
+
+        fn is_noisy(&self, pos: &Position, mv: Move) -> bool {
+            pos.piece_at(mv.to()).is_some()
+        }
+
+        fn in_check(&self, pos: &Position) -> bool {
+            pos.in_check()
+        }
+
+        fn null_move_ok(&self, pos: &Position) -> bool {
+            has_major_piece(pos, pos.side_to_move())
+        }
+    };
+}
+
+impl Evaluator<Position> for MaterialEval {
+    fn evaluate(&self, pos: &Position) -> Score {
+        material(pos, pos.side_to_move())
+    }
+    xiangqi_hooks!();
+}
+
+/// An evaluator with seeded, position-dependent noise added (for the weaker levels).
+#[derive(Clone, Copy, Debug)]
+pub struct Noisy<E> {
+    inner: E,
+    amplitude: Score,
+    seed: u64,
+}
+
+impl<E: Evaluator<Position>> Evaluator<Position> for Noisy<E> {
+    fn evaluate(&self, pos: &Position) -> Score {
+        let base = self.inner.evaluate(pos);
+        if self.amplitude == 0 {
+            return base;
+        }
+        let r = splitmix64(pos.zobrist() ^ self.seed).1;
+        base + (r % (2 * self.amplitude as u64 + 1)) as Score - self.amplitude
+    }
+    xiangqi_hooks!();
+}
+
+/// How strong the player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The tutorial's player: fixed-depth (4) plain alpha-beta over material only.
+    Seed,
+    /// A level for people, 1 (weakest) to 10 (full strength).
+    Strength(u8),
+}
+
+impl Level {
+    /// Parses `seed` or `1`..`10`.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.trim() {
+            "seed" => Some(Level::Seed),
+            t => t
+                .parse::<u8>()
+                .ok()
+                .filter(|l| (1..=10).contains(l))
+                .map(Level::Strength),
+        }
+    }
+
+    /// Depth cap for this level (`None` = no cap beyond the search limits).
+    pub fn depth_cap(self) -> Option<u32> {
+        match self {
+            Level::Seed => Some(4),
+            Level::Strength(10) => None,
+            Level::Strength(l) => Some(u32::from(l) + 1),
+        }
+    }
+
+    /// Evaluation noise amplitude in centipawns.
+    pub fn noise(self) -> Score {
+        match self {
+            Level::Seed => 0,
+            Level::Strength(l) => 12 * (10 - Score::from(l.min(10))),
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Level::Seed => f.write_str("seed"),
+            Level::Strength(l) => write!(f, "{l}"),
+        }
+    }
+}
+
+/// Engine settings.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Transposition table in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Strength.
+    pub level: Level,
+    /// Seed of the level noise.
+    pub seed: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash_mib: 64,
+            threads: 1,
+            level: Level::Strength(10),
+            seed: 1,
+        }
+    }
+}
+
+enum Inner {
+    Seed(Searcher<Position, MaterialEval>),
+    Strong(Searcher<Position, Noisy<MaterialEval>>),
+}
+
+/// A Xiangqi engine: settings plus a searcher whose table lives between moves.
+pub struct Engine {
+    config: EngineConfig,
+    inner: Inner,
+}
+
+impl Engine {
+    /// A new engine.
+    pub fn new(config: EngineConfig) -> Self {
+        let inner = Self::build(&config);
+        Engine { config, inner }
+    }
+
+    fn build(config: &EngineConfig) -> Inner {
+        match config.level {
+            Level::Seed => {
+                let opts = SearchOptions {
+                    tt_mib: 1,
+                    ..SearchOptions::none()
+                };
+                Inner::Seed(Searcher::new(MaterialEval, opts))
+            }
+            level => {
+                let opts = SearchOptions {
+                    tt_mib: config.hash_mib.max(1),
+                    threads: config.threads.max(1),
+                    ..SearchOptions::all()
+                };
+                let eval = Noisy {
+                    inner: MaterialEval,
+                    amplitude: level.noise(),
+                    seed: config.seed,
+                };
+                Inner::Strong(Searcher::new(eval, opts).with_null_move())
+            }
+        }
+    }
+
+    /// The settings in use.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Changes the settings (rebuilds the searcher: the table is emptied).
+    pub fn configure(&mut self, config: EngineConfig) {
+        self.inner = Self::build(&config);
+        self.config = config;
+    }
+
+    /// Forgets what earlier searches learnt (new game).
+    pub fn new_game(&mut self) {
+        match &mut self.inner {
+            Inner::Seed(s) => s.clear(),
+            Inner::Strong(s) => s.clear(),
+        }
+    }
+
+    /// Searches `pos` within `limits` (further capped by the level), reporting each depth.
+    pub fn think(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        on_info: impl FnMut(&SearchInfo<Move>),
+    ) -> SearchResult<Move> {
+        let mut limits = limits.clone();
+        if let Some(cap) = self.config.level.depth_cap() {
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        }
+        match &mut self.inner {
+            Inner::Seed(s) => s.search(pos, &limits, on_info),
+            Inner::Strong(s) => s.search(pos, &limits, on_info),
+        }
+    }
+}
+
+/// A clock situation, as `go` reports it (all times in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left for the side to move.
+    pub time_left: Option<u64>,
+    /// Increment per move for the side to move.
+    pub increment: u64,
+    /// Moves until the next time control (0 = sudden death).
+    pub moves_to_go: u32,
+}
+
+/// Never plan to leave less than this on the clock (process and pipe latency).
+pub const SAFETY_MARGIN_MS: u64 = 50;
+
+impl Clock {
+    /// Turns the clock into search limits started at `start`: a target time (the search stops
+    /// starting new depths after half of it) and a hard deadline that always keeps
+    /// [`SAFETY_MARGIN_MS`] on the clock.
+    pub fn limits(&self, start: Instant) -> SearchLimits {
+        let Some(left) = self.time_left else {
+            return SearchLimits::default();
+        };
+        let usable = left.saturating_sub(SAFETY_MARGIN_MS).max(1);
+        let moves = if self.moves_to_go > 0 {
+            u64::from(self.moves_to_go).min(40)
+        } else {
+            30
+        };
+        let target = (usable / moves + self.increment * 3 / 4)
+            .min(usable / 3)
+            .max(1);
+        let hard = (target * 3).min(usable * 2 / 3).max(1);
+        SearchLimits {
+            move_time: Some(Duration::from_millis(target)),
+            deadline: Some(start + Duration::from_millis(hard)),
+            ..Default::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiyi_core::eval::MATE_BOUND;
+
+    #[test]
+    fn finds_a_mate_in_one() {
+        // One chariot holds rank 8, the other mates along rank 9.
+        let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1").expect("fen");
+        let mut engine = Engine::new(EngineConfig::default());
+        let r = engine.think(&pos, &SearchLimits::depth(3), |_| {});
+        assert!(r.score >= MATE_BOUND, "score {}", r.score);
+        // i0i9 mates; a8f8 stalemates (which also loses for Black). Either ends the game.
+        let mv = r.best_move.expect("a move");
+        let after = qiyi_core::Game::after(&pos, mv);
+        assert!(
+            qiyi_core::Game::is_over(&after),
+            "{mv} does not end the game"
+        );
+    }
+
+    #[test]
+    fn clock_limits_keep_a_margin() {
+        let start = Instant::now();
+        let c = Clock {
+            time_left: Some(1_000),
+            increment: 0,
+            moves_to_go: 0,
+        };
+        let l = c.limits(start);
+        let deadline = l.deadline.expect("deadline");
+        assert!(deadline <= start + Duration::from_millis(1_000 - SAFETY_MARGIN_MS));
+        assert!(l.move_time.expect("target") >= Duration::from_millis(1));
+        let tiny = Clock {
+            time_left: Some(10),
+            ..c
+        };
+        assert!(tiny.limits(start).deadline.is_some());
+    }
+
+    #[test]
+    fn levels_parse() {
+        assert_eq!(Level::parse("seed"), Some(Level::Seed));
+        assert_eq!(Level::parse("7"), Some(Level::Strength(7)));
+        assert_eq!(Level::parse("11"), None);
+        assert_eq!(Level::parse("x"), None);
+    }
+
+    #[test]
+    fn seed_level_searches_fixed_depth() {
+        let mut engine = Engine::new(EngineConfig {
+            level: Level::Seed,
+            ..Default::default()
+        });
+        let r = engine.think(&Position::start(), &SearchLimits::default(), |_| {});
+        assert_eq!(r.stats.depth, 4);
+        assert!(r.best_move.is_some());
+    }
+}
