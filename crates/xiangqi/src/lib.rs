@@ -23,12 +23,14 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod engine;
 pub mod error;
 pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 
 pub use board::{Color, PieceKind, Square};
