@@ -5,6 +5,7 @@
 //! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
+//! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals).
 //! - [`conformance`]: the generic test suite every game calls.
 //! - [`toys`]: small games (tic-tac-toe, Nim, Pig, sliding tiles) for tests, benches and teaching.
 //!
@@ -29,6 +30,7 @@ pub mod game;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod stats;
 pub mod toys;
 
 pub use eval::{Evaluator, MultiEvaluator, Policy, Score};
