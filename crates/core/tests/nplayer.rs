@@ -51,10 +51,11 @@ impl Rules {
             } else {
                 self.maxn(counter + s as u16, (p + 1) % self.n, depth - 1).0
             };
-            if best
-                .as_ref()
-                .is_none_or(|(b, _)| v[p as usize] > b[p as usize])
-            {
+            let better = match &best {
+                None => true,
+                Some((b, _)) => v[p as usize] > b[p as usize],
+            };
+            if better {
                 best = Some((v, s));
             }
         }

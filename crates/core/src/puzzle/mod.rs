@@ -6,8 +6,9 @@
 //! BFS, bidirectional BFS, A* and IDA* (with an admissible [`Puzzle::heuristic`]) return shortest
 //! solutions; DFS returns the first solution it finds within its depth bound.
 //!
-//! Visited sets use [`FxBuildHasher`], a small multiply-rotate hasher: on packed states it is
-//! several times faster than the standard library's SipHash (see `benches/chance.rs`).
+//! Visited sets use [`FxBuildHasher`], a small multiply-rotate hasher. Measured with
+//! `benches/chance.rs` on the 31-move 8-puzzle: BFS 121 ms with it against 183 ms with the
+//! standard library's SipHash, A* 7.9 ms against 9.2 ms.
 //!
 //! ```
 //! use qiyi_core::puzzle::{astar, ida_star, PuzzleLimits};

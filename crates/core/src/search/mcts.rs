@@ -22,8 +22,8 @@
 //! use qiyi_core::search::SearchLimits;
 //! use qiyi_core::toys::race::{Race, RaceMove};
 //!
-//! // Two players, steps of 1-3 to reach 21: from 0 the winning move is to 1 (21 - 1 = 4 * 5).
-//! let race = Race::new(2, 21, 3).unwrap();
+//! // Two players, steps of 1-3 to reach 13: from 0 the winning move is to 1 (13 - 1 = 3 * 4).
+//! let race = Race::new(2, 13, 3).unwrap();
 //! let r = mcts(&race, &RandomPolicy, &MctsOptions::default(), &SearchLimits::nodes(20_000));
 //! assert_eq!(r.best_move, Some(RaceMove(1)));
 //! ```

@@ -161,10 +161,10 @@ impl SlidingPuzzle {
         }
         let mut relabel = [0u8; MAX_CELLS];
         if width == height {
-            for tile in 1..cells {
+            for (tile, slot) in relabel.iter_mut().enumerate().take(cells).skip(1) {
                 let home = tile - 1;
                 let mirrored = (home % width) * width + home / width;
-                relabel[tile] = goal_tiles[mirrored];
+                *slot = goal_tiles[mirrored];
             }
         }
         Ok(SlidingPuzzle {
