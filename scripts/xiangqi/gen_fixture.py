@@ -72,12 +72,10 @@ def status(fen, moves):
 
 
 def playout(rng, capture_bias, max_plies):
-    fen = sf.start_fen(V)
-    moves = []
+    cur = sf.start_fen(V)
     seen = []
     for _ in range(max_plies):
-        cur = sf.get_fen(V, fen, moves)
-        legal = sf.legal_moves(V, fen, moves)
+        legal = sf.legal_moves(V, cur, [])
         seen.append(cur)
         if not legal:
             break
@@ -87,7 +85,7 @@ def playout(rng, capture_bias, max_plies):
             m = rng.choice(caps)
         else:
             m = rng.choice(legal)
-        moves.append(m)
+        cur = sf.get_fen(V, cur, [m])
     return seen
 
 

@@ -8,7 +8,10 @@ const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("xiangqi");
     group.sample_size(10);
-    for (name, fen, depth) in [("start", qiyi_xiangqi::START_FEN, 4), ("cpw2", MIDDLEGAME, 3)] {
+    for (name, fen, depth) in [
+        ("start", qiyi_xiangqi::START_FEN, 4),
+        ("cpw2", MIDDLEGAME, 3),
+    ] {
         let pos = Position::from_fen(fen).unwrap();
         let leaves = perft::perft(&mut pos.clone(), depth);
         group.throughput(Throughput::Elements(leaves));

@@ -359,7 +359,8 @@ pub(crate) fn step(sq: u8, d: i16) -> u8 {
 }
 
 /// Zobrist keys: 14 piece types (colour * 7 + kind) times 256 mailbox cells, then the side key.
-pub(crate) const ZOBRIST: [u64; 14 * 256 + 1] = qiyi_core::rng::zobrist_keys(0x5851_414E_4751_4931);
+pub(crate) static ZOBRIST: [u64; 14 * 256 + 1] =
+    qiyi_core::rng::zobrist_keys(0x5851_414E_4751_4931);
 
 #[inline]
 pub(crate) fn zkey(code: u8, sq: u8) -> u64 {
@@ -367,7 +368,8 @@ pub(crate) fn zkey(code: u8, sq: u8) -> u64 {
     ZOBRIST[(color * 7 + CELL_KIND[code as usize] as usize) * 256 + sq as usize]
 }
 
-pub(crate) const ZOBRIST_SIDE: u64 = ZOBRIST[14 * 256];
+pub(crate) const ZOBRIST_SIDE: u64 =
+    qiyi_core::rng::zobrist_keys::<{ 14 * 256 + 1 }>(0x5851_414E_4751_4931)[14 * 256];
 
 #[cfg(test)]
 mod tests {

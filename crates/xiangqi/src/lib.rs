@@ -26,6 +26,7 @@ pub mod board;
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod matchplay;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

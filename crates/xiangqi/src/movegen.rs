@@ -111,8 +111,7 @@ impl Position {
             for &d in DIAG.iter() {
                 let eye = step(s, d);
                 let t = step(eye, d);
-                if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && b[t as usize] & us == 0
-                {
+                if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && b[t as usize] & us == 0 {
                     list.push(s, t);
                 }
             }
@@ -217,9 +216,12 @@ impl Position {
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         self.pseudo_legal_moves(list);
+        let k = self.squares[code_index(side_bit(self.side))];
+        let in_check = self.king_attacked(k, self.side);
         let mut i = 0;
         while i < list.len {
-            if self.is_legal_pseudo(list.moves[i]) {
+            let mv = list.moves[i];
+            if (!in_check && cannot_expose(k, mv)) || self.is_legal_pseudo(mv) {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -231,9 +233,11 @@ impl Position {
     pub fn count_legal(&mut self) -> usize {
         let mut list = MoveList::new();
         self.pseudo_legal_moves(&mut list);
+        let k = self.squares[code_index(side_bit(self.side))];
+        let in_check = self.king_attacked(k, self.side);
         let mut n = 0;
         for &mv in list.as_slice() {
-            n += self.is_legal_pseudo(mv) as usize;
+            n += ((!in_check && cannot_expose(k, mv)) || self.is_legal_pseudo(mv)) as usize;
         }
         n
     }
@@ -243,10 +247,12 @@ impl Position {
         let mut list = MoveList::new();
         self.pseudo_legal_moves(&mut list);
         let mut scratch = self.board;
+        let k = self.squares[code_index(side_bit(self.side))];
+        let in_check = self.king_attacked(k, self.side);
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if self.legal_on(&mut scratch, mv) {
+            if (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv) {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -260,9 +266,11 @@ impl Position {
         let mut list = MoveList::new();
         self.pseudo_legal_moves(&mut list);
         let mut scratch = self.board;
+        let k = self.squares[code_index(side_bit(self.side))];
+        let in_check = self.king_attacked(k, self.side);
         list.as_slice()
             .iter()
-            .any(|&mv| self.legal_on(&mut scratch, mv))
+            .any(|&mv| (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv))
     }
 
     /// Legality of `mv` tested on a scratch copy of the board (for `&self` callers).
@@ -288,6 +296,18 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// Whether a move by a side that is not in check, with its general on `k`, certainly leaves the
+/// general safe: the general does not move, the move neither leaves nor enters the general's rank
+/// or file (which could open a chariot line, the facing generals or change a cannon's screens)
+/// and does not leave a point diagonally next to the general (a horse's leg).
+#[inline]
+fn cannot_expose(k: u8, mv: Move) -> bool {
+    let (from, to) = (mv.from, mv.to);
+    let aligned = |s: u8| (s ^ k) & 0xF0 == 0 || (s ^ k) & 0x0F == 0;
+    let d = from as i16 - k as i16;
+    !aligned(from) && !aligned(to) && !matches!(d, 15 | 17 | -15 | -17)
 }
 
 /// [`Position::king_attacked`] over an arbitrary board array.

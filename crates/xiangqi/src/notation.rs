@@ -53,10 +53,7 @@ impl Position {
                     .chars()
                     .map(|c| c.to_digit(10).map(|d| d as usize).unwrap_or(1))
                     .sum();
-                return Err(XiangqiError::RankLength {
-                    rank: row + 1,
-                    len,
-                });
+                return Err(XiangqiError::RankLength { rank: row + 1, len });
             }
         }
         // Counts.
@@ -431,7 +428,9 @@ mod tests {
     fn start_fen_round_trips() {
         let p = Position::from_fen(START_FEN).unwrap();
         assert_eq!(p.to_fen(), START_FEN);
-        let short = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r").unwrap();
+        let short =
+            Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r")
+                .unwrap();
         assert_eq!(short.to_fen(), START_FEN);
     }
 
@@ -475,23 +474,71 @@ mod tests {
         use XiangqiError::*;
         let cases: &[(&str, XiangqiError)] = &[
             ("", EmptyFen),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", RankCount(9)),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w", RankLength { rank: 10, len: 8 }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w", RankLength { rank: 10, len: 10 }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w", UnknownPiece('X')),
-            ("rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", MissingGeneral(Color::Black)),
-            ("rnbakabnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", TwoGenerals(Color::Black)),
-            ("rnba1abnr/9/1c5c1/p1p1p1p1p/4k4/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
-             GeneralOutsidePalace { color: Color::Black, square: Square::new(4, 5).unwrap() }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4C4/RNBAKABNR w",
-             TooManyPieces { color: Color::Red, kind: PieceKind::Cannon, count: 3, max: 2 }),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", BadSide("x".into())),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", MissingSide),
-            ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", BadCounter("x".into())),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w",
+                RankCount(9),
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+                RankLength { rank: 10, len: 8 },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w",
+                RankLength { rank: 10, len: 10 },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+                UnknownPiece('X'),
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                MissingGeneral(Color::Black),
+            ),
+            (
+                "rnbakabnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                TwoGenerals(Color::Black),
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/4k4/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                GeneralOutsidePalace {
+                    color: Color::Black,
+                    square: Square::new(4, 5).unwrap(),
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4C4/RNBAKABNR w",
+                TooManyPieces {
+                    color: Color::Red,
+                    kind: PieceKind::Cannon,
+                    count: 3,
+                    max: 2,
+                },
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+                BadSide("x".into()),
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+                MissingSide,
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+                BadCounter("x".into()),
+            ),
             // Kings face each other on an open file: the side not to move is in check.
-            ("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", OpponentInCheck(Color::Black)),
-            ("3k5/9/9/9/9/9/9/9/3A5/4K4 w - - 0 1",
-             UnreachablePoint { color: Color::Red, kind: PieceKind::Advisor, square: Square::new(3, 1).unwrap() }),
+            (
+                "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+                OpponentInCheck(Color::Black),
+            ),
+            (
+                "3k5/9/9/9/9/9/9/9/3A5/4K4 w - - 0 1",
+                UnreachablePoint {
+                    color: Color::Red,
+                    kind: PieceKind::Advisor,
+                    square: Square::new(3, 1).unwrap(),
+                },
+            ),
         ];
         for (fen, want) in cases {
             assert_eq!(Position::from_fen(fen).unwrap_err(), *want, "{fen}");
@@ -503,7 +550,13 @@ mod tests {
         let p = Position::start();
         assert_eq!(Position::parse_iccs("H2-E2").unwrap(), mv(&p, "h2e2"));
         assert!(Position::parse_iccs("j2e2").is_err());
-        assert!(matches!(p.parse_move_text("e0e2"), Err(XiangqiError::IllegalMove(_))));
-        assert!(matches!(p.parse_move_text("zz"), Err(XiangqiError::BadMoveText(_))));
+        assert!(matches!(
+            p.parse_move_text("e0e2"),
+            Err(XiangqiError::IllegalMove(_))
+        ));
+        assert!(matches!(
+            p.parse_move_text("zz"),
+            Err(XiangqiError::BadMoveText(_))
+        ));
     }
 }

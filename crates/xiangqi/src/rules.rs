@@ -188,7 +188,9 @@ fn attackers_to(b: &[u8; 256], s: u8, color: Color) -> Bb {
     let mut out = 0;
     for sq in 0..=255u8 {
         let c = b[sq as usize];
-        if c != OFF && c & mine != 0 && attack_set(b, CELL_KIND[c as usize], color, sq) & target != 0
+        if c != OFF
+            && c & mine != 0
+            && attack_set(b, CELL_KIND[c as usize], color, sq) & target != 0
         {
             out |= bit(sq);
         }
@@ -284,7 +286,8 @@ fn blockers_for_king(b: &[u8; 256], color: Color) -> Bb {
         }
         let is_sliding_sniper = |j: usize, q: u8| {
             let c = b[q as usize];
-            (j >= 1 && c & them != 0 && CELL_KIND[c as usize] == K_ROOK) || horse_snipers & bit(q) != 0
+            (j >= 1 && c & them != 0 && CELL_KIND[c as usize] == K_ROOK)
+                || horse_snipers & bit(q) != 0
         };
         for (j, &q) in seq.iter().enumerate() {
             let c = b[q as usize];
@@ -440,8 +443,7 @@ impl Position {
         let mut check_us = true;
         let mut chase_them = u16::MAX;
         let mut chase_us = u16::MAX;
-        for k in 0..=span {
-            let pos = &boards[k];
+        for (k, pos) in boards.iter().enumerate().take(span + 1) {
             if k % 2 == 0 {
                 check_them &= pos.in_check();
                 // The move into the first occurrence counts when the record has it.
@@ -588,18 +590,20 @@ fn chased_by(pos: &Position, prev: &Position, e: &HistEntry) -> u16 {
     let mut candidates: Bb = 0;
     for &d in ORTH.iter() {
         let s = step(from, d);
-        if b[s as usize] != OFF && b[s as usize] & side_bit(s_side) != 0 {
-            if CELL_KIND[b[s as usize] as usize] == K_HORSE {
-                candidates |= bit(s);
-            }
+        if b[s as usize] != OFF
+            && b[s as usize] & side_bit(s_side) != 0
+            && CELL_KIND[b[s as usize] as usize] == K_HORSE
+        {
+            candidates |= bit(s);
         }
     }
     for &d in DIAG.iter() {
         let s = step(from, d);
-        if b[s as usize] != OFF && b[s as usize] & side_bit(s_side) != 0 {
-            if CELL_KIND[b[s as usize] as usize] == K_ELEPHANT {
-                candidates |= bit(s);
-            }
+        if b[s as usize] != OFF
+            && b[s as usize] & side_bit(s_side) != 0
+            && CELL_KIND[b[s as usize] as usize] == K_ELEPHANT
+        {
+            candidates |= bit(s);
         }
     }
     candidates |= lines(from) & pieces(b, s_side, &[K_CANNON, K_ROOK]);

@@ -49,7 +49,11 @@ fn full_make_unmake_agrees_with_bulk_counting() {
     for (name, fen, depth, want) in cases() {
         if depth <= 3 {
             let mut pos = Position::from_fen(&fen).unwrap();
-            assert_eq!(perft::perft_full(&mut pos, depth), want, "{name} depth {depth}");
+            assert_eq!(
+                perft::perft_full(&mut pos, depth),
+                want,
+                "{name} depth {depth}"
+            );
         }
     }
 }

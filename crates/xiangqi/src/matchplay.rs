@@ -1,0 +1,691 @@
+//! Engine matches: two players (our engine at any level, or any external UCI/UCCI program) play
+//! each opening twice with colours swapped; games are adjudicated by the rules of this crate
+//! (mate, stalemate, perpetual check/chase, 60-move rule, no attackers) and a ply cap.
+//!
+//! The time each player actually spends per move is measured and reported: ElephantEye's UCCI has
+//! no `movetime`, and `go time T` makes it spend a fraction of `T`, so an external UCCI engine is
+//! given the `T` that makes it spend about the requested time (see [`UCCI_TIME_FACTOR`]).
+
+use crate::engine::{Engine, EngineConfig, Level};
+use crate::error::XiangqiError;
+use crate::position::{Move, Position, START_FEN};
+use crate::protocol::Dialect;
+use crate::rules::{EndReason, Outcome};
+use qiyi_core::search::SearchLimits;
+use qiyi_core::stats::Wdl;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// `go time T` for a UCCI engine is sent as the wanted move time times this factor (ElephantEye
+/// spends roughly 60% of `T`; measured times are reported so the factor can be checked).
+pub const UCCI_TIME_FACTOR: f64 = 1.0 / 0.6;
+
+/// Errors of a match.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine spec that cannot be understood.
+    #[error("bad engine '{0}': {1}")]
+    BadEngine(String, String),
+    /// An external engine could not be started or stopped talking.
+    #[error("engine '{0}': {1}")]
+    Engine(String, String),
+    /// A bad opening line.
+    #[error("opening line {0}: {1}")]
+    Opening(usize, XiangqiError),
+    /// A bad time control.
+    #[error("bad time control '{0}': write BASE+INC in seconds, e.g. 10+0.1")]
+    TimeControl(String),
+}
+
+/// How a player is asked to move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A clock: base time plus an increment per move.
+    Clock {
+        /// Starting time.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+}
+
+impl TimeControl {
+    /// Parses `10+0.1` (seconds).
+    pub fn parse_clock(text: &str) -> Result<TimeControl, MatchError> {
+        let bad = || MatchError::TimeControl(text.to_string());
+        let (base, inc) = text.split_once('+').ok_or_else(bad)?;
+        let secs = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e6)
+                .map(Duration::from_secs_f64)
+        };
+        let base = secs(base).filter(|d| !d.is_zero()).ok_or_else(bad)?;
+        let increment = secs(inc).ok_or_else(bad)?;
+        Ok(TimeControl::Clock { base, increment })
+    }
+}
+
+/// Who plays: our engine or an external program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// This crate's engine.
+    Internal {
+        /// Strength.
+        level: Level,
+        /// Table size in MiB.
+        hash_mib: usize,
+    },
+    /// An external program and the protocol it speaks.
+    External {
+        /// Shell command that starts it.
+        command: String,
+        /// UCI or UCCI.
+        dialect: Dialect,
+    },
+}
+
+impl PlayerSpec {
+    /// Parses `qiyi`, `qiyi:level=5`, `qiyi:seed`, `uci:CMD` or `ucci:CMD` (a bare command is UCI).
+    pub fn parse(text: &str) -> Result<PlayerSpec, MatchError> {
+        let bad = |why: &str| MatchError::BadEngine(text.to_string(), why.to_string());
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(bad("empty"));
+        }
+        if t == "qiyi" || t.starts_with("qiyi:") {
+            let mut level = Level::Strength(10);
+            let mut hash_mib = 64;
+            for opt in t
+                .trim_start_matches("qiyi")
+                .trim_start_matches(':')
+                .split(',')
+            {
+                let opt = opt.trim();
+                if opt.is_empty() {
+                    continue;
+                }
+                if opt == "seed" {
+                    level = Level::Seed;
+                } else if let Some(v) = opt.strip_prefix("level=") {
+                    level = Level::parse(v).ok_or_else(|| bad("level is seed or 1-10"))?;
+                } else if let Some(v) = opt.strip_prefix("hash=") {
+                    hash_mib = v
+                        .parse()
+                        .ok()
+                        .filter(|h| (1..=4096).contains(h))
+                        .ok_or_else(|| bad("hash is 1-4096 MiB"))?;
+                } else {
+                    return Err(bad("options are seed, level=N, hash=MIB"));
+                }
+            }
+            return Ok(PlayerSpec::Internal { level, hash_mib });
+        }
+        if let Some(cmd) = t.strip_prefix("ucci:") {
+            return Ok(PlayerSpec::External {
+                command: cmd.to_string(),
+                dialect: Dialect::Ucci,
+            });
+        }
+        let cmd = t.strip_prefix("uci:").unwrap_or(t);
+        Ok(PlayerSpec::External {
+            command: cmd.to_string(),
+            dialect: Dialect::Uci,
+        })
+    }
+
+    /// A short display name.
+    pub fn name(&self) -> String {
+        match self {
+            PlayerSpec::Internal { level, .. } => format!("qiyi:{level}"),
+            PlayerSpec::External { command, dialect } => format!(
+                "{}:{command}",
+                if *dialect == Dialect::Ucci {
+                    "ucci"
+                } else {
+                    "uci"
+                }
+            ),
+        }
+    }
+}
+
+/// The clock state passed to a player for one move.
+#[derive(Clone, Copy, Debug)]
+struct MoveRequest {
+    /// Fixed time for this move (move-time matches).
+    move_time: Option<Duration>,
+    /// Time left for red and black, and the increment (clock matches).
+    clocks: Option<(Duration, Duration, Duration)>,
+    red_to_move: bool,
+}
+
+enum Player {
+    Internal(Box<Engine>),
+    External(External),
+}
+
+struct External {
+    name: String,
+    dialect: Dialect,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl External {
+    fn start(command: &str, dialect: Dialect) -> Result<External, MatchError> {
+        let err = |e: String| MatchError::Engine(command.to_string(), e);
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| err(format!("cannot start: {e}")))?;
+        let stdin = child.stdin.take().ok_or_else(|| err("no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or_else(|| err("no stdout".into()))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = External {
+            name: command.to_string(),
+            dialect,
+            child,
+            stdin,
+            lines: rx,
+        };
+        let (hello, ok) = match dialect {
+            Dialect::Uci => ("uci", "uciok"),
+            Dialect::Ucci => ("ucci", "ucciok"),
+        };
+        e.send(hello)?;
+        e.wait_for(|l| l == ok, Duration::from_secs(10))?;
+        e.send("isready")?;
+        e.wait_for(|l| l == "readyok", Duration::from_secs(10))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), MatchError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| MatchError::Engine(self.name.clone(), format!("write failed: {e}")))
+    }
+
+    fn wait_for(
+        &mut self,
+        pred: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Result<String, MatchError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if pred(line.trim()) => return Ok(line),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(MatchError::Engine(self.name.clone(), "timed out".into()))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(MatchError::Engine(self.name.clone(), "exited".into()))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Player {
+    fn new(spec: &PlayerSpec, seed: u64) -> Result<Player, MatchError> {
+        Ok(match spec {
+            PlayerSpec::Internal { level, hash_mib } => {
+                Player::Internal(Box::new(Engine::new(EngineConfig {
+                    hash_mib: *hash_mib,
+                    threads: 1,
+                    level: *level,
+                    seed,
+                })))
+            }
+            PlayerSpec::External { command, dialect } => {
+                Player::External(External::start(command, *dialect)?)
+            }
+        })
+    }
+
+    fn new_game(&mut self) -> Result<(), MatchError> {
+        match self {
+            Player::Internal(e) => {
+                e.new_game();
+                Ok(())
+            }
+            Player::External(x) => {
+                if x.dialect == Dialect::Uci {
+                    x.send("ucinewgame")?;
+                }
+                x.send("isready")?;
+                x.wait_for(|l| l == "readyok", Duration::from_secs(10))
+                    .map(|_| ())
+            }
+        }
+    }
+
+    /// Asks for a move; `None` when the player returns no (legal) move in time.
+    fn choose(
+        &mut self,
+        start_fen: &str,
+        moves: &[Move],
+        pos: &Position,
+        req: MoveRequest,
+    ) -> Result<Option<Move>, MatchError> {
+        match self {
+            Player::Internal(engine) => {
+                let limits = match (req.move_time, req.clocks) {
+                    (Some(t), _) => SearchLimits {
+                        move_time: Some(t * 2),
+                        deadline: Some(Instant::now() + t),
+                        ..Default::default()
+                    },
+                    (None, Some((red, black, inc))) => {
+                        let left = if req.red_to_move { red } else { black };
+                        crate::engine::Clock {
+                            time_left: Some(left.as_millis() as u64),
+                            increment: inc.as_millis() as u64,
+                            moves_to_go: 0,
+                        }
+                        .limits(Instant::now())
+                    }
+                    (None, None) => SearchLimits::depth(4),
+                };
+                Ok(engine.think(pos, &limits, |_| {}).best_move)
+            }
+            Player::External(x) => {
+                let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                let position = if list.is_empty() {
+                    format!("position fen {start_fen}")
+                } else {
+                    format!("position fen {start_fen} moves {}", list.join(" "))
+                };
+                x.send(&position)?;
+                let (go, budget) = match (req.move_time, req.clocks, x.dialect) {
+                    (Some(t), _, Dialect::Uci) => (format!("go movetime {}", t.as_millis()), t),
+                    (Some(t), _, Dialect::Ucci) => (
+                        format!(
+                            "go time {} increment 0",
+                            (t.as_millis() as f64 * UCCI_TIME_FACTOR) as u64
+                        ),
+                        t,
+                    ),
+                    (None, Some((red, black, inc)), Dialect::Uci) => (
+                        format!(
+                            "go wtime {} btime {} winc {} binc {}",
+                            red.as_millis(),
+                            black.as_millis(),
+                            inc.as_millis(),
+                            inc.as_millis()
+                        ),
+                        if req.red_to_move { red } else { black },
+                    ),
+                    (None, Some((red, black, inc)), Dialect::Ucci) => {
+                        let left = if req.red_to_move { red } else { black };
+                        (
+                            format!("go time {} increment {}", left.as_millis(), inc.as_millis()),
+                            left,
+                        )
+                    }
+                    (None, None, _) => ("go depth 4".to_string(), Duration::from_secs(60)),
+                };
+                x.send(&go)?;
+                let line = match x.wait_for(
+                    |l| l.starts_with("bestmove") || l == "nobestmove",
+                    budget * 3 + Duration::from_secs(2),
+                ) {
+                    Ok(l) => l,
+                    Err(MatchError::Engine(_, why)) if why == "timed out" => {
+                        let _ = x.send("stop");
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                };
+                let text = line.split_whitespace().nth(1).unwrap_or("");
+                Ok(pos.parse_move_text(text).ok())
+            }
+        }
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// By the rules.
+    Rules(Outcome),
+    /// The ply cap was reached (a draw).
+    PlyCap,
+    /// A player returned no legal move or ran out of time (it loses).
+    Forfeit {
+        /// True when red forfeited.
+        red: bool,
+        /// Why.
+        why: String,
+    },
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Index of the opening.
+    pub opening: usize,
+    /// True when player A had red.
+    pub a_is_red: bool,
+    /// The moves in ICCS.
+    pub moves: Vec<String>,
+    /// How it ended.
+    pub end: GameEnd,
+    /// Result from player A's view: 1, 0.5 or 0.
+    pub a_score: f64,
+}
+
+/// Match settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Games to play (rounded up to a whole number of colour-swapped pairs).
+    pub games: usize,
+    /// Time per move or clock.
+    pub time: TimeControl,
+    /// Start positions (FEN); each is played twice, colours swapped.
+    pub openings: Vec<String>,
+    /// A game reaching this many plies is a draw.
+    pub max_plies: usize,
+    /// Seed for the engines' level noise.
+    pub seed: u64,
+}
+
+/// The outcome of a match, from player A's view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    /// Wins, draws, losses of player A.
+    pub wdl: Wdl,
+    /// Every game.
+    pub games: Vec<GameRecord>,
+    /// Mean milliseconds per move actually spent by A and by B.
+    pub ms_per_move: (f64, f64),
+}
+
+/// Reads an opening file: one FEN per line, or `startpos moves ...` / `FEN moves ...`; `#`
+/// comments and blank lines are skipped. Every line must be a legal position.
+pub fn parse_openings(text: &str) -> Result<Vec<String>, MatchError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (setup, moves) = match line.split_once(" moves ") {
+            Some((s, m)) => (s.trim(), m.split_whitespace().collect::<Vec<_>>()),
+            None => (line, Vec::new()),
+        };
+        let fen = if setup == "startpos" {
+            START_FEN
+        } else {
+            setup
+        };
+        let mut pos = Position::from_fen(fen).map_err(|e| MatchError::Opening(i + 1, e))?;
+        for m in moves {
+            let mv = pos
+                .parse_move_text(m)
+                .map_err(|e| MatchError::Opening(i + 1, e))?;
+            pos.make(mv);
+        }
+        out.push(pos.to_fen());
+    }
+    Ok(out)
+}
+
+/// The opening set shipped with the crate (balanced positions after 2-6 plies).
+pub const OPENINGS: &str = include_str!("../data/openings.txt");
+
+/// Plays a match between `a` and `b`; `on_game` is called after every game.
+pub fn play_match(
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameRecord),
+) -> Result<MatchReport, MatchError> {
+    let mut pa = Player::new(a, config.seed)?;
+    let mut pb = Player::new(b, config.seed ^ 0x9E37)?;
+    let mut report = MatchReport::default();
+    let openings: Vec<String> = if config.openings.is_empty() {
+        vec![START_FEN.to_string()]
+    } else {
+        config.openings.clone()
+    };
+    let mut spent = [(Duration::ZERO, 0u32), (Duration::ZERO, 0u32)];
+    let pairs = config.games.div_ceil(2);
+    for g in 0..pairs * 2 {
+        let opening = (g / 2) % openings.len();
+        let a_is_red = g % 2 == 0;
+        pa.new_game()?;
+        pb.new_game()?;
+        let record = play_game(
+            &mut pa,
+            &mut pb,
+            a_is_red,
+            opening,
+            &openings[opening],
+            config,
+            &mut spent,
+        )?;
+        match record.a_score {
+            s if s > 0.75 => report.wdl.wins += 1,
+            s if s < 0.25 => report.wdl.losses += 1,
+            _ => report.wdl.draws += 1,
+        }
+        on_game(&record);
+        report.games.push(record);
+    }
+    let mean = |(d, n): (Duration, u32)| {
+        if n == 0 {
+            0.0
+        } else {
+            d.as_secs_f64() * 1000.0 / f64::from(n)
+        }
+    };
+    report.ms_per_move = (mean(spent[0]), mean(spent[1]));
+    Ok(report)
+}
+
+fn play_game(
+    pa: &mut Player,
+    pb: &mut Player,
+    a_is_red: bool,
+    opening: usize,
+    fen: &str,
+    config: &MatchConfig,
+    spent: &mut [(Duration, u32); 2],
+) -> Result<GameRecord, MatchError> {
+    let mut pos = Position::from_fen(fen).map_err(|e| MatchError::Opening(opening + 1, e))?;
+    pos.clear_history();
+    let mut moves: Vec<Move> = Vec::new();
+    let (mut red_left, mut black_left, inc) = match config.time {
+        TimeControl::Clock { base, increment } => (base, base, increment),
+        TimeControl::MoveTime(_) => (Duration::ZERO, Duration::ZERO, Duration::ZERO),
+    };
+    let end = loop {
+        if let Some(outcome) = pos.outcome() {
+            break GameEnd::Rules(outcome);
+        }
+        if moves.len() >= config.max_plies {
+            break GameEnd::PlyCap;
+        }
+        let red = pos.side_to_move() == crate::board::Color::Red;
+        let a_moves = red == a_is_red;
+        let req = MoveRequest {
+            move_time: match config.time {
+                TimeControl::MoveTime(t) => Some(t),
+                TimeControl::Clock { .. } => None,
+            },
+            clocks: match config.time {
+                TimeControl::Clock { .. } => Some((red_left, black_left, inc)),
+                TimeControl::MoveTime(_) => None,
+            },
+            red_to_move: red,
+        };
+        let player = if a_moves { &mut *pa } else { &mut *pb };
+        let started = Instant::now();
+        let choice = player.choose(fen, &moves, &pos, req)?;
+        let used = started.elapsed();
+        let slot = &mut spent[usize::from(!a_moves)];
+        slot.0 += used;
+        slot.1 += 1;
+        if let TimeControl::Clock { .. } = config.time {
+            let left = if red { &mut red_left } else { &mut black_left };
+            if used > *left {
+                break GameEnd::Forfeit {
+                    red,
+                    why: "lost on time".into(),
+                };
+            }
+            *left = *left - used + inc;
+        }
+        let Some(mv) = choice.filter(|&m| pos.is_legal(m)) else {
+            break GameEnd::Forfeit {
+                red,
+                why: "no legal move returned".into(),
+            };
+        };
+        pos.make(mv);
+        moves.push(mv);
+    };
+    let red_score = match &end {
+        GameEnd::Rules(o) => match o.winner {
+            Some(crate::board::Color::Red) => 1.0,
+            Some(crate::board::Color::Black) => 0.0,
+            None => 0.5,
+        },
+        GameEnd::PlyCap => 0.5,
+        GameEnd::Forfeit { red, .. } => {
+            if *red {
+                0.0
+            } else {
+                1.0
+            }
+        }
+    };
+    Ok(GameRecord {
+        opening,
+        a_is_red,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        a_score: if a_is_red { red_score } else { 1.0 - red_score },
+        end,
+    })
+}
+
+/// A short text for how a game ended.
+pub fn describe_end(end: &GameEnd) -> String {
+    match end {
+        GameEnd::Rules(o) => {
+            let who = match o.winner {
+                Some(crate::board::Color::Red) => "red wins",
+                Some(crate::board::Color::Black) => "black wins",
+                None => "draw",
+            };
+            let why = match o.reason {
+                EndReason::Checkmate => "checkmate",
+                EndReason::Stalemate => "stalemate",
+                EndReason::MoveLimit => "60-move rule",
+                EndReason::NoAttackers => "no attackers",
+                _ => "repetition rule",
+            };
+            format!("{who} ({why})")
+        }
+        GameEnd::PlyCap => "draw (ply cap)".into(),
+        GameEnd::Forfeit { red, why } => format!(
+            "{} wins ({} {why})",
+            if *red { "black" } else { "red" },
+            if *red { "red" } else { "black" }
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(
+            PlayerSpec::parse("qiyi:level=3").ok(),
+            Some(PlayerSpec::Internal {
+                level: Level::Strength(3),
+                hash_mib: 64
+            })
+        );
+        assert!(matches!(
+            PlayerSpec::parse("ucci:/opt/eleeye"),
+            Ok(PlayerSpec::External {
+                dialect: Dialect::Ucci,
+                ..
+            })
+        ));
+        assert!(PlayerSpec::parse("qiyi:level=12").is_err());
+        assert!(PlayerSpec::parse("").is_err());
+        assert!(TimeControl::parse_clock("10+0.1").is_ok());
+        assert!(TimeControl::parse_clock("10").is_err());
+        assert!(TimeControl::parse_clock("0+1").is_err());
+    }
+
+    #[test]
+    fn shipped_openings_are_legal_and_distinct() {
+        let list = parse_openings(OPENINGS).expect("openings parse");
+        assert!(list.len() >= 50, "{} openings", list.len());
+        let mut sorted = list.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), list.len());
+    }
+
+    #[test]
+    fn bad_opening_lines_are_errors() {
+        assert!(matches!(
+            parse_openings("startpos moves h2e2 z0z1"),
+            Err(MatchError::Opening(1, _))
+        ));
+    }
+
+    #[test]
+    fn a_short_internal_match_plays_to_the_end() {
+        let a = PlayerSpec::parse("qiyi:level=2").expect("spec");
+        let b = PlayerSpec::parse("qiyi:seed").expect("spec");
+        let config = MatchConfig {
+            games: 2,
+            time: TimeControl::MoveTime(Duration::from_millis(5)),
+            openings: parse_openings(OPENINGS).expect("openings")[..1].to_vec(),
+            max_plies: 40,
+            seed: 1,
+        };
+        let r = play_match(&a, &b, &config, |_| {}).expect("match");
+        assert_eq!(r.wdl.games(), 2);
+        assert!(r.games.iter().all(|g| g.moves.len() <= 40));
+        assert!(r.games[0].a_is_red && !r.games[1].a_is_red);
+    }
+}

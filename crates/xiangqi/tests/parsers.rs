@@ -1,0 +1,58 @@
+//! Property tests: the parsers never panic, whatever the input, and what they accept round-trips.
+
+use proptest::prelude::*;
+use qiyi_xiangqi::Position;
+
+const FEN_ALPHABET: &str = "rnbakcpRNBAKCPeEhH0123456789/ wb-x";
+
+fn fen_like() -> impl Strategy<Value = String> {
+    proptest::collection::vec(0..FEN_ALPHABET.len(), 0..90).prop_map(|idx| {
+        idx.into_iter()
+            .map(|i| FEN_ALPHABET.as_bytes()[i] as char)
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn from_fen_never_panics_on_any_string(s in ".*") {
+        let _ = Position::from_fen(&s);
+    }
+
+    #[test]
+    fn from_fen_never_panics_on_fen_like_text(s in fen_like()) {
+        if let Ok(p) = Position::from_fen(&s) {
+            let again = Position::from_fen(&p.to_fen()).unwrap();
+            prop_assert_eq!(again.to_fen(), p.to_fen());
+        }
+    }
+
+    #[test]
+    fn mutated_start_fen_is_accepted_or_rejected_cleanly(pos in 0usize..70, c in proptest::char::any()) {
+        let mut fen: Vec<char> = qiyi_xiangqi::START_FEN.chars().collect();
+        let i = pos % fen.len();
+        fen[i] = c;
+        let s: String = fen.into_iter().collect();
+        if let Ok(p) = Position::from_fen(&s) {
+            prop_assert!(Position::from_fen(&p.to_fen()).is_ok());
+        }
+    }
+
+    #[test]
+    fn move_parsers_never_panic(s in ".{0,12}") {
+        let p = Position::start();
+        let _ = p.parse_move_text(&s);
+        let _ = p.parse_wxf(&s);
+        let _ = Position::parse_iccs(&s);
+    }
+
+    #[test]
+    fn move_parsers_never_panic_on_move_like_text(s in "[a-iA-I0-9KAEHRCPBN+=.-]{0,6}") {
+        let p = Position::start();
+        if let Ok(mv) = p.parse_move_text(&s) {
+            prop_assert!(p.is_legal(mv));
+        }
+    }
+}
