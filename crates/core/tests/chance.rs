@@ -7,7 +7,7 @@ use qiyi_core::eval::{MultiEvaluator, RandomPolicy};
 use qiyi_core::game::{Game, Turn};
 use qiyi_core::rng::Rng;
 use qiyi_core::search::expectimax::{expectimax, expectiminimax, star1};
-use qiyi_core::search::mcts::{mcts, mcts_with_prior, MctsOptions, Prior};
+use qiyi_core::search::mcts::{mcts, mcts_with_prior, ChanceMode, MctsOptions, Prior};
 use qiyi_core::search::montecarlo::{flat_monte_carlo, FlatOptions};
 use qiyi_core::search::SearchLimits;
 use qiyi_core::toys::nim::Nim;
@@ -172,55 +172,74 @@ fn star1_returns_the_expectiminimax_value_with_fewer_nodes() {
     );
 }
 
-const GOAL: usize = 100;
+/// Optimal win probabilities of Pig to `goal`, by value iteration to convergence (Neller &
+/// Presser's formulation, holding only after a roll), indexed by (own score, other score, turn
+/// total) of the player about to decide.
+struct Solved {
+    goal: usize,
+    p: Vec<f64>,
+}
 
-/// Optimal win probability of the player to decide with (own score, other score, turn total),
-/// by value iteration to convergence (Neller & Presser's formulation, holding only after a roll).
-fn solve_pig() -> Vec<f64> {
-    let idx = |i: usize, j: usize, k: usize| (i * GOAL + j) * GOAL + k;
-    let mut p = vec![0.5; GOAL * GOAL * GOAL];
-    for _sweep in 0..10_000 {
-        let mut delta = 0.0f64;
-        for i in (0..GOAL).rev() {
-            for j in (0..GOAL).rev() {
-                for k in (0..GOAL - i).rev() {
-                    let roll = roll_value(&p, i, j, k);
-                    let v = if k > 0 {
-                        roll.max(1.0 - p[idx(j, i + k, 0)])
-                    } else {
-                        roll
-                    };
-                    delta = delta.max((v - p[idx(i, j, k)]).abs());
-                    p[idx(i, j, k)] = v;
+impl Solved {
+    fn new(goal: usize) -> Self {
+        let mut s = Solved {
+            goal,
+            p: vec![0.5; goal * goal * goal],
+        };
+        for _sweep in 0..10_000 {
+            let mut delta = 0.0f64;
+            for i in (0..goal).rev() {
+                for j in (0..goal).rev() {
+                    for k in (0..goal - i).rev() {
+                        let roll = s.roll(i, j, k);
+                        let v = if k > 0 {
+                            roll.max(1.0 - s.at(j, i + k, 0))
+                        } else {
+                            roll
+                        };
+                        let slot = s.idx(i, j, k);
+                        delta = delta.max((v - s.p[slot]).abs());
+                        s.p[slot] = v;
+                    }
                 }
             }
+            if delta < 1e-13 {
+                return s;
+            }
         }
-        if delta < 1e-13 {
-            return p;
+        panic!("value iteration did not converge");
+    }
+
+    fn idx(&self, i: usize, j: usize, k: usize) -> usize {
+        (i * self.goal + j) * self.goal + k
+    }
+
+    fn at(&self, i: usize, j: usize, k: usize) -> f64 {
+        self.p[self.idx(i, j, k)]
+    }
+
+    /// Win probability of rolling (the value of the chance node).
+    fn roll(&self, i: usize, j: usize, k: usize) -> f64 {
+        let mut v = (1.0 - self.at(j, i, 0)) / 6.0;
+        for face in 2..=6 {
+            v += if i + k + face >= self.goal {
+                1.0
+            } else {
+                self.at(i, j, k + face)
+            } / 6.0;
         }
+        v
     }
-    panic!("value iteration did not converge");
-}
 
-fn roll_value(p: &[f64], i: usize, j: usize, k: usize) -> f64 {
-    let idx = |i: usize, j: usize, k: usize| (i * GOAL + j) * GOAL + k;
-    let mut v = (1.0 - p[idx(j, i, 0)]) / 6.0;
-    for face in 2..=6 {
-        v += if i + k + face >= GOAL {
-            1.0
-        } else {
-            p[idx(i, j, k + face)]
-        } / 6.0;
-    }
-    v
-}
-
-/// The optimal values as a leaf evaluator: 2P - 1 for the player to move.
-#[derive(Clone)]
-struct Optimal(Arc<Vec<f64>>);
-
-impl MultiEvaluator<Pig> for Optimal {
-    fn evaluate(&self, pos: &Pig, out: &mut [f64]) {
+    /// Win probability of the player to move in `pos` (decision or chance node).
+    fn win(&self, pos: &Pig) -> f64 {
+        if pos.is_over() {
+            return if pos.returns(pos.to_move()) > 0.0 {
+                1.0
+            } else {
+                0.0
+            };
+        }
         let me = pos.to_move();
         let s = pos.scores();
         let (i, j, k) = (
@@ -228,11 +247,22 @@ impl MultiEvaluator<Pig> for Optimal {
             s[me ^ 1] as usize,
             pos.turn_total() as usize,
         );
-        let w = if pos.rolling() {
-            roll_value(&self.0, i, j, k)
+        if pos.rolling() {
+            self.roll(i, j, k)
         } else {
-            self.0[(i * GOAL + j) * GOAL + k]
-        };
+            self.at(i, j, k)
+        }
+    }
+}
+
+/// The optimal values as a leaf evaluator: 2P - 1 for the player to move.
+#[derive(Clone)]
+struct Optimal(Arc<Solved>);
+
+impl MultiEvaluator<Pig> for Optimal {
+    fn evaluate(&self, pos: &Pig, out: &mut [f64]) {
+        let me = pos.to_move();
+        let w = self.0.win(pos);
         out[me] = 2.0 * w - 1.0;
         out[me ^ 1] = 1.0 - 2.0 * w;
     }
@@ -240,8 +270,8 @@ impl MultiEvaluator<Pig> for Optimal {
 
 #[test]
 fn pig_rules_agree_with_the_published_optimal_win_rate() {
-    let table = Arc::new(solve_pig());
-    let first = table[0];
+    let table = Arc::new(Solved::new(100));
+    let first = table.at(0, 0, 0);
     assert!(
         (first - 0.5306).abs() < 5e-5,
         "P(first player wins) = {first}"
@@ -454,4 +484,79 @@ fn a_finished_game_has_no_move() {
     assert_eq!(r.playouts, 0);
     let f = flat_monte_carlo(&over, &RandomPolicy, &FlatOptions::default());
     assert_eq!(f.best_move, None);
+}
+
+#[test]
+fn expectation_mode_tracks_the_probabilities_exactly() {
+    let pig = Pig::from_parts(20, [10, 19], 9, 0, false).unwrap();
+    let opts = MctsOptions {
+        chance: ChanceMode::Expectation,
+        ..Default::default()
+    };
+    let r = mcts(&pig, &RandomPolicy, &opts, &SearchLimits::nodes(20_000));
+    assert_eq!(r.best_move, Some(PigMove::Roll));
+    let rolling = pig.after(PigMove::Roll);
+    let r = mcts(&rolling, &RandomPolicy, &opts, &SearchLimits::nodes(6_000));
+    for v in &r.visits {
+        assert_eq!(v.visits, 1_000, "outcome {:?}", v.mv);
+    }
+    // Faces 2-6 win at once for the roller (player 0); a 1 hands the turn to player 1.
+    for v in &r.visits[1..] {
+        assert_eq!(v.mean, 1.0, "outcome {:?}", v.mv);
+    }
+    assert!(r.visits[0].mean < 0.0);
+}
+
+#[test]
+fn mcts_plays_pig_close_to_the_optimum() {
+    // Every decision of a game to 20 along seeded random games: the move MCTS chooses (both chance
+    // modes) loses little win probability against the optimal move, by value iteration.
+    let solved = Solved::new(20);
+    let mut rng = Rng::new(5);
+    let mut worst = [0.0f64; 2];
+    let mut decisions = 0;
+    for _game in 0..4 {
+        let mut pig = Pig::new(20).unwrap();
+        let mut moves = Vec::new();
+        while !pig.is_over() {
+            pig.legal_moves(&mut moves);
+            if pig.turn() != Turn::Chance && moves.len() == 2 {
+                let value = |mv| {
+                    let next = pig.after(mv);
+                    if next.to_move() == pig.to_move() && !next.is_over() {
+                        solved.win(&next)
+                    } else {
+                        1.0 - solved.win(&next)
+                    }
+                };
+                let best = value(PigMove::Roll).max(value(PigMove::Hold));
+                for (m, mode) in [ChanceMode::Sample, ChanceMode::Expectation]
+                    .iter()
+                    .enumerate()
+                {
+                    let opts = MctsOptions {
+                        chance: *mode,
+                        seed: decisions,
+                        ..Default::default()
+                    };
+                    let r = mcts(&pig, &RandomPolicy, &opts, &SearchLimits::nodes(4_000));
+                    worst[m] = worst[m].max(best - value(r.best_move.unwrap()));
+                }
+                decisions += 1;
+            }
+            let mv = moves[rng.below(moves.len())];
+            pig.make(mv);
+        }
+    }
+    assert!(decisions > 10);
+    eprintln!(
+        "worst loss over {decisions} decisions: sample {:.4}, expectation {:.4}",
+        worst[0], worst[1]
+    );
+    for (m, loss) in worst.iter().enumerate() {
+        assert!(
+            *loss < 0.05,
+            "mode {m}: worst loss of win probability {loss} over {decisions}"
+        );
+    }
 }

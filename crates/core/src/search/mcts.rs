@@ -3,7 +3,11 @@
 //!
 //! Each iteration descends the tree from the root: at a player's node it takes the child with the
 //! best upper confidence bound for *that* player (UCT, Kocsis & Szepesvári 2006; or PUCT when a
-//! [`Prior`] gives move probabilities), at a chance node it samples an outcome by its probability.
+//! [`Prior`] gives move probabilities), at a chance node it picks an outcome by its probability:
+//! sampled ([`ChanceMode::Sample`], the default) or, with [`ChanceMode::Expectation`], the outcome
+//! furthest behind its share of the visits (so the shares track the probabilities exactly) while
+//! the parent values the chance node by the probability-weighted mean of its outcomes' means
+//! instead of the plain mean of its playouts.
 //! A node is expanded (all its children added) on its second visit; from the new leaf a playout
 //! with the [`Policy`] finishes the game, and every node on the path adds the final return of the
 //! player who chose it ([`Game::returns`] mapped from `[-1, 1]` to `[0, 1]`).
@@ -51,9 +55,22 @@ impl<G: Game> Prior<G> for NoPrior {
     }
 }
 
+/// How chance nodes are handled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChanceMode {
+    /// Sample outcomes by their probabilities; a chance node's value is its playouts' mean.
+    #[default]
+    Sample,
+    /// Visit the outcome furthest below its probability share; a chance node's value is the
+    /// probability-weighted mean of its visited outcomes' means (lower variance).
+    Expectation,
+}
+
 /// Options of the search.
 #[derive(Clone, Debug)]
 pub struct MctsOptions {
+    /// How chance nodes are handled.
+    pub chance: ChanceMode,
     /// Exploration constant `c`: UCT adds `c * sqrt(ln N / n)`, PUCT `c * P * sqrt(N) / (1 + n)`.
     pub exploration: f64,
     /// Independent trees searched in parallel (root parallelism).
@@ -69,6 +86,7 @@ pub struct MctsOptions {
 impl Default for MctsOptions {
     fn default() -> Self {
         MctsOptions {
+            chance: ChanceMode::Sample,
             exploration: std::f64::consts::SQRT_2,
             threads: 1,
             seed: 0,
@@ -85,7 +103,8 @@ pub struct MoveVisits<M> {
     pub mv: M,
     /// Visits, summed over the trees.
     pub visits: u64,
-    /// Mean return of the player who chooses it, in `[-1, 1]`.
+    /// Mean return, in `[-1, 1]`, of the player who chooses it (for the outcomes of a chance
+    /// root, of the player the roll belongs to).
     pub mean: f64,
 }
 
@@ -246,15 +265,19 @@ struct Node<M> {
     reward: f64,
     /// PUCT prior, or the probability of a chance outcome.
     prior: f32,
-    /// The player who chose `mv` (for a chance outcome, the player the roll belongs to).
+    /// Whose returns `reward` sums: the player who chose `mv`; for a chance outcome, the player
+    /// who chose the move into the chance node (at the root, the root player).
     player: u8,
     expanded: bool,
+    /// Whether this node is a chance node (its children are outcomes).
+    chance: bool,
 }
 
 struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
     rng: Rng,
     exploration: f64,
+    chance_mode: ChanceMode,
     max_nodes: usize,
     max_plies: usize,
     playouts: u64,
@@ -280,11 +303,13 @@ impl<G: Game> Tree<G> {
                 visits: 0,
                 reward: 0.0,
                 prior: 1.0,
-                player: 0,
+                player: pos.to_move() as u8,
                 expanded: false,
+                chance: false,
             }],
             rng,
             exploration: options.exploration,
+            chance_mode: options.chance,
             max_nodes: options.max_nodes.max(1),
             max_plies: options.max_playout_plies,
             playouts: 0,
@@ -336,8 +361,9 @@ impl<G: Game> Tree<G> {
                 if first + self.outcomes.len() > self.max_nodes && node != 0 {
                     return;
                 }
+                let chooser = self.nodes[node].player;
                 for &(mv, p) in &self.outcomes {
-                    self.nodes.push(Node::leaf(mv, p as f32, player));
+                    self.nodes.push(Node::leaf(mv, p as f32, chooser));
                 }
             }
             Turn::Player(_) => {
@@ -367,6 +393,7 @@ impl<G: Game> Tree<G> {
         n.first_child = first as u32;
         n.num_children = count;
         n.expanded = true;
+        n.chance = pos.turn() == Turn::Chance;
     }
 
     /// The child to descend into from `node`, where `turn` is to act.
@@ -375,7 +402,21 @@ impl<G: Game> Tree<G> {
         let (first, count) = (n.first_child as usize, n.num_children as usize);
         let children = &self.nodes[first..first + count];
         if turn == Turn::Chance {
-            return first + self.rng.weighted(children.iter().map(|c| c.prior as f64));
+            if self.chance_mode == ChanceMode::Sample {
+                return first + self.rng.weighted(children.iter().map(|c| c.prior as f64));
+            }
+            // The outcome furthest behind its share of the visits (the first of equals).
+            let total = n.visits as f64 + 1.0;
+            let mut best = first;
+            let mut deficit = f64::NEG_INFINITY;
+            for (i, c) in children.iter().enumerate() {
+                let d = c.prior as f64 * total - c.visits as f64;
+                if d > deficit {
+                    deficit = d;
+                    best = first + i;
+                }
+            }
+            return best;
         }
         let parent_visits = n.visits.max(1) as f64;
         let log_n = parent_visits.ln();
@@ -390,13 +431,13 @@ impl<G: Game> Tree<G> {
                     return first + i;
                 }
                 let v = child.visits as f64;
-                child.reward / v + c * (log_n / v).sqrt()
+                self.mean(first + i) + c * (log_n / v).sqrt()
             } else {
                 let v = child.visits as f64;
                 let q = if child.visits == 0 {
                     0.5
                 } else {
-                    child.reward / v
+                    self.mean(first + i)
                 };
                 q + c * child.prior as f64 * sqrt_n / (1.0 + v)
             };
@@ -406,6 +447,27 @@ impl<G: Game> Tree<G> {
             }
         }
         best
+    }
+
+    /// The value in `[0, 1]` of a visited node for the player who chose it.
+    #[inline]
+    fn mean(&self, node: usize) -> f64 {
+        let n = &self.nodes[node];
+        if self.chance_mode == ChanceMode::Expectation && n.chance && n.expanded {
+            let first = n.first_child as usize;
+            let (mut sum, mut weight) = (0.0, 0.0);
+            for c in &self.nodes[first..first + n.num_children as usize] {
+                if c.visits > 0 {
+                    // Outcomes accumulate the returns of the player who chose this node.
+                    sum += c.prior as f64 * c.reward / c.visits as f64;
+                    weight += c.prior as f64;
+                }
+            }
+            if weight > 0.0 {
+                return sum / weight;
+            }
+        }
+        n.reward / n.visits.max(1) as f64
     }
 
     fn iterate<P: Policy<G>, R: Prior<G>>(&mut self, root: &G, policy: &P, prior: &R) {
@@ -470,6 +532,7 @@ impl<M> Node<M> {
             prior,
             player,
             expanded: false,
+            chance: false,
         }
     }
 }
