@@ -221,15 +221,22 @@ impl Board {
         side: Color,
     ) -> Result<Board, BoardError> {
         if black & white != 0 {
-            return Err(BoardError::Overlap((black & white).trailing_zeros() as u8 + 1));
+            return Err(BoardError::Overlap(
+                (black & white).trailing_zeros() as u8 + 1,
+            ));
         }
         let all = black | white;
         if kings & !all != 0 {
-            return Err(BoardError::KingOnEmpty((kings & !all).trailing_zeros() as u8 + 1));
+            return Err(BoardError::KingOnEmpty(
+                (kings & !all).trailing_zeros() as u8 + 1,
+            ));
         }
         for (color, set) in [(Color::Black, black), (Color::White, white)] {
             if set.count_ones() > 12 {
-                return Err(BoardError::TooManyPieces { color, count: set.count_ones() });
+                return Err(BoardError::TooManyPieces {
+                    color,
+                    count: set.count_ones(),
+                });
             }
             let bad = set & !kings & color.crown_row();
             if bad != 0 {
@@ -239,7 +246,12 @@ impl Board {
                 });
             }
         }
-        let mut board = Board { pieces: [black, white], kings, side, hash: 0 };
+        let mut board = Board {
+            pieces: [black, white],
+            kings,
+            side,
+            hash: 0,
+        };
         board.hash = board.hash_from_scratch();
         Ok(board)
     }
@@ -304,7 +316,11 @@ impl Board {
 
     /// The Zobrist key computed from the pieces and side alone.
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut h = if self.side == Color::White { WHITE_TO_MOVE_KEY } else { 0 };
+        let mut h = if self.side == Color::White {
+            WHITE_TO_MOVE_KEY
+        } else {
+            0
+        };
         for color in [Color::Black, Color::White] {
             let mut set = self.pieces[color.index()];
             while set != 0 {
@@ -372,7 +388,10 @@ mod tests {
         assert_eq!(step(sq(4), Dir::DownRight), 0);
         assert_eq!(step(sq(4), Dir::DownLeft), sq(8));
         assert_eq!(step(sq(1), Dir::UpLeft) | step(sq(1), Dir::UpRight), 0);
-        assert_eq!(step(sq(29), Dir::DownLeft) | step(sq(32), Dir::DownRight), 0);
+        assert_eq!(
+            step(sq(29), Dir::DownLeft) | step(sq(32), Dir::DownRight),
+            0
+        );
         assert_eq!(step(sq(28), Dir::DownLeft), sq(32));
         assert_eq!(step(sq(12), Dir::DownRight), 0);
     }
@@ -387,15 +406,27 @@ mod tests {
             }
         }
         // 32 squares * 4 directions minus the edges: 49 diagonal adjacencies, each counted twice.
-        let links: usize =
-            (0..32u8).map(|s| Dir::ALL.iter().filter(|&&d| neighbour(s, d).is_some()).count()).sum();
+        let links: usize = (0..32u8)
+            .map(|s| {
+                Dir::ALL
+                    .iter()
+                    .filter(|&&d| neighbour(s, d).is_some())
+                    .count()
+            })
+            .sum();
         assert_eq!(links, 98);
     }
 
     #[test]
     fn bad_boards_are_rejected() {
-        assert!(matches!(Board::new(1, 1, 0, Color::Black), Err(BoardError::Overlap(1))));
-        assert!(matches!(Board::new(1, 2, 4, Color::Black), Err(BoardError::KingOnEmpty(3))));
+        assert!(matches!(
+            Board::new(1, 1, 0, Color::Black),
+            Err(BoardError::Overlap(1))
+        ));
+        assert!(matches!(
+            Board::new(1, 2, 4, Color::Black),
+            Err(BoardError::KingOnEmpty(3))
+        ));
         assert!(matches!(
             Board::new(BLACK_CROWN_ROW, 0, 0, Color::Black),
             Err(BoardError::UncrownedMan { .. })

@@ -5,9 +5,7 @@
 //! completed; captured pieces are removed at the end of the sequence, so they still block landing
 //! squares and cannot be jumped twice; a man that reaches the far row is crowned and its move ends.
 
-use crate::board::{
-    step, Bitboard, Board, Color, Dir, EVEN_ROWS, NEIGHBOUR, NO_SQUARE, ODD_ROWS,
-};
+use crate::board::{step, Bitboard, Board, Color, Dir, EVEN_ROWS, NEIGHBOUR, NO_SQUARE, ODD_ROWS};
 
 /// The most jumps one capture sequence can have (the opponent has at most 12 pieces).
 pub const MAX_JUMPS: usize = 12;
@@ -132,12 +130,27 @@ impl Board {
 
     /// Destinations of simple moves in one shift group, for the side to move.
     #[inline(always)]
-    fn simple_targets(&self, group: usize, own: Bitboard, kings: Bitboard, empty: Bitboard) -> Bitboard {
-        let (dir, mask, shift) = SIMPLE[group];
+    fn simple_targets(
+        &self,
+        dir: Dir,
+        mask: Bitboard,
+        shift: i32,
+        own: Bitboard,
+        kings: Bitboard,
+        empty: Bitboard,
+    ) -> Bitboard {
         let forward = self.side.forward();
-        let movers = if dir == forward[0] || dir == forward[1] { own } else { kings };
+        let movers = if dir == forward[0] || dir == forward[1] {
+            own
+        } else {
+            kings
+        };
         let src = movers & mask;
-        let moved = if shift > 0 { src << shift } else { src >> (-shift) };
+        let moved = if shift > 0 {
+            src << shift
+        } else {
+            src >> (-shift)
+        };
         moved & empty
     }
 
@@ -167,14 +180,19 @@ impl Board {
         }
         let (own, kings, _) = self.movers();
         let empty = self.empty();
-        for g in 0..SIMPLE.len() {
-            let (_, _, shift) = SIMPLE[g];
-            let mut targets = self.simple_targets(g, own, kings, empty);
+        for &(dir, mask, shift) in SIMPLE.iter() {
+            let mut targets = self.simple_targets(dir, mask, shift, own, kings, empty);
             while targets != 0 {
                 let to = targets.trailing_zeros() as i32;
                 targets &= targets - 1;
                 let from = to - shift;
-                out.push(Move { from: from as u8, to: to as u8, jumps: 0, path: 0, captured: 0 });
+                out.push(Move {
+                    from: from as u8,
+                    to: to as u8,
+                    jumps: 0,
+                    path: 0,
+                    captured: 0,
+                });
             }
         }
     }
@@ -324,13 +342,25 @@ fn capture_dfs(
         let jumps = jumps + 1;
         if !ctx.king && lb & ctx.crown != 0 {
             // A man reaching the far row is crowned and the move ends there.
-            emit(Move { from: ctx.from, to: land, jumps, path, captured });
+            emit(Move {
+                from: ctx.from,
+                to: land,
+                jumps,
+                path,
+                captured,
+            });
         } else {
             capture_dfs(ctx, land, captured, path, jumps, emit);
         }
     }
     if !extended && jumps > 0 {
-        emit(Move { from: ctx.from, to: sq, jumps, path, captured });
+        emit(Move {
+            from: ctx.from,
+            to: sq,
+            jumps,
+            path,
+            captured,
+        });
     }
 }
 
@@ -347,6 +377,17 @@ mod tests {
         assert_eq!(b.count_moves(), 7);
         let mut pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from(), m.to())).collect();
         pairs.sort();
-        assert_eq!(pairs, vec![(9, 13), (9, 14), (10, 14), (10, 15), (11, 15), (11, 16), (12, 16)]);
+        assert_eq!(
+            pairs,
+            vec![
+                (9, 13),
+                (9, 14),
+                (10, 14),
+                (10, 15),
+                (11, 15),
+                (11, 16),
+                (12, 16)
+            ]
+        );
     }
 }

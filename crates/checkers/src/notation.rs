@@ -167,14 +167,23 @@ pub fn board_from_fen(text: &str) -> Result<Board, NotationError> {
         }
         sets[color.index()] = Some(set);
     }
-    Ok(Board::new(sets[0].unwrap_or(0), sets[1].unwrap_or(0), kings, side)?)
+    Ok(Board::new(
+        sets[0].unwrap_or(0),
+        sets[1].unwrap_or(0),
+        kings,
+        side,
+    )?)
 }
 
 /// Writes `mv` in PDN: `a-b` for a step, `axbx...` with every landing square for a capture.
 pub fn move_to_pdn(mv: &Move) -> String {
     let squares = mv.squares();
     let sep = if mv.is_capture() { "x" } else { "-" };
-    squares.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(sep)
+    squares
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// Writes `mv` in the short form `a-b` / `axb` (start and end square only).
@@ -210,7 +219,11 @@ pub fn parse_move(board: &Board, text: &str) -> Result<Move, NotationError> {
         1 => Ok(found[0]),
         _ => Err(NotationError::Ambiguous {
             text: text.trim().to_string(),
-            candidates: found.iter().map(move_to_pdn).collect::<Vec<_>>().join(" or "),
+            candidates: found
+                .iter()
+                .map(move_to_pdn)
+                .collect::<Vec<_>>()
+                .join(" or "),
         }),
     }
 }
@@ -246,15 +259,42 @@ mod tests {
     #[test]
     fn fen_errors_are_typed() {
         assert_eq!(board_from_fen(""), Err(NotationError::Empty));
-        assert!(matches!(board_from_fen("X:W1:B2"), Err(NotationError::BadSide(_))));
-        assert!(matches!(board_from_fen("B:W33:B1"), Err(NotationError::BadSquare(_))));
-        assert!(matches!(board_from_fen("B:W0:B1"), Err(NotationError::BadSquare(_))));
-        assert!(matches!(board_from_fen("B:W5:B5"), Err(NotationError::DuplicateSquare(5))));
-        assert!(matches!(board_from_fen("B:W5:W6"), Err(NotationError::DuplicateColor(_))));
-        assert!(matches!(board_from_fen("B:Q5"), Err(NotationError::BadField(_))));
-        assert!(matches!(board_from_fen("B:W9-5"), Err(NotationError::BadRange(_))));
-        assert!(matches!(board_from_fen("B:W1:B30"), Err(NotationError::Board(_))));
-        assert!(matches!(board_from_fen("B:W1-13"), Err(NotationError::Board(_))));
+        assert!(matches!(
+            board_from_fen("X:W1:B2"),
+            Err(NotationError::BadSide(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W33:B1"),
+            Err(NotationError::BadSquare(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W0:B1"),
+            Err(NotationError::BadSquare(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W5:B5"),
+            Err(NotationError::DuplicateSquare(5))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W5:W6"),
+            Err(NotationError::DuplicateColor(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:Q5"),
+            Err(NotationError::BadField(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W9-5"),
+            Err(NotationError::BadRange(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W1:B30"),
+            Err(NotationError::Board(_))
+        ));
+        assert!(matches!(
+            board_from_fen("B:W1-13"),
+            Err(NotationError::Board(_))
+        ));
     }
 
     #[test]
@@ -262,9 +302,18 @@ mod tests {
         let b = Board::start();
         let m = parse_move(&b, "11-15").unwrap();
         assert_eq!(move_to_pdn(&m), "11-15");
-        assert!(matches!(parse_move(&b, "11-17"), Err(NotationError::IllegalMove(_))));
-        assert!(matches!(parse_move(&b, "11"), Err(NotationError::TooFewSquares(_))));
-        assert!(matches!(parse_move(&b, "11-x"), Err(NotationError::BadSquare(_))));
+        assert!(matches!(
+            parse_move(&b, "11-17"),
+            Err(NotationError::IllegalMove(_))
+        ));
+        assert!(matches!(
+            parse_move(&b, "11"),
+            Err(NotationError::TooFewSquares(_))
+        ));
+        assert!(matches!(
+            parse_move(&b, "11-x"),
+            Err(NotationError::BadSquare(_))
+        ));
         assert!(matches!(parse_move(&b, ""), Err(NotationError::Empty)));
     }
 }

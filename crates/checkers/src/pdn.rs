@@ -73,7 +73,10 @@ impl PdnGame {
 
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The position after every move of the main line.
@@ -90,7 +93,10 @@ impl PdnGame {
             out.push_str(&format!("[{} \"{}\"]\n", k, escape(v)));
         }
         if !has_fen && self.start != Board::start() {
-            out.push_str(&format!("[FEN \"{}\"]\n", notation::board_to_fen(&self.start)));
+            out.push_str(&format!(
+                "[FEN \"{}\"]\n",
+                notation::board_to_fen(&self.start)
+            ));
         }
         if !self.tags.is_empty() || !has_fen && self.start != Board::start() {
             out.push('\n');
@@ -146,13 +152,14 @@ fn escape(v: &str) -> String {
 
 /// Reads every game of a PDN file.
 pub fn read_pdn(text: &str) -> Result<Vec<PdnGame>, NotationError> {
-    let mut reader = Reader { chars: text.chars().collect(), pos: 0, line: 1 };
+    let mut reader = Reader {
+        chars: text.chars().collect(),
+        pos: 0,
+        line: 1,
+    };
     let mut games = Vec::new();
-    loop {
-        match reader.game()? {
-            Some(g) => games.push(g),
-            None => break,
-        }
+    while let Some(g) = reader.game()? {
+        games.push(g);
     }
     Ok(games)
 }
@@ -163,7 +170,10 @@ pub fn read_pdn_game(text: &str) -> Result<PdnGame, NotationError> {
     match games.len() {
         1 => Ok(games.remove(0)),
         0 => Err(NotationError::Empty),
-        n => Err(NotationError::Pdn { line: 1, message: format!("expected one game, found {n}") }),
+        n => Err(NotationError::Pdn {
+            line: 1,
+            message: format!("expected one game, found {n}"),
+        }),
     }
 }
 
@@ -175,7 +185,10 @@ struct Reader {
 
 impl Reader {
     fn err(&self, message: impl Into<String>) -> NotationError {
-        NotationError::Pdn { line: self.line, message: message.into() }
+        NotationError::Pdn {
+            line: self.line,
+            message: message.into(),
+        }
     }
 
     fn peek(&self) -> Option<char> {

@@ -39,7 +39,16 @@ pub fn divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
     board.generate(&mut moves);
     moves
         .into_iter()
-        .map(|mv| (mv, if depth <= 1 { 1 } else { perft(&board.play(mv), depth - 1) }))
+        .map(|mv| {
+            (
+                mv,
+                if depth <= 1 {
+                    1
+                } else {
+                    perft(&board.play(mv), depth - 1)
+                },
+            )
+        })
         .collect()
 }
 
@@ -51,5 +60,66 @@ pub fn perft_naive(board: &Board, depth: u32) -> u64 {
     }
     let mut moves = Vec::new();
     board.generate(&mut moves);
-    moves.iter().map(|&mv| perft_naive(&board.play(mv), depth - 1)).sum()
+    moves
+        .iter()
+        .map(|&mv| perft_naive(&board.play(mv), depth - 1))
+        .sum()
+}
+
+/// Perft on `threads` threads: the work is split into the positions two plies below the root,
+/// which threads take one at a time. Returns the count below each root move (in the order of
+/// [`Board::generate`]); `on_task` is called after each finished task with the number of tasks.
+pub fn divide_parallel(
+    board: &Board,
+    depth: u32,
+    threads: usize,
+    on_task: &(dyn Fn(usize) + Sync),
+) -> Vec<(Move, u64)> {
+    let mut roots = Vec::new();
+    board.generate(&mut roots);
+    if depth <= 2 || threads <= 1 {
+        let out = roots
+            .iter()
+            .map(|&mv| {
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    perft(&board.play(mv), depth - 1)
+                };
+                on_task(roots.len());
+                (mv, n)
+            })
+            .collect();
+        return out;
+    }
+    let mut tasks: Vec<(usize, Board)> = Vec::new();
+    let mut replies = Vec::new();
+    for (i, &mv) in roots.iter().enumerate() {
+        let child = board.play(mv);
+        child.generate(&mut replies);
+        tasks.extend(replies.iter().map(|&r| (i, child.play(r))));
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let totals: Vec<std::sync::atomic::AtomicU64> = roots
+        .iter()
+        .map(|_| std::sync::atomic::AtomicU64::new(0))
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(tasks.len()).max(1) {
+            s.spawn(|| loop {
+                let t = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((root, pos)) = tasks.get(t) else {
+                    break;
+                };
+                let n = perft(pos, depth - 2);
+                totals[*root].fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                on_task(tasks.len());
+            });
+        }
+    });
+    roots
+        .into_iter()
+        .zip(totals)
+        .map(|(mv, n)| (mv, n.into_inner()))
+        .collect()
 }

@@ -60,7 +60,11 @@ impl Checkers {
 
     /// A game starting at `board`, with no history.
     pub fn from_board(board: Board) -> Checkers {
-        Checkers { board, quiet_plies: 0, history: Vec::new() }
+        Checkers {
+            board,
+            quiet_plies: 0,
+            history: Vec::new(),
+        }
     }
 
     /// Reads a PDN FEN (see [`crate::notation`]).
@@ -93,7 +97,13 @@ impl Checkers {
         let h = self.board.hash();
         let n = self.history.len();
         let window = (self.quiet_plies as usize).min(n);
-        1 + self.history[n - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == h).count()
+        1 + self.history[n - window..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&k| k == h)
+            .count()
     }
 
     /// The result if the game is over.
@@ -153,12 +163,18 @@ impl Game for Checkers {
     }
 
     fn make(&mut self, mv: Move) -> Undo {
-        let undo = Undo { board: self.board, quiet_plies: self.quiet_plies };
+        let undo = Undo {
+            board: self.board,
+            quiet_plies: self.quiet_plies,
+        };
         let man = self.board.kings() & (1 << (mv.from() - 1)) == 0;
         self.history.push(self.board.hash());
         self.board.make(mv);
-        self.quiet_plies =
-            if man || mv.is_capture() { 0 } else { self.quiet_plies.saturating_add(1) };
+        self.quiet_plies = if man || mv.is_capture() {
+            0
+        } else {
+            self.quiet_plies.saturating_add(1)
+        };
         undo
     }
 
@@ -194,7 +210,10 @@ impl Notation for Checkers {
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         if self.is_over() {
-            return Err(NotationError::IllegalMove(format!("{} (the game is over)", text.trim())));
+            return Err(NotationError::IllegalMove(format!(
+                "{} (the game is over)",
+                text.trim()
+            )));
         }
         self.parse(text)
     }
@@ -210,7 +229,10 @@ impl Notation for Checkers {
 
 impl NullMove for Checkers {
     fn make_null(&mut self) -> Undo {
-        let undo = Undo { board: self.board, quiet_plies: self.quiet_plies };
+        let undo = Undo {
+            board: self.board,
+            quiet_plies: self.quiet_plies,
+        };
         self.history.push(self.board.hash());
         self.board = self.board.with_side_flipped();
         self.quiet_plies = self.quiet_plies.saturating_add(1);

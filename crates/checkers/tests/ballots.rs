@@ -10,7 +10,9 @@ fn all_174_openings_are_legal_distinct_and_match_the_source_positions() {
     assert_eq!(all.len(), 174);
     let mut seen = HashSet::new();
     for b in &all {
-        let (board, _) = b.play().unwrap_or_else(|e| panic!("ballot {} {}: {e}", b.number, b.text()));
+        let (board, _) = b
+            .play()
+            .unwrap_or_else(|e| panic!("ballot {} {}: {e}", b.number, b.text()));
         let expected = board_from_fen(b.fen_after).expect("source FEN parses");
         assert_eq!(board, expected, "ballot {} {}", b.number, b.text());
         assert!(seen.insert(b.text()), "ballot {} listed twice", b.number);

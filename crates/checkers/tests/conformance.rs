@@ -1,7 +1,7 @@
 //! Core's generic conformance suite, from the start, the ballot openings and king endings.
 
 use qiyi_checkers::ballot::all_ballots;
-use qiyi_checkers::{Checkers, Board};
+use qiyi_checkers::{Board, Checkers};
 use qiyi_core::conformance::{check_game, Config};
 
 #[test]
@@ -12,7 +12,13 @@ fn conformance_from_the_start_and_king_endings() {
         Checkers::from_fen("B:WK32,K31,21:BK1,K2,12").unwrap(),
         Checkers::from_fen("B:W26,27:B22").unwrap(),
     ];
-    check_game(&starts, &Config { playouts: 40, ..Config::default() });
+    check_game(
+        &starts,
+        &Config {
+            playouts: 40,
+            ..Config::default()
+        },
+    );
 }
 
 #[test]
@@ -23,6 +29,12 @@ fn conformance_from_ballot_openings() {
         .map(|b| Checkers::from_board(b.play().expect("ballot plays").0))
         .collect();
     assert!(starts.len() >= 20);
-    check_game(&starts, &Config { playouts: 3, ..Config::default() });
+    check_game(
+        &starts,
+        &Config {
+            playouts: 3,
+            ..Config::default()
+        },
+    );
     let _ = Board::start();
 }

@@ -14,7 +14,10 @@ fn legal_moves_match_pydraughts() {
     let mut mismatches = Vec::new();
     let (mut with_kings, mut with_multi, mut with_same_ends) = (0, 0, 0);
     let mut moves = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 3, "bad fixture line {line}");
         let board = board_from_fen(f[0]).unwrap_or_else(|e| panic!("{}: {e}", f[0]));
@@ -43,7 +46,12 @@ fn legal_moves_match_pydraughts() {
         ends.dedup();
         with_same_ends += (ends.len() != n) as usize;
     }
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
     println!("{positions} positions, {with_kings} with kings, {with_multi} with multi-jumps, {with_same_ends} with two paths between the same squares");
     assert!(positions >= 2000, "only {positions} positions");
     assert!(with_kings >= 500 && with_multi >= 200 && with_same_ends >= 1);

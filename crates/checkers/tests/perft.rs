@@ -26,7 +26,10 @@ fn rows() -> Vec<Row> {
             Row {
                 name: f[0].to_string(),
                 board: board_from_fen(f[1]).expect("published FEN parses"),
-                counts: f[2].split_whitespace().map(|n| n.parse().expect("count")).collect(),
+                counts: f[2]
+                    .split_whitespace()
+                    .map(|n| n.parse().expect("count"))
+                    .collect(),
             }
         })
         .collect()
@@ -43,7 +46,12 @@ fn published_counts_up_to_twenty_million_leaves() {
                 break;
             }
             let depth = i as u32 + 1;
-            assert_eq!(perft(&row.board, depth), expected, "{} perft({depth})", row.name);
+            assert_eq!(
+                perft(&row.board, depth),
+                expected,
+                "{} perft({depth})",
+                row.name
+            );
             checked += 1;
         }
     }
@@ -54,7 +62,12 @@ fn published_counts_up_to_twenty_million_leaves() {
 fn bulk_counting_agrees_with_making_every_leaf() {
     for row in rows() {
         for depth in 1..=row.counts.len().min(6) as u32 {
-            assert_eq!(perft(&row.board, depth), perft_naive(&row.board, depth), "{}", row.name);
+            assert_eq!(
+                perft(&row.board, depth),
+                perft_naive(&row.board, depth),
+                "{}",
+                row.name
+            );
         }
     }
 }
@@ -102,4 +115,16 @@ fn published_counts_to_depth_14() {
 #[ignore]
 fn published_counts_to_depth_15() {
     deep(u64::MAX);
+}
+
+#[test]
+fn parallel_divide_matches() {
+    for row in rows() {
+        let depth = row.counts.len().min(7) as u32;
+        for threads in [1, 3] {
+            let parts = qiyi_checkers::perft::divide_parallel(&row.board, depth, threads, &|_| {});
+            let total: u64 = parts.iter().map(|&(_, n)| n).sum();
+            assert_eq!(total, row.counts[depth as usize - 1], "{} {threads}", row.name);
+        }
+    }
 }

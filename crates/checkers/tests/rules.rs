@@ -17,7 +17,10 @@ fn moves_of(fen: &str) -> Vec<String> {
 #[test]
 fn thirty_two_squares_black_on_1_to_12_moves_first() {
     let g = Checkers::start();
-    assert_eq!(g.fen(), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    assert_eq!(
+        g.fen(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
     assert_eq!(g.turn(), Turn::Player(0));
     assert_eq!(g.board().side_to_move(), Color::Black);
     assert_eq!(g.num_players(), 2);
@@ -43,7 +46,10 @@ fn men_capture_forward_only() {
 
 #[test]
 fn kings_move_one_square_in_all_four_directions() {
-    assert_eq!(moves_of("B:W32:BK14"), vec!["14-10", "14-17", "14-18", "14-9"]);
+    assert_eq!(
+        moves_of("B:W32:BK14"),
+        vec!["14-10", "14-17", "14-18", "14-9"]
+    );
     // No flying kings: a king on 1 with an open diagonal still moves one square.
     assert_eq!(moves_of("B:W32:BK1"), vec!["1-5", "1-6"]);
     // Kings capture backwards.
@@ -72,7 +78,10 @@ fn a_capture_sequence_must_be_completed() {
 fn captured_pieces_are_removed_at_the_end_and_jumped_once() {
     // The windmill: the king goes round and lands back on 10; both directions are moves, and no
     // piece is jumped twice (the sequence stops after four captures).
-    assert_eq!(moves_of("W:WK10:B14,15,22,23"), vec!["10x17x26x19x10", "10x19x26x17x10"]);
+    assert_eq!(
+        moves_of("W:WK10:B14,15,22,23"),
+        vec!["10x17x26x19x10", "10x19x26x17x10"]
+    );
     // The king on 1 takes 6 then 15; from 10 it may not jump 6 a second time.
     let m = moves_of("B:W6,15:BK1");
     assert_eq!(m, vec!["1x10x19"]);

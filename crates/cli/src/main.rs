@@ -6,6 +6,7 @@
 //! stdout (the last line is one JSON object), progress bars go to stderr, and bad input ends with a
 //! one-line error and exit code 2.
 
+mod checkers;
 mod common;
 
 use clap::{Parser, Subcommand};
@@ -23,11 +24,32 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {}
+enum Command {
+    /// Count the leaves of the move tree to a depth (move-generator check).
+    Perft(PerftArgs),
+}
+
+/// Arguments of `qiyi perft`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct PerftArgs {
+    #[command(subcommand)]
+    game: PerftGame,
+}
+
+/// The games `qiyi perft` knows.
+#[derive(Subcommand, Debug)]
+enum PerftGame {
+    /// English checkers (WCDF rules).
+    Checkers(checkers::PerftArgs),
+}
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let _g = &cli.global;
-    match cli.command {}
+    let g = &cli.global;
+    match cli.command {
+        Command::Perft(args) => match args.game {
+            PerftGame::Checkers(a) => checkers::perft(g, a),
+        },
+    }
 }
 
 fn main() -> ExitCode {
