@@ -9,7 +9,7 @@
 //! let mut moves = Vec::new();
 //! pos.legal_moves(&mut moves);
 //! println!("{pos}\n{} moves, e.g. {}", moves.len(), pos.move_to_text(moves[0]));
-//! let mv = pos.parse_move("m4-l4").unwrap();      // a step from the bottom point
+//! let mv = pos.parse_move("n1-m5").unwrap(); // a step out of the bottom point
 //! let next = pos.after(mv);
 //! assert_eq!(next.to_move(), 1);
 //! ```
@@ -25,6 +25,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod solitaire;
 
 pub use notation::Error;
 pub use position::{Move, Position};

@@ -26,6 +26,15 @@ pub fn step_targets(occ: u128, from: Cell) -> u128 {
 /// Every hole a chain of one or more hops from `from` can end in (`occ` includes `from`).
 #[inline]
 pub fn hop_targets(occ: u128, from: Cell) -> u128 {
+    hop_targets_within(occ, from, ALL)
+}
+
+/// Every hole of the board.
+pub const ALL: u128 = (1u128 << CELLS) - 1;
+
+/// Like [`hop_targets`], but landing only on holes of `allowed` (a smaller board).
+#[inline]
+pub fn hop_targets_within(occ: u128, from: Cell, allowed: u128) -> u128 {
     let g = geometry();
     let occ = occ & !bit(from);
     let mut visited = bit(from);
@@ -43,7 +52,7 @@ pub fn hop_targets(occ: u128, from: Cell) -> u128 {
                 continue;
             }
             let lb = bit(land);
-            if occ & bit(nb[d]) != 0 && (occ | visited) & lb == 0 {
+            if occ & bit(nb[d]) != 0 && (occ | visited | !allowed) & lb == 0 {
                 visited |= lb;
                 queue[tail] = land;
                 tail += 1;

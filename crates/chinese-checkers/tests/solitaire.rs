@@ -1,0 +1,80 @@
+//! The crossing puzzle: optimal lengths, legal solutions, and the bound checked against an
+//! unpruned breadth-first search.
+
+use qiyi_chinese_checkers::solitaire::{Board, Solitaire, SolveLimits, StateMap};
+
+fn solve(n: usize, board: Board) -> (usize, bool) {
+    let p = Solitaire::new(n, board).expect("valid piece count");
+    let sol = p
+        .solve_bidirectional(&SolveLimits::default(), |_, _, _| {})
+        .expect("solved within the default limits");
+    (sol.moves.len(), p.verify(&sol.states))
+}
+
+/// Exact distances from the goal to every reachable state, by plain BFS (no bound, no symmetry).
+fn exact_distances(p: &Solitaire) -> StateMap<u32> {
+    let mut dist = StateMap::default();
+    dist.insert(p.goal, 0);
+    let mut frontier = vec![p.goal];
+    let mut buf = Vec::new();
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &s in &frontier {
+            p.successors(s, &mut buf);
+            for &(_, _, t) in &buf {
+                if !dist.contains_key(&t) {
+                    dist.insert(t, d);
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
+}
+
+#[test]
+fn one_piece_walks_sixteen_rows() {
+    assert_eq!(solve(1, Board::Star), (16, true));
+}
+
+#[test]
+fn three_pieces_take_23_moves_and_plain_bfs_agrees() {
+    assert_eq!(solve(3, Board::Star), (23, true));
+    let p = Solitaire::new(3, Board::Star).expect("valid");
+    let dist = exact_distances(&p);
+    assert_eq!(
+        dist.get(&p.start),
+        Some(&23),
+        "unpruned BFS over all 3-piece states"
+    );
+    // The row bound never overestimates, on every reachable state.
+    for (&s, &d) in dist.iter() {
+        assert!(
+            p.lower_bound(s) <= d,
+            "bound {} > distance {d}",
+            p.lower_bound(s)
+        );
+    }
+}
+
+#[test]
+fn the_diamond_board_gives_the_same_small_answers() {
+    assert_eq!(solve(1, Board::Diamond), (16, true));
+    assert_eq!(solve(3, Board::Diamond), (23, true));
+}
+
+#[test]
+fn bad_piece_counts_are_errors() {
+    assert!(Solitaire::new(4, Board::Star).is_err());
+    assert!(Solitaire::new(0, Board::Star).is_err());
+}
+
+/// About a minute: `cargo test -p qiyi-chinese-checkers --test solitaire -- --ignored`.
+#[test]
+#[ignore]
+fn six_pieces_take_23_moves() {
+    assert_eq!(solve(6, Board::Star), (23, true));
+}
