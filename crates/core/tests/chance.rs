@@ -6,7 +6,7 @@
 use qiyi_core::eval::{MultiEvaluator, RandomPolicy};
 use qiyi_core::game::{Game, Turn};
 use qiyi_core::rng::Rng;
-use qiyi_core::search::expectimax::{expectimax, expectiminimax, star1};
+use qiyi_core::search::expectimax::{expectimax, expectimax_limited, expectiminimax, star1};
 use qiyi_core::search::mcts::{mcts, mcts_with_prior, ChanceMode, MctsOptions, Prior};
 use qiyi_core::search::montecarlo::{flat_monte_carlo, FlatOptions};
 use qiyi_core::search::SearchLimits;
@@ -559,4 +559,16 @@ fn mcts_plays_pig_close_to_the_optimum() {
             "mode {m}: worst loss of win probability {loss} over {decisions}"
         );
     }
+}
+
+#[test]
+fn expectimax_deepens_within_a_time_budget() {
+    let pig = Pig::from_parts(100, [40, 55], 12, 0, false).unwrap();
+    let limits = SearchLimits::move_time(std::time::Duration::from_millis(100));
+    let r = expectimax_limited(&pig, &PigEval, &limits);
+    assert!(r.best_move.is_some());
+    assert!(r.stats.depth >= 1);
+    let fixed = expectimax(&pig, &PigEval, r.stats.depth);
+    assert_eq!(r.values, fixed.values);
+    assert_eq!(r.best_move, fixed.best_move);
 }

@@ -4,8 +4,13 @@
 
 use qiyi_core::eval::MultiEvaluator;
 use qiyi_core::game::Game;
-use qiyi_core::search::nplayer::{best_reply, max_n, paranoid};
+use qiyi_core::search::nplayer::{
+    best_reply, best_reply_limited, max_n, max_n_limited, paranoid, paranoid_limited,
+};
+use qiyi_core::search::SearchLimits;
 use qiyi_core::toys::race::{Race, RaceEval, RaceMove};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The rules, restated: (players, target, max_step).
 #[derive(Clone, Copy)]
@@ -234,4 +239,54 @@ fn with_two_players_all_agree_with_the_theory() {
             }
         }
     }
+}
+
+#[test]
+fn iterative_deepening_gives_the_fixed_depth_results() {
+    let pos = Race::with_counter(3, 30, 3, 2, 1).unwrap();
+    for depth in [1, 3, 6] {
+        let limits = SearchLimits::depth(depth);
+        let a = max_n_limited(&pos, &RaceEval, &limits);
+        let b = max_n(&pos, &RaceEval, depth);
+        assert_eq!(
+            (a.values, a.best_move, a.stats.depth),
+            (b.values, b.best_move, depth)
+        );
+        let a = paranoid_limited(&pos, &RaceEval, &limits);
+        let b = paranoid(&pos, &RaceEval, depth);
+        assert_eq!((a.value, a.best_move), (b.value, b.best_move));
+        let a = best_reply_limited(&pos, &RaceEval, &limits);
+        let b = best_reply(&pos, &RaceEval, depth);
+        assert_eq!((a.value, a.best_move), (b.value, b.best_move));
+    }
+}
+
+#[test]
+fn iterative_deepening_stops_when_the_search_is_exact() {
+    let pos = Race::with_counter(3, 12, 3, 0, 0).unwrap();
+    let r = max_n_limited(&pos, &RaceEval, &SearchLimits::default());
+    assert!(r.stats.depth <= 12, "searched to depth {}", r.stats.depth);
+    let exact = max_n(&pos, &RaceEval, 40);
+    assert_eq!(r.values, exact.values);
+    assert_eq!(r.best_move, exact.best_move);
+}
+
+#[test]
+fn node_limits_and_the_stop_flag_are_obeyed() {
+    let pos = Race::with_counter(4, 60, 4, 0, 0).unwrap();
+    let r = max_n_limited(&pos, &RaceEval, &SearchLimits::nodes(2_000));
+    assert!(r.stats.depth >= 1);
+    assert!(r.stats.nodes <= 2_000 + 1, "{} nodes", r.stats.nodes);
+    // The result is that of the last completed depth.
+    let fixed = max_n(&pos, &RaceEval, r.stats.depth);
+    assert_eq!(r.values, fixed.values);
+    // A stop flag raised before the search: depth 1 is still searched, so there is a move.
+    let limits = SearchLimits {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        nodes: Some(0),
+        ..Default::default()
+    };
+    let r = paranoid_limited(&pos, &RaceEval, &limits);
+    assert_eq!(r.stats.depth, 1);
+    assert!(r.best_move.is_some());
 }

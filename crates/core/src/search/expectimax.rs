@@ -26,8 +26,8 @@
 //! assert!(star.stats.nodes <= plain.stats.nodes);
 //! ```
 
-use super::nplayer::{max_n_node, NPlayerResult, Scratch};
-use super::SearchStats;
+use super::nplayer::{deepen, max_n_node, NPlayerResult, Scratch};
+use super::{SearchLimits, SearchStats};
 use crate::eval::{Evaluator, MultiEvaluator};
 use crate::game::{Game, Turn};
 use std::time::Instant;
@@ -56,6 +56,21 @@ pub fn expectimax<G: Game, E: MultiEvaluator<G>>(
         pv,
         stats: s.stats,
     }
+}
+
+/// [`expectimax`] with iterative deepening under `limits` (depth, nodes, time, stop flag): the
+/// last completed depth's result; it stops early once a search is exact.
+pub fn expectimax_limited<G: Game, E: MultiEvaluator<G>>(
+    pos: &G,
+    eval: &E,
+    limits: &SearchLimits,
+) -> NPlayerResult<G::Move> {
+    let me = pos.to_move();
+    deepen(pos, limits, |root, depth, s| {
+        max_n_node(root, eval, depth, 0, s);
+        let values = s.slot(0).to_vec();
+        (values.get(me).copied().unwrap_or(0.0), values)
+    })
 }
 
 /// The result of a two-player search over chance nodes.
@@ -169,6 +184,9 @@ impl<G: Game, E: Evaluator<G>> Star<'_, G, E> {
             };
             let v = self.child(pos, me, depth - 1, ply + 1, a, b);
             pos.unmake(mv, undo);
+            if self.s.aborted {
+                break;
+            }
             if v > best {
                 best = v;
                 self.s.set_pv(ply, mv);
@@ -228,7 +246,7 @@ impl<G: Game, E: Evaluator<G>> Star<'_, G, E> {
                 }
             };
             pos.unmake(mv, undo);
-            if result.is_some() {
+            if result.is_some() || self.s.aborted {
                 break;
             }
             sum += p * v;

@@ -23,9 +23,11 @@
 //! assert!(para.value <= maxn.value); // the coalition can only hurt the root player
 //! ```
 
-use super::SearchStats;
+use super::{SearchLimits, SearchStats};
 use crate::eval::MultiEvaluator;
 use crate::game::{Game, NullMove, Turn};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The result of an n-player search.
@@ -54,6 +56,14 @@ pub(crate) struct Scratch<G: Game> {
     /// Triangular PV table: `pv[ply]` is the line from the node at `ply`.
     pub(crate) pv: Vec<Vec<G::Move>>,
     pub(crate) stats: SearchStats,
+    /// Limits of an iterative-deepening search (none for fixed-depth searches).
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    node_limit: Option<u64>,
+    /// Set when a limit is hit: every node returns at once and the iteration is thrown away.
+    pub(crate) aborted: bool,
+    /// Set when some leaf was cut by the depth limit (otherwise the search was exact).
+    pub(crate) depth_cut: bool,
 }
 
 impl<G: Game> Scratch<G> {
@@ -65,6 +75,21 @@ impl<G: Game> Scratch<G> {
             outcomes: Vec::new(),
             pv: Vec::new(),
             stats: SearchStats::default(),
+            deadline: None,
+            stop: None,
+            node_limit: None,
+            aborted: false,
+            depth_cut: false,
+        }
+    }
+
+    /// Scratch space for a search under `limits`, started at `start`.
+    pub(crate) fn limited(players: usize, limits: &SearchLimits, start: Instant) -> Self {
+        Scratch {
+            deadline: limits.effective_deadline(start),
+            stop: limits.stop.clone(),
+            node_limit: limits.nodes,
+            ..Scratch::new(players)
         }
     }
 
@@ -73,6 +98,16 @@ impl<G: Game> Scratch<G> {
     pub(crate) fn enter(&mut self, ply: usize) {
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        if self.node_limit.is_some_and(|m| self.stats.nodes > m)
+            || (self.stats.nodes % 1024 == 0
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(Ordering::Relaxed))))
+        {
+            self.aborted = true;
+        }
         while self.moves.len() <= ply + 1 {
             self.moves.push(Vec::new());
             self.outcomes.push(Vec::new());
@@ -100,6 +135,7 @@ impl<G: Game> Scratch<G> {
                 *v = pos.returns(p) * scale;
             }
         } else {
+            self.depth_cut = true;
             eval.evaluate(pos, slot);
         }
     }
@@ -183,6 +219,9 @@ pub(crate) fn max_n_node<G: Game, E: MultiEvaluator<G>>(
                 let undo = pos.make(mv);
                 max_n_node(pos, eval, depth - 1, ply + 1, s);
                 pos.unmake(mv, undo);
+                if s.aborted {
+                    break;
+                }
                 let n = s.players;
                 for i in 0..n {
                     s.values[ply * n + i] += p * s.values[(ply + 1) * n + i];
@@ -198,6 +237,9 @@ pub(crate) fn max_n_node<G: Game, E: MultiEvaluator<G>>(
                 let undo = pos.make(mv);
                 max_n_node(pos, eval, depth - 1, ply + 1, s);
                 pos.unmake(mv, undo);
+                if s.aborted {
+                    break;
+                }
                 let mine = s.values[(ply + 1) * s.players + me];
                 if mine > best {
                     best = mine;
@@ -309,6 +351,9 @@ fn two_sided<G: Game, E: MultiEvaluator<G>>(
                 let undo = pos.make(mv);
                 let v = two_sided(pos, eval, root, depth - 1, ply + 1, alpha, beta, s);
                 pos.unmake(mv, undo);
+                if s.aborted {
+                    break;
+                }
                 if (maximise && v > best) || (!maximise && v < best) {
                     best = v;
                     s.set_pv(ply, mv);
@@ -343,6 +388,9 @@ fn chance_value<G: Game>(
         let undo = pos.make(mv);
         sum += p * child(pos, s);
         pos.unmake(mv, undo);
+        if s.aborted {
+            break;
+        }
     }
     s.outcomes[ply] = outcomes;
     sum
@@ -415,6 +463,9 @@ fn brs_node<G: NullMove, E: MultiEvaluator<G>>(
             let undo = pos.make(mv);
             let v = brs_node(pos, eval, root, depth - 1, ply + 1, alpha, beta, s, undos);
             pos.unmake(mv, undo);
+            if s.aborted {
+                break;
+            }
             if v > best {
                 best = v;
                 s.set_pv(ply, mv);
@@ -439,6 +490,9 @@ fn brs_node<G: NullMove, E: MultiEvaluator<G>>(
             let v = brs_node(pos, eval, root, depth - 1, ply + 1, alpha, beta, s, undos);
             unpass(pos, passes, undos);
             pos.unmake(mv, undo);
+            if s.aborted {
+                break 'opponents;
+            }
             if v < best {
                 best = v;
                 s.set_pv(ply, mv);
@@ -462,4 +516,110 @@ fn brs_node<G: NullMove, E: MultiEvaluator<G>>(
     unpass(pos, passed, undos);
     s.moves[ply] = moves;
     best
+}
+
+/// Iterative deepening for the searches of this module and [`super::expectimax`]: depth 1, 2, ...
+/// until `limits` (depth, nodes, time, stop flag) say stop or a search is exact (no leaf was cut by
+/// the depth limit). The result is the last completed depth's; the statistics count all of them.
+/// If not even depth 1 completes, depth 1 is searched without limits.
+pub(crate) fn deepen<G: Game>(
+    pos: &G,
+    limits: &SearchLimits,
+    mut one: impl FnMut(&mut G, u32, &mut Scratch<G>) -> (f64, Vec<f64>),
+) -> NPlayerResult<G::Move> {
+    let start = Instant::now();
+    let mut s = Scratch::limited(pos.num_players(), limits, start);
+    let max_depth = limits.depth.unwrap_or(SearchLimits::MAX_DEPTH).max(1);
+    let mut done: Option<(f64, Vec<f64>, Vec<G::Move>, u32)> = None;
+    for depth in 1..=max_depth {
+        s.depth_cut = false;
+        let mut root = pos.clone();
+        let (value, values) = one(&mut root, depth, &mut s);
+        if s.aborted {
+            break;
+        }
+        done = Some((value, values, s.pv[0].clone(), depth));
+        if !s.depth_cut {
+            break;
+        }
+    }
+    let (value, values, pv, depth) = done.unwrap_or_else(|| {
+        let mut plain = Scratch::new(pos.num_players());
+        let mut root = pos.clone();
+        let (value, values) = one(&mut root, 1, &mut plain);
+        s.stats.merge(&plain.stats);
+        (value, values, plain.pv[0].clone(), 1)
+    });
+    s.stats.depth = depth;
+    s.stats.time = start.elapsed();
+    NPlayerResult {
+        best_move: match pos.turn() {
+            Turn::Player(_) => pv.first().copied(),
+            _ => None,
+        },
+        value,
+        values,
+        pv,
+        stats: s.stats,
+    }
+}
+
+/// [`max_n`] with iterative deepening under `limits` (see [`SearchLimits`]).
+pub fn max_n_limited<G: Game, E: MultiEvaluator<G>>(
+    pos: &G,
+    eval: &E,
+    limits: &SearchLimits,
+) -> NPlayerResult<G::Move> {
+    let me = pos.to_move();
+    deepen(pos, limits, |root, depth, s| {
+        max_n_node(root, eval, depth, 0, s);
+        let values = s.slot(0).to_vec();
+        (values.get(me).copied().unwrap_or(0.0), values)
+    })
+}
+
+/// [`paranoid`] with iterative deepening under `limits` (see [`SearchLimits`]).
+pub fn paranoid_limited<G: Game, E: MultiEvaluator<G>>(
+    pos: &G,
+    eval: &E,
+    limits: &SearchLimits,
+) -> NPlayerResult<G::Move> {
+    let me = pos.to_move();
+    deepen(pos, limits, |root, depth, s| {
+        let v = two_sided(
+            root,
+            eval,
+            me,
+            depth,
+            0,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            s,
+        );
+        (v, Vec::new())
+    })
+}
+
+/// [`best_reply`] with iterative deepening under `limits` (see [`SearchLimits`]).
+pub fn best_reply_limited<G: NullMove, E: MultiEvaluator<G>>(
+    pos: &G,
+    eval: &E,
+    limits: &SearchLimits,
+) -> NPlayerResult<G::Move> {
+    let me = pos.to_move();
+    let mut undos = Vec::new();
+    deepen(pos, limits, |root, depth, s| {
+        let v = brs_node(
+            root,
+            eval,
+            me,
+            depth,
+            0,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            s,
+            &mut undos,
+        );
+        (v, Vec::new())
+    })
 }
