@@ -530,7 +530,9 @@ pub(crate) fn deepen<G: Game>(
     let start = Instant::now();
     let mut s = Scratch::limited(pos.num_players(), limits, start);
     let max_depth = limits.depth.unwrap_or(SearchLimits::MAX_DEPTH).max(1);
-    let mut done: Option<(f64, Vec<f64>, Vec<G::Move>, u32)> = None;
+    // (value, values, pv, depth) of the last completed iteration.
+    type Done<M> = (f64, Vec<f64>, Vec<M>, u32);
+    let mut done: Option<Done<G::Move>> = None;
     for depth in 1..=max_depth {
         s.depth_cut = false;
         let mut root = pos.clone();
