@@ -1,0 +1,752 @@
+//! Endgame database: win/loss/draw for every position with few pieces, built by retrograde
+//! fixpoint iteration and probed by the search.
+//!
+//! Positions are stored with Black to move only: a White-to-move position is the board turned
+//! half a turn (square `i` becomes `33 - i`) with the colours swapped. One table per material
+//! signature (Black men, Black kings, White men, White kings), indexed by combinatorial ranks:
+//! Black men over squares 1-28, White men over 5-32 (pairs that overlap are unused slots), then
+//! Black kings over the squares left, then White kings over the squares left. Two bits a position.
+//!
+//! Building: materials are solved in order of (pieces, men); a material and its colour-swapped
+//! twin are solved together because they are each other's successors. Every pass looks at the
+//! unknown positions: a position with a successor lost for the opponent is won; one whose
+//! successors are all won for the opponent (or that has no move) is lost. When a pass changes
+//! nothing, the unknown positions are draws (the game's repetition and 40-move rules are not part
+//! of the game-theoretic value). Each finished material is written to its own file (`b2k0w1k1.wld`
+//! for 2 Black men, no Black king, 1 White man, 1 White king) through a temporary name, so an
+//! interrupted build resumes at the first missing file.
+
+use crate::board::{Board, Color};
+use crate::movegen::Move;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+
+/// The most pieces a database can cover.
+pub const MAX_PIECES: usize = 8;
+
+/// Win, loss or draw, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wld {
+    /// The side to move wins with best play.
+    Win,
+    /// The side to move loses with best play.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Wld {
+    fn from_bits(v: u8) -> Wld {
+        match v & 3 {
+            WIN => Wld::Win,
+            LOSS => Wld::Loss,
+            _ => Wld::Draw,
+        }
+    }
+}
+
+const UNKNOWN: u8 = 0;
+const WIN: u8 = 1;
+const LOSS: u8 = 2;
+const UNUSED: u8 = 3;
+
+/// Errors of building or loading a database.
+#[derive(Debug, thiserror::Error)]
+pub enum EgdbError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file has the wrong size for its material.
+    #[error("{path}: expected {expected} bytes, found {found}")]
+    BadSize {
+        /// The file.
+        path: PathBuf,
+        /// The size the material needs.
+        expected: u64,
+        /// The size on disk.
+        found: u64,
+    },
+    /// More pieces than this database supports.
+    #[error("at most {MAX_PIECES} pieces are supported, {0} asked")]
+    TooManyPieces(usize),
+}
+
+/// Pieces of each kind: Black men, Black kings, White men, White kings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Material {
+    /// Black men.
+    pub bm: u8,
+    /// Black kings.
+    pub bk: u8,
+    /// White men.
+    pub wm: u8,
+    /// White kings.
+    pub wk: u8,
+}
+
+impl Material {
+    /// The material of a board.
+    pub fn of(b: &Board) -> Material {
+        let k = b.kings();
+        Material {
+            bm: b.men(Color::Black).count_ones() as u8,
+            bk: (b.pieces(Color::Black) & k).count_ones() as u8,
+            wm: b.men(Color::White).count_ones() as u8,
+            wk: (b.pieces(Color::White) & k).count_ones() as u8,
+        }
+    }
+
+    /// All pieces.
+    pub fn total(&self) -> usize {
+        (self.bm + self.bk + self.wm + self.wk) as usize
+    }
+
+    /// The colour-swapped material.
+    pub fn swapped(&self) -> Material {
+        Material {
+            bm: self.wm,
+            bk: self.wk,
+            wm: self.bm,
+            wk: self.bk,
+        }
+    }
+
+    /// Number of index slots of the table.
+    pub fn size(&self) -> u64 {
+        let (bm, bk, wm, wk) = (
+            self.bm as usize,
+            self.bk as usize,
+            self.wm as usize,
+            self.wk as usize,
+        );
+        let n1 = 32 - bm - wm;
+        BINOM[28][bm] * BINOM[28][wm] * BINOM[n1][bk] * BINOM[n1 - bk][wk]
+    }
+
+    /// The file name of the table.
+    pub fn file_name(&self) -> String {
+        format!("b{}k{}w{}k{}.wld", self.bm, self.bk, self.wm, self.wk)
+    }
+
+    fn slot(&self) -> usize {
+        let n = MAX_PIECES + 1;
+        ((self.bm as usize * n + self.bk as usize) * n + self.wm as usize) * n + self.wk as usize
+    }
+
+    /// Every material with both sides present and at most `pieces` pieces, in build order.
+    pub fn all_up_to(pieces: usize) -> Vec<Material> {
+        let mut v = Vec::new();
+        let p = pieces.min(MAX_PIECES) as u8;
+        for bm in 0..=p {
+            for bk in 0..=p - bm {
+                for wm in 0..=p - bm - bk {
+                    for wk in 0..=p - bm - bk - wm {
+                        if bm + bk > 0 && wm + wk > 0 && bm + bk <= 12 && wm + wk <= 12 {
+                            v.push(Material { bm, bk, wm, wk });
+                        }
+                    }
+                }
+            }
+        }
+        v.sort_by_key(|m| (m.total(), m.bm + m.wm, *m));
+        v
+    }
+}
+
+const fn binom_table() -> [[u64; 33]; 33] {
+    let mut t = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n < 33 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// `BINOM[n][k]` = n choose k.
+const BINOM: [[u64; 33]; 33] = binom_table();
+
+/// Colex rank of a set of bit positions.
+#[inline]
+fn rank(mut set: u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        let p = set.trailing_zeros() as usize;
+        set &= set - 1;
+        r += BINOM[p][i];
+        i += 1;
+    }
+    r
+}
+
+/// The set of `k` positions with colex rank `r`.
+fn unrank(mut r: u64, k: usize) -> u32 {
+    let mut set = 0u32;
+    let mut p = 32usize;
+    for i in (1..=k).rev() {
+        p -= 1;
+        while BINOM[p][i] > r {
+            p -= 1;
+        }
+        r -= BINOM[p][i];
+        set |= 1 << p;
+    }
+    set
+}
+
+/// Removes the squares of `occ` from `set` (each remaining square moves down past them).
+#[inline]
+fn compress(set: u32, occ: u32) -> u32 {
+    let mut out = 0;
+    let mut s = set;
+    while s != 0 {
+        let p = s.trailing_zeros();
+        s &= s - 1;
+        let below = (occ & ((1u32 << p) - 1)).count_ones();
+        out |= 1 << (p - below);
+    }
+    out
+}
+
+/// Places the bits of `sub` onto the free squares (`!occ`) in order (a software `pdep`).
+#[inline]
+fn deposit(sub: u32, occ: u32) -> u32 {
+    let mut out = 0;
+    let mut free = !occ;
+    let mut s = sub;
+    let mut i = 0;
+    while s != 0 {
+        let lowest = free & free.wrapping_neg();
+        if s & (1 << i) != 0 {
+            out |= lowest;
+            s &= !(1 << i);
+        }
+        free &= free - 1;
+        i += 1;
+    }
+    out
+}
+
+/// The next set with the same number of bits in increasing order (Gosper's hack).
+#[inline]
+fn next_combination(x: u64) -> u64 {
+    if x == 0 {
+        return u64::MAX;
+    }
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) / c) | r
+}
+
+/// The board turned half a turn with colours swapped (and the side to move passed over).
+#[inline]
+pub fn flip(b: &Board) -> Board {
+    Board {
+        pieces: [b.pieces[1].reverse_bits(), b.pieces[0].reverse_bits()],
+        kings: b.kings.reverse_bits(),
+        side: b.side.opponent(),
+        hash: 0,
+    }
+}
+
+/// The index of a Black-to-move board in the table of its material.
+#[inline]
+pub fn index(b: &Board, m: &Material) -> u64 {
+    let bmen = b.men(Color::Black);
+    let wmen = b.men(Color::White);
+    let men = bmen | wmen;
+    let bk = b.pieces(Color::Black) & b.kings();
+    let wk = b.pieces(Color::White) & b.kings();
+    let n1 = 32 - (m.bm + m.wm) as usize;
+    let n2 = n1 - m.bk as usize;
+    let r_bm = rank(bmen);
+    let r_wm = rank(wmen >> 4);
+    let r_bk = rank(compress(bk, men));
+    let r_wk = rank(compress(wk, men | bk));
+    ((r_bm * BINOM[28][m.wm as usize] + r_wm) * BINOM[n1][m.bk as usize] + r_bk)
+        * BINOM[n2][m.wk as usize]
+        + r_wk
+}
+
+/// Walks the slots of a material in index order, giving each slot's board (or `None` when the
+/// men overlap).
+struct Odometer {
+    m: Material,
+    sub: [u64; 4],
+    limit: [u64; 4],
+}
+
+impl Odometer {
+    fn at(m: Material, idx: u64) -> Odometer {
+        let n1 = 32 - (m.bm + m.wm) as usize;
+        let n2 = n1 - m.bk as usize;
+        let dims = [
+            (28usize, m.bm as usize),
+            (28, m.wm as usize),
+            (n1, m.bk as usize),
+            (n2, m.wk as usize),
+        ];
+        let mut r = idx;
+        let mut sub = [0u64; 4];
+        for d in (0..4).rev() {
+            let (n, k) = dims[d];
+            let size = BINOM[n][k];
+            sub[d] = unrank(r % size, k) as u64;
+            r /= size;
+        }
+        let limit = dims.map(|(n, _)| 1u64 << n);
+        Odometer { m, sub, limit }
+    }
+
+    fn board(&self) -> Option<Board> {
+        let bmen = self.sub[0] as u32;
+        let wmen = (self.sub[1] as u32) << 4;
+        if bmen & wmen != 0 {
+            return None;
+        }
+        let men = bmen | wmen;
+        let bk = deposit(self.sub[2] as u32, men);
+        let wk = deposit(self.sub[3] as u32, men | bk);
+        let _ = self.m;
+        Some(Board {
+            pieces: [bmen | bk, wmen | wk],
+            kings: bk | wk,
+            side: Color::Black,
+            hash: 0,
+        })
+    }
+
+    fn advance(&mut self) {
+        for d in (0..4).rev() {
+            let k = self.sub[d].count_ones();
+            let next = if k == 0 {
+                u64::MAX
+            } else {
+                next_combination(self.sub[d])
+            };
+            if next < self.limit[d] {
+                self.sub[d] = next;
+                return;
+            }
+            self.sub[d] = if k == 0 { 0 } else { (1u64 << k) - 1 };
+        }
+    }
+}
+
+/// A finished table: two bits a slot.
+#[derive(Clone, Debug)]
+struct Table {
+    bits: Vec<u8>,
+}
+
+impl Table {
+    #[inline]
+    fn get(&self, i: u64) -> u8 {
+        (self.bits[(i >> 2) as usize] >> ((i & 3) * 2)) & 3
+    }
+
+    fn pack(values: &[AtomicU8]) -> Table {
+        let mut bits = vec![0u8; values.len().div_ceil(4)];
+        for (i, v) in values.iter().enumerate() {
+            let x = match v.load(Ordering::Relaxed) {
+                WIN => WIN,
+                LOSS => LOSS,
+                _ => 0,
+            };
+            bits[i >> 2] |= x << ((i & 3) * 2);
+        }
+        Table { bits }
+    }
+}
+
+/// A set of WLD tables, loaded in memory.
+#[derive(Clone, Debug, Default)]
+pub struct Egdb {
+    tables: Vec<Option<Table>>,
+    max_pieces: usize,
+}
+
+/// What the builder reports as it goes.
+#[derive(Clone, Debug)]
+pub struct BuildProgress {
+    /// The material just finished (or loaded from disk).
+    pub material: Material,
+    /// Its number of slots.
+    pub slots: u64,
+    /// Passes it took (0 when loaded from disk).
+    pub passes: u32,
+    /// Wins, losses and draws among its positions (zeros when loaded).
+    pub counts: [u64; 3],
+    /// Materials done so far and in all.
+    pub done: usize,
+    /// Materials in all.
+    pub total: usize,
+}
+
+impl Egdb {
+    /// An empty database (probes return `None`).
+    pub fn empty() -> Egdb {
+        Egdb {
+            tables: vec![None; (MAX_PIECES + 1).pow(4)],
+            max_pieces: 0,
+        }
+    }
+
+    /// The largest piece count fully covered.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Total bytes of the tables.
+    pub fn bytes(&self) -> usize {
+        self.tables.iter().flatten().map(|t| t.bits.len()).sum()
+    }
+
+    /// The value of a position (either side to move) with at most [`Egdb::max_pieces`] pieces.
+    #[inline]
+    pub fn probe(&self, b: &Board) -> Option<Wld> {
+        let n = b.occupied().count_ones() as usize;
+        if n > self.max_pieces || b.pieces(Color::Black) == 0 || b.pieces(Color::White) == 0 {
+            return None;
+        }
+        let f;
+        let b = if b.side_to_move() == Color::White {
+            f = flip(b);
+            &f
+        } else {
+            b
+        };
+        let m = Material::of(b);
+        let t = self.tables.get(m.slot())?.as_ref()?;
+        Some(Wld::from_bits(t.get(index(b, &m))))
+    }
+
+    /// Builds (in memory, no files) every table with at most `pieces` pieces.
+    pub fn build_in_memory(pieces: usize) -> Result<Egdb, EgdbError> {
+        Self::build(pieces, None, |_| {})
+    }
+
+    /// [`Egdb::build`] on a pool of `threads` worker threads (0: rayon's default).
+    pub fn build_with_threads(
+        pieces: usize,
+        dir: Option<&Path>,
+        threads: usize,
+        progress: impl FnMut(&BuildProgress) + Send,
+    ) -> Result<Egdb, EgdbError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| EgdbError::Io {
+                path: PathBuf::from("<thread pool>"),
+                source: std::io::Error::other(e),
+            })?;
+        pool.install(|| Self::build(pieces, dir, progress))
+    }
+
+    /// Loads every table with at most `pieces` pieces from `dir`, building and writing the
+    /// missing ones (resumable); `progress` is called after each material.
+    pub fn build(
+        pieces: usize,
+        dir: Option<&Path>,
+        mut progress: impl FnMut(&BuildProgress),
+    ) -> Result<Egdb, EgdbError> {
+        if pieces > MAX_PIECES {
+            return Err(EgdbError::TooManyPieces(pieces));
+        }
+        if let Some(d) = dir {
+            std::fs::create_dir_all(d).map_err(|e| io(d, e))?;
+        }
+        let mut db = Egdb::empty();
+        let all = Material::all_up_to(pieces);
+        let total = all.len();
+        let mut done = 0;
+        let mut i = 0;
+        while i < all.len() {
+            let m = all[i];
+            let twin = m.swapped();
+            if db.tables[m.slot()].is_some() {
+                i += 1;
+                continue;
+            }
+            let group: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
+            // Resume: load what is on disk.
+            let mut loaded = true;
+            if let Some(d) = dir {
+                for g in &group {
+                    match load_table(d, g)? {
+                        Some(t) => db.tables[g.slot()] = Some(t),
+                        None => loaded = false,
+                    }
+                }
+            } else {
+                loaded = false;
+            }
+            if loaded {
+                for g in &group {
+                    done += 1;
+                    progress(&BuildProgress {
+                        material: *g,
+                        slots: g.size(),
+                        passes: 0,
+                        counts: [0; 3],
+                        done,
+                        total,
+                    });
+                }
+                i += 1;
+                continue;
+            }
+            let (tables, passes) = solve_group(&db, &group);
+            for (g, values) in group.iter().zip(tables) {
+                let mut counts = [0u64; 3];
+                for v in values.iter() {
+                    match v.load(Ordering::Relaxed) {
+                        WIN => counts[0] += 1,
+                        LOSS => counts[1] += 1,
+                        UNKNOWN => counts[2] += 1,
+                        _ => {}
+                    }
+                }
+                let t = Table::pack(&values);
+                if let Some(d) = dir {
+                    save_table(d, g, &t)?;
+                }
+                db.tables[g.slot()] = Some(t);
+                done += 1;
+                progress(&BuildProgress {
+                    material: *g,
+                    slots: g.size(),
+                    passes,
+                    counts,
+                    done,
+                    total,
+                });
+            }
+            i += 1;
+        }
+        db.max_pieces = pieces;
+        Ok(db)
+    }
+
+    /// Loads the tables with at most `pieces` pieces from `dir` (all must be there).
+    pub fn load(dir: &Path, pieces: usize) -> Result<Egdb, EgdbError> {
+        if pieces > MAX_PIECES {
+            return Err(EgdbError::TooManyPieces(pieces));
+        }
+        let mut db = Egdb::empty();
+        for m in Material::all_up_to(pieces) {
+            match load_table(dir, &m)? {
+                Some(t) => db.tables[m.slot()] = Some(t),
+                None => {
+                    let path = dir.join(m.file_name());
+                    return Err(io(
+                        &path,
+                        std::io::Error::from(std::io::ErrorKind::NotFound),
+                    ));
+                }
+            }
+        }
+        db.max_pieces = pieces;
+        Ok(db)
+    }
+
+    /// The largest `n` such that every table with at most `n` pieces is in `dir` (0 if none).
+    pub fn complete_pieces(dir: &Path) -> usize {
+        let mut n = 0;
+        for p in 2..=MAX_PIECES {
+            if Material::all_up_to(p)
+                .iter()
+                .all(|m| dir.join(m.file_name()).is_file())
+            {
+                n = p;
+            } else {
+                break;
+            }
+        }
+        n
+    }
+}
+
+fn io(path: &Path, source: std::io::Error) -> EgdbError {
+    EgdbError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn load_table(dir: &Path, m: &Material) -> Result<Option<Table>, EgdbError> {
+    let path = dir.join(m.file_name());
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let bits = std::fs::read(&path).map_err(|e| io(&path, e))?;
+    let expected = m.size().div_ceil(4);
+    if bits.len() as u64 != expected {
+        return Err(EgdbError::BadSize {
+            path,
+            expected,
+            found: bits.len() as u64,
+        });
+    }
+    Ok(Some(Table { bits }))
+}
+
+fn save_table(dir: &Path, m: &Material, t: &Table) -> Result<(), EgdbError> {
+    let path = dir.join(m.file_name());
+    let tmp = dir.join(format!("{}.tmp", m.file_name()));
+    std::fs::write(&tmp, &t.bits).map_err(|e| io(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+    Ok(())
+}
+
+/// Slots handled per parallel work item.
+const CHUNK: u64 = 1 << 14;
+
+/// Solves a material (and its twin) given every table it depends on; returns the raw values and
+/// the number of passes.
+fn solve_group(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
+    let values: Vec<Vec<AtomicU8>> = group
+        .iter()
+        .map(|m| (0..m.size()).map(|_| AtomicU8::new(UNKNOWN)).collect())
+        .collect();
+    let lookup = |child: &Board| -> u8 {
+        // `child` has White to move; its value from White's view.
+        if child.pieces(Color::White) == 0 {
+            return LOSS;
+        }
+        let f = flip(child);
+        let m = Material::of(&f);
+        let i = index(&f, &m);
+        for (g, v) in group.iter().zip(&values) {
+            if *g == m {
+                return v[i as usize].load(Ordering::Relaxed);
+            }
+        }
+        match db.tables[m.slot()].as_ref() {
+            Some(t) => match t.get(i) {
+                0 => 3, // a draw: known, and not a win
+                x => x,
+            },
+            None => UNKNOWN,
+        }
+    };
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        let changed = AtomicUsize::new(0);
+        for (m, vals) in group.iter().zip(&values) {
+            let chunks = m.size().div_ceil(CHUNK);
+            (0..chunks).into_par_iter().for_each(|c| {
+                let start = c * CHUNK;
+                let end = (start + CHUNK).min(m.size());
+                let mut odo = Odometer::at(*m, start);
+                let mut moves: Vec<Move> = Vec::with_capacity(32);
+                let mut n = 0;
+                for i in start..end {
+                    let slot = &vals[i as usize];
+                    let cur = slot.load(Ordering::Relaxed);
+                    if cur == UNKNOWN {
+                        match odo.board() {
+                            None => slot.store(UNUSED, Ordering::Relaxed),
+                            Some(b) => {
+                                b.generate(&mut moves);
+                                let mut all_won = true;
+                                let mut won = false;
+                                for &mv in &moves {
+                                    match lookup(&b.play(mv)) {
+                                        LOSS => {
+                                            won = true;
+                                            break;
+                                        }
+                                        WIN => {}
+                                        _ => all_won = false,
+                                    }
+                                }
+                                if won {
+                                    slot.store(WIN, Ordering::Relaxed);
+                                    n += 1;
+                                } else if all_won {
+                                    slot.store(LOSS, Ordering::Relaxed);
+                                    n += 1;
+                                }
+                            }
+                        }
+                    }
+                    odo.advance();
+                }
+                changed.fetch_add(n, Ordering::Relaxed);
+            });
+        }
+        if changed.load(Ordering::Relaxed) == 0 {
+            break;
+        }
+    }
+    // UNUSED slots count as draws in the packed table; they are never probed.
+    for v in &values {
+        for x in v {
+            if x.load(Ordering::Relaxed) == UNUSED {
+                x.store(UNKNOWN, Ordering::Relaxed);
+            }
+        }
+    }
+    (values, passes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_round_trip() {
+        for k in 0..4 {
+            for r in 0..BINOM[10][k] {
+                let s = unrank(r, k);
+                assert_eq!(rank(s), r);
+                assert_eq!(s.count_ones() as usize, k);
+            }
+        }
+    }
+
+    #[test]
+    fn odometer_walks_in_index_order() {
+        let m = Material {
+            bm: 1,
+            bk: 1,
+            wm: 1,
+            wk: 1,
+        };
+        let mut odo = Odometer::at(m, 0);
+        let mut seen = 0;
+        for i in 0..m.size() {
+            if let Some(b) = odo.board() {
+                assert_eq!(index(&b, &m), i);
+                seen += 1;
+            }
+            let fresh = Odometer::at(m, i);
+            assert_eq!(fresh.sub, odo.sub);
+            odo.advance();
+        }
+        assert!(seen > 0);
+    }
+
+    #[test]
+    fn flip_is_an_involution() {
+        let b = Board::start();
+        let f = flip(&flip(&b));
+        assert_eq!(f.pieces, b.pieces);
+        assert_eq!(f.kings, b.kings);
+        assert_eq!(f.side, b.side);
+    }
+}

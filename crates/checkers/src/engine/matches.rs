@@ -1,0 +1,658 @@
+//! Matches between engines over the three-move ballots, colours swapped, with adjudication by
+//! the rules and the endgame database, and the Elo estimate with its 95% error bar.
+//!
+//! Engines are named by a spec:
+//! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process;
+//! - `hub:COMMAND`: a program speaking the Hub protocol (pydraughts' English conventions, see
+//!   [`super::hub`]);
+//! - `cep:COMMAND`: a program speaking SimonMaracine/checkers-engine's protocol (`INIT`,
+//!   `NEWGAME fen moves`, `GO maxtime S` answered by `BESTMOVE move`);
+//! - a bare `COMMAND`: the protocol is detected (a program that greets with `READY` speaks the
+//!   checkers-engine protocol, otherwise Hub is tried).
+
+use super::egdb::{Egdb, Wld};
+use super::hub::{board_to_hub, move_from_hub, move_to_hub};
+use super::player::{Engine, Level, LevelError};
+use crate::ballot::{tournament_ballots, Ballot};
+use crate::board::{Board, Color};
+use crate::movegen::Move;
+use crate::notation::{self, board_to_fen};
+use crate::rules::{Checkers, Outcome};
+use qiyi_core::search::SearchLimits;
+use qiyi_core::{Game, Rng};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Why a match could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The engine spec names no engine.
+    #[error("bad engine {spec:?}: {reason}")]
+    BadSpec {
+        /// The spec.
+        spec: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An internal level is wrong.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// The engine program could not be started or talked to.
+    #[error("engine {name}: {source}")]
+    Io {
+        /// The engine.
+        name: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The engine stopped answering or closed its output.
+    #[error("engine {name}: {what}")]
+    Protocol {
+        /// The engine.
+        name: String,
+        /// What happened.
+        what: String,
+    },
+}
+
+/// A player in a match.
+pub trait MatchPlayer {
+    /// Its name in results.
+    fn name(&self) -> String;
+    /// Prepares for a new game.
+    fn new_game(&mut self) -> Result<(), MatchError>;
+    /// Chooses a move in `game`, which started at `start` and has since seen `moves`.
+    /// An `Err` or an illegal move loses the game.
+    fn choose(
+        &mut self,
+        start: &Board,
+        moves: &[Move],
+        game: &Checkers,
+        movetime: Duration,
+    ) -> Result<String, MatchError>;
+}
+
+/// An engine of this crate.
+pub struct InternalPlayer {
+    engine: Engine,
+    name: String,
+    games: u64,
+}
+
+impl InternalPlayer {
+    /// A player at `level` with `threads` threads and an optional database.
+    pub fn new(level: Level, threads: usize, egdb: Option<Arc<Egdb>>) -> InternalPlayer {
+        let engine = Engine::with_parts(level, threads, super::eval::Weights::default(), egdb);
+        InternalPlayer {
+            engine,
+            name: format!("qiyi:{}", level.name()),
+            games: 0,
+        }
+    }
+}
+
+impl MatchPlayer for InternalPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self) -> Result<(), MatchError> {
+        self.engine.new_game();
+        self.games += 1;
+        self.engine.set_noise_seed(self.games);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        _start: &Board,
+        _moves: &[Move],
+        game: &Checkers,
+        movetime: Duration,
+    ) -> Result<String, MatchError> {
+        let r = self
+            .engine
+            .think(game, &SearchLimits::move_time(movetime), |_| {});
+        r.best_move
+            .map(|m| notation::move_to_pdn(&m))
+            .ok_or_else(|| MatchError::Protocol {
+                name: self.name.clone(),
+                what: "no move in a position with legal moves".into(),
+            })
+    }
+}
+
+/// Which protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Scan's Hub protocol with pydraughts' English conventions.
+    Hub,
+    /// SimonMaracine/checkers-engine's text protocol.
+    Cep,
+}
+
+/// An engine program driven over its standard input and output.
+pub struct ExternalPlayer {
+    name: String,
+    protocol: Protocol,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl ExternalPlayer {
+    /// Starts `command` (split on spaces) speaking `protocol` (`None`: detect).
+    pub fn start(command: &str, protocol: Option<Protocol>) -> Result<ExternalPlayer, MatchError> {
+        let parts: Vec<&str> = command.split_whitespace().collect();
+        let Some((&prog, rest)) = parts.split_first() else {
+            return Err(MatchError::BadSpec {
+                spec: command.into(),
+                reason: "empty command".into(),
+            });
+        };
+        let name = std::path::Path::new(prog)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| prog.to_string());
+        let io = |source| MatchError::Io {
+            name: name.clone(),
+            source,
+        };
+        let mut child = Command::new(prog)
+            .args(rest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(io)?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("no stdin")))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("no stdout")))?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let mut p = ExternalPlayer {
+            name,
+            protocol: protocol.unwrap_or(Protocol::Hub),
+            child,
+            stdin,
+            lines: rx,
+        };
+        let greeting = match protocol {
+            Some(Protocol::Hub) => None,
+            _ => p
+                .recv(Duration::from_millis(if protocol.is_some() {
+                    10_000
+                } else {
+                    1_500
+                }))
+                .ok(),
+        };
+        if protocol.is_none() {
+            p.protocol = if greeting.as_deref().map(str::trim) == Some("READY") {
+                Protocol::Cep
+            } else {
+                Protocol::Hub
+            };
+        }
+        match p.protocol {
+            Protocol::Cep => {
+                p.send("INIT")?;
+                p.send("GETNAME")?;
+                if let Ok(l) = p.recv_until(|l| l.starts_with("NAME"), Duration::from_secs(10)) {
+                    if let Some(n) = l.split_whitespace().nth(1) {
+                        p.name = n.to_string();
+                    }
+                }
+            }
+            Protocol::Hub => {
+                p.send("hub")?;
+                loop {
+                    let l = p.recv(Duration::from_secs(10))?;
+                    if l.trim() == "wait" {
+                        break;
+                    }
+                    if let Some(rest) = l.strip_prefix("id ") {
+                        for part in rest.split_whitespace() {
+                            if let Some(n) = part.strip_prefix("name=") {
+                                p.name = n.trim_matches('"').to_string();
+                            }
+                        }
+                    }
+                }
+                p.send("set-param name=variant value=english")?;
+                p.send("init")?;
+                p.recv_until(|l| l.trim() == "ready", Duration::from_secs(30))?;
+            }
+        }
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), MatchError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|source| MatchError::Io {
+                name: self.name.clone(),
+                source,
+            })
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<String, MatchError> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(MatchError::Protocol {
+                name: self.name.clone(),
+                what: format!("no answer within {timeout:?}"),
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(MatchError::Protocol {
+                name: self.name.clone(),
+                what: "closed its output".into(),
+            }),
+        }
+    }
+
+    fn recv_until(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Result<String, MatchError> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let l = self.recv(left.max(Duration::from_millis(1)))?;
+            if done(&l) {
+                return Ok(l);
+            }
+        }
+    }
+
+    /// The protocol in use.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+}
+
+impl Drop for ExternalPlayer {
+    fn drop(&mut self) {
+        let quit = match self.protocol {
+            Protocol::Hub => "quit",
+            Protocol::Cep => "QUIT",
+        };
+        let _ = writeln!(self.stdin, "{quit}");
+        let _ = self.stdin.flush();
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl MatchPlayer for ExternalPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self) -> Result<(), MatchError> {
+        match self.protocol {
+            Protocol::Hub => self.send("new-game"),
+            Protocol::Cep => Ok(()),
+        }
+    }
+
+    fn choose(
+        &mut self,
+        start: &Board,
+        moves: &[Move],
+        game: &Checkers,
+        movetime: Duration,
+    ) -> Result<String, MatchError> {
+        let grace = movetime * 3 + Duration::from_secs(5);
+        match self.protocol {
+            Protocol::Hub => {
+                let mut b = *start;
+                let mut texts = Vec::new();
+                for &m in moves {
+                    texts.push(move_to_hub(&m));
+                    b.make(m);
+                }
+                let pos = if texts.is_empty() {
+                    format!("pos pos={}", board_to_hub(start))
+                } else {
+                    format!(
+                        "pos pos={} moves=\"{}\"",
+                        board_to_hub(start),
+                        texts.join(" ")
+                    )
+                };
+                self.send(&pos)?;
+                self.send(&format!("level move-time={:.3}", movetime.as_secs_f64()))?;
+                self.send("go think")?;
+                let l =
+                    self.recv_until(|l| l.starts_with("done") || l.starts_with("error"), grace)?;
+                let mv = l
+                    .split_whitespace()
+                    .find_map(|p| p.strip_prefix("move="))
+                    .ok_or_else(|| MatchError::Protocol {
+                        name: self.name.clone(),
+                        what: l.clone(),
+                    })?;
+                let m = move_from_hub(game.board(), mv).map_err(|e| MatchError::Protocol {
+                    name: self.name.clone(),
+                    what: e.to_string(),
+                })?;
+                Ok(notation::move_to_pdn(&m))
+            }
+            Protocol::Cep => {
+                let mut line = format!("NEWGAME {}", board_to_fen(start));
+                for m in moves {
+                    line.push(' ');
+                    line.push_str(&notation::move_to_pdn(m));
+                }
+                self.send(&line)?;
+                self.send(&format!(
+                    "GO maxtime {:.3} dontplaymove",
+                    movetime.as_secs_f64()
+                ))?;
+                let l = self.recv_until(|l| l.starts_with("BESTMOVE"), grace)?;
+                let mv = l.split_whitespace().nth(1).unwrap_or("none").to_string();
+                Ok(mv)
+            }
+        }
+    }
+}
+
+/// Builds a player from a spec (see the module notes).
+pub fn player_from_spec(
+    spec: &str,
+    threads: usize,
+    egdb: Option<Arc<Egdb>>,
+) -> Result<Box<dyn MatchPlayer>, MatchError> {
+    let s = spec.trim();
+    if s == "qiyi" {
+        return Ok(Box::new(InternalPlayer::new(Level::MAX, threads, egdb)));
+    }
+    if let Some(rest) = s.strip_prefix("qiyi:") {
+        let level = match rest.strip_prefix("level=") {
+            Some(n) => Level::parse(n)?,
+            None => Level::parse(rest)?,
+        };
+        return Ok(Box::new(InternalPlayer::new(level, threads, egdb)));
+    }
+    if let Some(cmd) = s.strip_prefix("hub:") {
+        return Ok(Box::new(ExternalPlayer::start(cmd, Some(Protocol::Hub))?));
+    }
+    if let Some(cmd) = s.strip_prefix("cep:") {
+        return Ok(Box::new(ExternalPlayer::start(cmd, Some(Protocol::Cep))?));
+    }
+    Ok(Box::new(ExternalPlayer::start(s, None)?))
+}
+
+/// How a game ended, from the first listed player's (A's) view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameScore {
+    /// A won.
+    WinA,
+    /// Drawn.
+    Draw,
+    /// B won.
+    WinB,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The ballot number.
+    pub ballot: u16,
+    /// Whether player A had Black.
+    pub a_black: bool,
+    /// The result for A.
+    pub score: GameScore,
+    /// Why the game ended.
+    pub reason: String,
+    /// The moves after the ballot, in PDN.
+    pub moves: Vec<String>,
+}
+
+/// The longest game before it is adjudicated a draw (plies after the ballot).
+pub const MAX_PLIES: usize = 400;
+
+/// Plays one game from a ballot; `players[0]` has Black.
+pub fn play_game(
+    players: [&mut dyn MatchPlayer; 2],
+    ballot: &Ballot,
+    movetime: Duration,
+    egdb: Option<&Egdb>,
+) -> Result<(Option<Color>, String, Vec<String>), MatchError> {
+    let (start, _) = ballot.play().map_err(|e| MatchError::BadSpec {
+        spec: format!("ballot {}", ballot.number),
+        reason: e.to_string(),
+    })?;
+    let [black, white] = players;
+    black.new_game()?;
+    white.new_game()?;
+    let mut game = Checkers::from_board(start);
+    let mut moves: Vec<Move> = Vec::new();
+    let mut texts = Vec::new();
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return Ok(match outcome {
+                Outcome::Win(c) => (Some(c), format!("{:?} has no move", c.opponent()), texts),
+                Outcome::DrawByRepetition => (None, "threefold repetition".into(), texts),
+                Outcome::DrawByFortyMoves => (None, "40-move rule".into(), texts),
+            });
+        }
+        if let Some(db) = egdb {
+            if let Some(v) = db.probe(game.board()) {
+                let side = game.board().side_to_move();
+                let n = db.max_pieces();
+                return Ok(match v {
+                    Wld::Win => (Some(side), format!("{n}-piece database: win"), texts),
+                    Wld::Loss => (
+                        Some(side.opponent()),
+                        format!("{n}-piece database: win"),
+                        texts,
+                    ),
+                    Wld::Draw => (None, format!("{n}-piece database: draw"), texts),
+                });
+            }
+        }
+        if moves.len() >= MAX_PLIES {
+            return Ok((None, format!("{MAX_PLIES} plies"), texts));
+        }
+        let side = game.board().side_to_move();
+        let player: &mut dyn MatchPlayer = if side == Color::Black {
+            &mut *black
+        } else {
+            &mut *white
+        };
+        let text = match player.choose(&start, &moves, &game, movetime) {
+            Ok(t) => t,
+            Err(e) => {
+                return Ok((
+                    Some(side.opponent()),
+                    format!("{side:?} engine failed: {e}"),
+                    texts,
+                ))
+            }
+        };
+        let mv = match game.parse(&text) {
+            Ok(m) => m,
+            Err(_) => {
+                return Ok((
+                    Some(side.opponent()),
+                    format!("{side:?} played illegal {text}"),
+                    texts,
+                ))
+            }
+        };
+        texts.push(notation::move_to_pdn(&mv));
+        moves.push(mv);
+        game.make(mv);
+    }
+}
+
+/// Wins, draws and losses of player A, with the derived numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchSummary {
+    /// A's wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// A's losses.
+    pub losses: u32,
+}
+
+impl MatchSummary {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score fraction (wins + draws / 2) / games.
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    /// A's Elo difference and the 95% interval (low, high), from the trinomial variance of the
+    /// per-game score. Infinite ends are reported as ±inf.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games() as f64;
+        let s = self.score();
+        if n == 0.0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        (elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se))
+    }
+
+    /// The 95% error bar of the score fraction (half-width).
+    pub fn score_margin(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.5;
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        1.96 * (var / n).sqrt()
+    }
+}
+
+/// The Elo difference that gives an expected score `s`.
+pub fn elo_of(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The ballots a match of `games` games uses: tournament ballots in an order shuffled by
+/// `seed`, each played twice (colours swapped).
+pub fn match_ballots(games: usize, seed: u64) -> Vec<Ballot> {
+    let mut all = tournament_ballots();
+    let mut rng = Rng::new(seed);
+    for i in (1..all.len()).rev() {
+        let j = rng.below(i + 1);
+        all.swap(i, j);
+    }
+    let pairs = games.div_ceil(2);
+    (0..pairs).map(|i| all[i % all.len()].clone()).collect()
+}
+
+/// Plays `games` games between `a` and `b` over the ballots, colours swapped; `on_game` sees each.
+pub fn run_match(
+    a: &mut dyn MatchPlayer,
+    b: &mut dyn MatchPlayer,
+    games: usize,
+    movetime: Duration,
+    seed: u64,
+    egdb: Option<&Egdb>,
+    mut on_game: impl FnMut(&GameRecord, &MatchSummary),
+) -> Result<MatchSummary, MatchError> {
+    let mut summary = MatchSummary::default();
+    let ballots = match_ballots(games, seed);
+    for g in 0..games {
+        let ballot = &ballots[g / 2];
+        let a_black = g % 2 == 0;
+        let (winner, reason, moves) = if a_black {
+            play_game([&mut *a, &mut *b], ballot, movetime, egdb)?
+        } else {
+            play_game([&mut *b, &mut *a], ballot, movetime, egdb)?
+        };
+        let a_color = if a_black { Color::Black } else { Color::White };
+        let score = match winner {
+            None => GameScore::Draw,
+            Some(c) if c == a_color => GameScore::WinA,
+            Some(_) => GameScore::WinB,
+        };
+        match score {
+            GameScore::WinA => summary.wins += 1,
+            GameScore::Draw => summary.draws += 1,
+            GameScore::WinB => summary.losses += 1,
+        }
+        on_game(
+            &GameRecord {
+                ballot: ballot.number,
+                a_black,
+                score,
+                reason,
+                moves,
+            },
+            &summary,
+        );
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_score_is_zero() {
+        let s = MatchSummary {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (e, lo, hi) = s.elo();
+        assert!(e.abs() < 1e-9);
+        assert!(lo < 0.0 && hi > 0.0);
+        assert!((elo_of(0.75) - 190.848).abs() < 0.01);
+    }
+}
