@@ -187,3 +187,52 @@ fn the_dead_state_table_prunes() {
     assert!(with.stats.pruned > 0);
     assert!(with.stats.expanded < without.stats.expanded);
 }
+
+/// A 4x4 instance in Korf's convention (blank first in the goal) turned into ours (blank last):
+/// turning the board half a turn and relabelling tile `t` as `16 - t` maps his goal onto ours and
+/// keeps every distance.
+fn from_korf(tiles: [u8; 16]) -> SlidingPuzzle {
+    let mut ours = [0u8; 16];
+    for (cell, &t) in tiles.iter().enumerate() {
+        ours[15 - cell] = if t == 0 { 0 } else { 16 - t };
+    }
+    SlidingPuzzle::new(4, 4, &ours).unwrap()
+}
+
+#[test]
+fn fifteen_puzzle_solvers_agree() {
+    let none = PuzzleLimits::default();
+    let goal = SlidingPuzzle::parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0").unwrap();
+    assert!(goal.is_goal(&goal.start()));
+    let korf_goal = from_korf([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    assert!(korf_goal.is_goal(&korf_goal.start()));
+    let mut rng = Rng::new(15);
+    let mut next = Vec::new();
+    for _ in 0..6 {
+        let mut state = goal.goal();
+        for _ in 0..40 {
+            goal.successors(&state, &mut next);
+            state = next[rng.below(next.len())].1;
+        }
+        let p = goal.with_start(state);
+        assert!(p.is_solvable());
+        let i = ida_star(&p, &none);
+        let a = astar(&p, &none);
+        let b = bidirectional_bfs(&p, &none);
+        assert_eq!(i.length(), a.length());
+        assert_eq!(i.length(), b.length());
+        assert_solves(&p, i.solution().unwrap());
+    }
+}
+
+/// Korf's first random 15-puzzle instance (Korf 1985, table of 100 instances): 57 moves.
+/// Slow (hundreds of millions of IDA* nodes): `cargo test -p qiyi-core --test puzzle -- --ignored`.
+#[test]
+#[ignore]
+fn korf_instance_one_needs_57_moves() {
+    let p = from_korf([14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]);
+    let r = ida_star(&p, &PuzzleLimits::default());
+    eprintln!("{:?}", r.stats);
+    assert_eq!(r.length(), Some(57));
+    assert_solves(&p, r.solution().unwrap());
+}
