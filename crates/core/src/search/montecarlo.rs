@@ -120,32 +120,46 @@ pub fn flat_monte_carlo<G: Game, P: Policy<G>>(
     let n = options.playouts;
     let total = root_moves.len() * n;
     // (return or None when truncated, plies), in playout-index order.
-    let results: Vec<(Option<f64>, usize)> = (0..total)
+    // Playouts run in fixed blocks of consecutive indices (never across root moves); each block
+    // sums its returns in index order and the blocks are added in order, so the sums do not
+    // depend on how rayon schedules them. Memory stays one record per block.
+    let blocks_per_move = n.div_ceil(BLOCK);
+    let blocks: Vec<Block> = (0..root_moves.len() * blocks_per_move)
         .into_par_iter()
         .map_init(
             || (Vec::new(), Vec::new()),
-            |(moves, outcomes), index| {
-                let mut game = pos.clone();
-                game.make(root_moves[index / n]);
-                let mut rng = Rng::derive(options.seed, index as u64);
-                let (r, plies) = playout(
-                    &mut game,
-                    policy,
-                    player,
-                    options.max_plies,
-                    &mut rng,
-                    moves,
-                    outcomes,
-                );
-                (r, plies + 1)
+            |(moves, outcomes), b| {
+                let m = b / blocks_per_move;
+                let first = (b % blocks_per_move) * BLOCK;
+                let mut block = Block::default();
+                for i in first..(first + BLOCK).min(n) {
+                    let mut game = pos.clone();
+                    game.make(root_moves[m]);
+                    let mut rng = Rng::derive(options.seed, (m * n + i) as u64);
+                    let (r, plies) = playout(
+                        &mut game,
+                        policy,
+                        player,
+                        options.max_plies,
+                        &mut rng,
+                        moves,
+                        outcomes,
+                    );
+                    block.sum += r.unwrap_or(0.0);
+                    block.truncated += u64::from(r.is_none());
+                    block.plies += plies as u64 + 1;
+                }
+                block
             },
         )
         .collect();
     let mut estimates = Vec::with_capacity(root_moves.len());
     let mut best: Option<(f64, G::Move)> = None;
     for (m, &mv) in root_moves.iter().enumerate() {
-        let chunk = &results[m * n..(m + 1) * n];
-        let sum: f64 = chunk.iter().map(|(r, _)| r.unwrap_or(0.0)).sum();
+        let sum: f64 = blocks[m * blocks_per_move..(m + 1) * blocks_per_move]
+            .iter()
+            .map(|b| b.sum)
+            .sum();
         let mean = if n > 0 { sum / n as f64 } else { 0.0 };
         if best.is_none_or_lower(mean) {
             best = Some((mean, mv));
@@ -160,10 +174,21 @@ pub fn flat_monte_carlo<G: Game, P: Policy<G>>(
         best_move: best.map(|(_, mv)| mv),
         moves: estimates,
         playouts: total as u64,
-        truncated: results.iter().filter(|(r, _)| r.is_none()).count() as u64,
-        plies: results.iter().map(|&(_, p)| p as u64).sum(),
+        truncated: blocks.iter().map(|b| b.truncated).sum(),
+        plies: blocks.iter().map(|b| b.plies).sum(),
         time: start.elapsed(),
     }
+}
+
+/// Playouts per block of parallel work.
+const BLOCK: usize = 64;
+
+/// What one block of playouts adds up to.
+#[derive(Default)]
+struct Block {
+    sum: f64,
+    truncated: u64,
+    plies: u64,
 }
 
 trait BestSoFar {
