@@ -275,7 +275,8 @@ impl Board {
     }
 
     /// Finds the legal move that goes through `squares` (1-32): the start, optionally some landing
-    /// squares in order, and the end. Returns every match (more than one means ambiguous).
+    /// squares in order, and the end. A move whose full path is `squares` is the only match;
+    /// otherwise every move that fits is returned (more than one means ambiguous).
     pub fn find_moves(&self, squares: &[u8], out: &mut Vec<Move>) {
         let mut legal = Vec::new();
         self.generate(&mut legal);
@@ -290,6 +291,12 @@ impl Board {
                 continue;
             }
             let path = mv.squares();
+            if path == squares {
+                // The full path names exactly one move, even when it is also part of a longer one.
+                out.clear();
+                out.push(mv);
+                return;
+            }
             // The given squares must be a subsequence of the path that starts and ends with it.
             let mut it = path[1..path.len() - 1].iter();
             let inner = &squares[1..squares.len() - 1];

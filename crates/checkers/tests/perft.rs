@@ -124,7 +124,12 @@ fn parallel_divide_matches() {
         for threads in [1, 3] {
             let parts = qiyi_checkers::perft::divide_parallel(&row.board, depth, threads, &|_| {});
             let total: u64 = parts.iter().map(|&(_, n)| n).sum();
-            assert_eq!(total, row.counts[depth as usize - 1], "{} {threads}", row.name);
+            assert_eq!(
+                total,
+                row.counts[depth as usize - 1],
+                "{} {threads}",
+                row.name
+            );
         }
     }
 }

@@ -208,3 +208,22 @@ fn start_board_helpers() {
     assert_eq!(b.pieces(Color::Black).count_ones(), 12);
     assert!(b.diagram().starts_with("   b   b   b   b"));
 }
+
+#[test]
+fn a_full_path_is_never_ambiguous_and_short_forms_may_be() {
+    // From the oracle fixture: 23x14x21x30 is also a subsequence of 23x16x7x14x21x30.
+    let b = board_from_fen("B:W10,11,15,19,25,9,K17,K18,K2,K24,K29:BK23").unwrap();
+    let short = parse_move(&b, "23x14x21x30").unwrap();
+    assert_eq!(move_to_pdn(&short), "23x14x21x30");
+    let long = parse_move(&b, "23x16x7x14x21x30").unwrap();
+    assert_ne!(short, long);
+    assert!(matches!(
+        parse_move(&b, "23x30"),
+        Err(qiyi_checkers::NotationError::Ambiguous { .. })
+    ));
+    assert_eq!(parse_move(&b, "23x16x30").unwrap(), long);
+    assert_eq!(
+        moves_of("B:W10,11,15,19,25,9,K17,K18,K2,K24,K29:BK23").len(),
+        6
+    );
+}
