@@ -4,7 +4,8 @@
 
 use qiyi_core::game::Puzzle;
 use qiyi_core::puzzle::{
-    astar, bfs, bidirectional_bfs, dfs, ida_star, replay, DfsOptions, Outcome, PuzzleLimits,
+    astar, bfs, bfs_layers, bidirectional_bfs, dfs, ida_star, replay, DfsOptions, Outcome,
+    PuzzleLimits,
 };
 use qiyi_core::rng::Rng;
 use qiyi_core::toys::sliding::{SlidingPuzzle, Tiles};
@@ -235,4 +236,25 @@ fn korf_instance_one_needs_57_moves() {
     eprintln!("{:?}", r.stats);
     assert_eq!(r.length(), Some(57));
     assert_solves(&p, r.solution().unwrap());
+}
+
+#[test]
+fn the_eight_puzzle_distance_table() {
+    // Published (Reinefeld 1993): 181440 states reachable from the goal, the farthest 31 moves
+    // away, and exactly two of them: the two positions of `the_hardest_positions_need_31_moves`.
+    let layers = bfs_layers(&goal_puzzle(), &PuzzleLimits::default());
+    assert!(layers.complete);
+    assert_eq!(layers.counts.iter().sum::<u64>(), 181_440);
+    assert_eq!(layers.counts.len(), 32);
+    // OEIS A089473: the number of 8-puzzle positions at each distance from the goal.
+    let published: [u64; 32] = [
+        1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529,
+        10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+    ];
+    assert_eq!(layers.counts, published);
+    assert_eq!(layers.counts[31], 2);
+    let p = goal_puzzle();
+    let mut farthest: Vec<String> = layers.farthest.iter().map(|s| p.state_to_text(s)).collect();
+    farthest.sort();
+    assert_eq!(farthest, ["6 4 7/8 5 0/3 2 1", "8 6 7/2 5 4/3 0 1"]);
 }

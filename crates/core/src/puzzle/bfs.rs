@@ -223,3 +223,65 @@ pub fn bidirectional_bfs<P: Puzzle>(puzzle: &P, limits: &PuzzleLimits) -> Puzzle
         }
     }
 }
+
+/// The breadth-first layers of a puzzle's state space: how many states lie at each distance from
+/// the start, and the states of the farthest layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layers<S> {
+    /// `counts[d]`: states at distance exactly `d` from the start.
+    pub counts: Vec<u64>,
+    /// The states of the last layer (the farthest from the start).
+    pub farthest: Vec<S>,
+    /// False when a limit stopped the search before the space was exhausted.
+    pub complete: bool,
+    /// Counts (`iterations` is the number of layers).
+    pub stats: PuzzleStats,
+}
+
+/// Explores the whole state space reachable from the start, layer by layer (goals are not
+/// special). Useful to check a puzzle against published distance tables.
+pub fn bfs_layers<P: Puzzle>(puzzle: &P, limits: &PuzzleLimits) -> Layers<P::State> {
+    let mut budget = Budget::new(limits);
+    let mut stats = PuzzleStats::default();
+    let start = puzzle.start();
+    let mut seen: HashSet<P::State, FxBuildHasher> = HashSet::default();
+    seen.insert(start);
+    let mut layer = vec![start];
+    let mut counts = vec![1u64];
+    let mut next_layer = Vec::new();
+    let mut next = Vec::new();
+    let mut complete = true;
+    'search: loop {
+        next_layer.clear();
+        for state in &layer {
+            if budget.exhausted(stats.expanded) {
+                complete = false;
+                break 'search;
+            }
+            stats.expanded += 1;
+            puzzle.successors(state, &mut next);
+            for &(_, child) in &next {
+                stats.generated += 1;
+                if seen.insert(child) {
+                    next_layer.push(child);
+                } else {
+                    stats.pruned += 1;
+                }
+            }
+        }
+        if next_layer.is_empty() {
+            break;
+        }
+        counts.push(next_layer.len() as u64);
+        std::mem::swap(&mut layer, &mut next_layer);
+    }
+    stats.iterations = counts.len() as u32;
+    stats.stored = seen.len() as u64;
+    stats.time = budget.start.elapsed();
+    Layers {
+        counts,
+        farthest: layer,
+        complete,
+        stats,
+    }
+}

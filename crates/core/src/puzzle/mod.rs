@@ -1,5 +1,6 @@
 //! Single-agent search over a [`Puzzle`]: breadth-first search, bidirectional BFS, A*, IDA* and
-//! depth-first search with a canonical-form (symmetry) memo and a dead-state table.
+//! depth-first search with a canonical-form (symmetry) memo and a dead-state table; and
+//! [`bfs_layers`], the distance table of a whole state space.
 //!
 //! Every solver returns a [`PuzzleResult`]: the [`Outcome`] (the moves of a solution, proof that
 //! there is none, or a limit reached) and [`PuzzleStats`] (states expanded and generated, time).
@@ -27,7 +28,7 @@ mod dfs;
 mod hash;
 
 pub use astar::{astar, astar_with_hasher, ida_star};
-pub use bfs::{bfs, bfs_with_hasher, bidirectional_bfs};
+pub use bfs::{bfs, bfs_layers, bfs_with_hasher, bidirectional_bfs, Layers};
 pub use dfs::{dfs, DfsOptions};
 pub use hash::{FxBuildHasher, FxHasher};
 
