@@ -4,8 +4,8 @@
 
 use qiyi_core::game::Puzzle;
 use qiyi_core::puzzle::{
-    astar, bfs, bfs_layers, bidirectional_bfs, dfs, ida_star, replay, DfsOptions, Outcome,
-    PuzzleLimits,
+    astar, bfs, bfs_by_class, bfs_layers, bidirectional_bfs, dfs, ida_star, replay, DfsOptions,
+    Outcome, PuzzleLimits,
 };
 use qiyi_core::rng::Rng;
 use qiyi_core::toys::sliding::{SlidingPuzzle, Tiles};
@@ -257,4 +257,23 @@ fn the_eight_puzzle_distance_table() {
     let mut farthest: Vec<String> = layers.farthest.iter().map(|s| p.state_to_text(s)).collect();
     farthest.sort();
     assert_eq!(farthest, ["6 4 7/8 5 0/3 2 1", "8 6 7/2 5 4/3 0 1"]);
+}
+
+#[test]
+fn bfs_by_symmetry_class_stays_optimal_and_stores_less() {
+    let none = PuzzleLimits::default();
+    let (mut plain_stored, mut class_stored) = (0, 0);
+    for seed in 200..210 {
+        let p = scrambled(seed, 60);
+        let plain = bfs(&p, &none);
+        let class = bfs_by_class(&p, &none);
+        assert_eq!(plain.length(), class.length(), "seed {seed}");
+        assert_solves(&p, class.solution().unwrap());
+        plain_stored += plain.stats.stored;
+        class_stored += class.stats.stored;
+    }
+    assert!(
+        class_stored < plain_stored,
+        "{class_stored} vs {plain_stored}"
+    );
 }

@@ -33,13 +33,28 @@ fn path_to<S, M: Copy>(arena: &[Entry<S, M>], mut idx: u32) -> Vec<M> {
 /// Breadth-first search: a shortest solution, or proof that none exists (when the reachable
 /// space is finite and fits the limits).
 pub fn bfs<P: Puzzle>(puzzle: &P, limits: &PuzzleLimits) -> PuzzleResult<P::Move> {
-    bfs_with_hasher::<P, FxBuildHasher>(puzzle, limits)
+    bfs_keyed::<P, FxBuildHasher>(puzzle, limits, |s| *s)
+}
+
+/// [`bfs`] with the visited set keyed by [`Puzzle::canonical`]: a state is skipped when a
+/// symmetric image of it was reached before, at most as deep. Still a shortest solution when the
+/// goal set is closed under the symmetry, with up to one state per symmetry class stored.
+pub fn bfs_by_class<P: Puzzle>(puzzle: &P, limits: &PuzzleLimits) -> PuzzleResult<P::Move> {
+    bfs_keyed::<P, FxBuildHasher>(puzzle, limits, |s| puzzle.canonical(s))
 }
 
 /// [`bfs`] with the visited set hashed by `H` (to measure hashers against each other).
 pub fn bfs_with_hasher<P: Puzzle, H: BuildHasher + Default>(
     puzzle: &P,
     limits: &PuzzleLimits,
+) -> PuzzleResult<P::Move> {
+    bfs_keyed::<P, H>(puzzle, limits, |s| *s)
+}
+
+fn bfs_keyed<P: Puzzle, H: BuildHasher + Default>(
+    puzzle: &P,
+    limits: &PuzzleLimits,
+    key: impl Fn(&P::State) -> P::State,
 ) -> PuzzleResult<P::Move> {
     let mut budget = Budget::new(limits);
     let mut stats = PuzzleStats::default();
@@ -59,7 +74,7 @@ pub fn bfs_with_hasher<P: Puzzle, H: BuildHasher + Default>(
         depth: 0,
     }];
     let mut seen: HashSet<P::State, H> = HashSet::with_hasher(H::default());
-    seen.insert(start);
+    seen.insert(key(&start));
     let mut next = Vec::new();
     let mut head = 0usize;
     while head < arena.len() {
@@ -73,7 +88,7 @@ pub fn bfs_with_hasher<P: Puzzle, H: BuildHasher + Default>(
         puzzle.successors(&state, &mut next);
         for &(mv, child) in &next {
             stats.generated += 1;
-            if !seen.insert(child) {
+            if !seen.insert(key(&child)) {
                 stats.pruned += 1;
                 continue;
             }

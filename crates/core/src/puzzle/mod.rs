@@ -28,7 +28,7 @@ mod dfs;
 mod hash;
 
 pub use astar::{astar, astar_with_hasher, ida_star};
-pub use bfs::{bfs, bfs_layers, bfs_with_hasher, bidirectional_bfs, Layers};
+pub use bfs::{bfs, bfs_by_class, bfs_layers, bfs_with_hasher, bidirectional_bfs, Layers};
 pub use dfs::{dfs, DfsOptions};
 pub use hash::{FxBuildHasher, FxHasher};
 
