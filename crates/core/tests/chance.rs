@@ -7,12 +7,14 @@ use qiyi_core::eval::{MultiEvaluator, RandomPolicy};
 use qiyi_core::game::{Game, Turn};
 use qiyi_core::rng::Rng;
 use qiyi_core::search::expectimax::{expectimax, expectimax_limited, expectiminimax, star1};
-use qiyi_core::search::mcts::{mcts, mcts_with_prior, ChanceMode, MctsOptions, Prior};
+use qiyi_core::search::mcts::{
+    mcts, mcts_with_cutoff, mcts_with_prior, ChanceMode, MctsOptions, NoPrior, Prior,
+};
 use qiyi_core::search::montecarlo::{flat_monte_carlo, FlatOptions};
 use qiyi_core::search::SearchLimits;
 use qiyi_core::toys::nim::Nim;
 use qiyi_core::toys::pig::{Pig, PigEval, PigMove};
-use qiyi_core::toys::race::{Race, RaceMove};
+use qiyi_core::toys::race::{Race, RaceEval, RaceMove};
 use std::sync::Arc;
 
 /// A Pig position as plain numbers: (target, scores, turn total, player, rolling).
@@ -571,4 +573,21 @@ fn expectimax_deepens_within_a_time_budget() {
     let fixed = expectimax(&pig, &PigEval, r.stats.depth);
     assert_eq!(r.values, fixed.values);
     assert_eq!(r.best_move, fixed.best_move);
+}
+
+#[test]
+fn a_cutoff_evaluator_replaces_long_playouts() {
+    // 59 to go with steps of 1-3: the winning move is 3 (59 % 4). Playouts cut at once: as draws
+    // they carry no information; scored by the race heuristic they are enough.
+    let pos = Race::with_counter(2, 60, 3, 1, 0).unwrap();
+    let opts = MctsOptions {
+        max_playout_plies: 0,
+        ..Default::default()
+    };
+    let limits = SearchLimits::nodes(5_000);
+    let r = mcts_with_cutoff(&pos, &RandomPolicy, &NoPrior, &RaceEval, &opts, &limits);
+    assert_eq!(r.best_move, Some(RaceMove(3)));
+    assert!(r.value > 0.0);
+    let draws = mcts(&pos, &RandomPolicy, &opts, &limits);
+    assert_eq!(draws.value, 0.0);
 }

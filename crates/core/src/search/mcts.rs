@@ -33,7 +33,7 @@
 //! ```
 
 use super::SearchLimits;
-use crate::eval::Policy;
+use crate::eval::{MultiEvaluator, Policy};
 use crate::game::{Game, Turn};
 use crate::rng::Rng;
 use std::time::{Duration, Instant};
@@ -77,7 +77,8 @@ pub struct MctsOptions {
     pub threads: usize,
     /// Seed; thread `t` uses `Rng::derive(seed, t)`.
     pub seed: u64,
-    /// A playout still going after this many moves stops and scores 0 (a draw) for everyone.
+    /// A playout still going after this many moves stops; it scores 0 (a draw) for everyone, or
+    /// what the cutoff evaluator of [`mcts_with_cutoff`] says.
     pub max_playout_plies: usize,
     /// Most nodes per tree; once full, leaves are no longer expanded (playouts go on).
     pub max_nodes: usize,
@@ -158,6 +159,30 @@ pub fn mcts_with_prior<G: Game, P: Policy<G>, R: Prior<G>>(
     options: &MctsOptions,
     limits: &SearchLimits,
 ) -> MctsResult<G::Move> {
+    mcts_with_cutoff(pos, policy, prior, &DrawAtCutoff, options, limits)
+}
+
+/// Scores playouts cut by [`MctsOptions::max_playout_plies`] as draws (0 for everyone).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DrawAtCutoff;
+
+impl<G: Game> MultiEvaluator<G> for DrawAtCutoff {
+    fn evaluate(&self, _pos: &G, out: &mut [f64]) {
+        out.fill(0.0);
+    }
+}
+
+/// The most general form: PUCT `prior`, and playouts cut after
+/// [`MctsOptions::max_playout_plies`] moves scored by `cutoff` (each value divided by
+/// [`MultiEvaluator::scale`] and clamped to `[-1, 1]`), for games whose random playouts are long.
+pub fn mcts_with_cutoff<G: Game, P: Policy<G>, R: Prior<G>, E: MultiEvaluator<G>>(
+    pos: &G,
+    policy: &P,
+    prior: &R,
+    cutoff: &E,
+    options: &MctsOptions,
+    limits: &SearchLimits,
+) -> MctsResult<G::Move> {
     let start = Instant::now();
     let threads = options.threads.max(1);
     let budget = match (limits.nodes, limits.effective_deadline(start), &limits.stop) {
@@ -168,7 +193,7 @@ pub fn mcts_with_prior<G: Game, P: Policy<G>, R: Prior<G>>(
         |t: usize| budget.map(|b| b / threads as u64 + u64::from((t as u64) < b % threads as u64));
     let run = |t: usize| {
         let mut tree = Tree::new(pos, options, Rng::derive(options.seed, t as u64));
-        tree.run(pos, policy, prior, limits, share(t), start);
+        tree.run(pos, policy, prior, cutoff, limits, share(t), start);
         tree
     };
     let trees: Vec<Tree<G>> = if threads == 1 {
@@ -324,11 +349,13 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    fn run<P: Policy<G>, R: Prior<G>>(
+    #[allow(clippy::too_many_arguments)]
+    fn run<P: Policy<G>, R: Prior<G>, E: MultiEvaluator<G>>(
         &mut self,
         root: &G,
         policy: &P,
         prior: &R,
+        cutoff: &E,
         limits: &SearchLimits,
         budget: Option<u64>,
         start: Instant,
@@ -347,7 +374,7 @@ impl<G: Game> Tree<G> {
             {
                 break;
             }
-            self.iterate(root, policy, prior);
+            self.iterate(root, policy, prior, cutoff);
         }
     }
 
@@ -470,7 +497,13 @@ impl<G: Game> Tree<G> {
         n.reward / n.visits.max(1) as f64
     }
 
-    fn iterate<P: Policy<G>, R: Prior<G>>(&mut self, root: &G, policy: &P, prior: &R) {
+    fn iterate<P: Policy<G>, R: Prior<G>, E: MultiEvaluator<G>>(
+        &mut self,
+        root: &G,
+        policy: &P,
+        prior: &R,
+        cutoff: &E,
+    ) {
         let mut pos = root.clone();
         self.path.clear();
         self.path.push(0);
@@ -503,13 +536,16 @@ impl<G: Game> Tree<G> {
             &mut self.moves,
             &mut self.outcomes,
         );
-        let finished = ret.is_some();
-        for (p, r) in self.returns.iter_mut().enumerate() {
-            *r = if finished {
-                (pos.returns(p) + 1.0) / 2.0
-            } else {
-                0.5
-            };
+        if ret.is_some() {
+            for (p, r) in self.returns.iter_mut().enumerate() {
+                *r = (pos.returns(p) + 1.0) / 2.0;
+            }
+        } else {
+            cutoff.evaluate(&pos, &mut self.returns);
+            let scale = cutoff.scale();
+            for r in self.returns.iter_mut() {
+                *r = ((*r / scale).clamp(-1.0, 1.0) + 1.0) / 2.0;
+            }
         }
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
