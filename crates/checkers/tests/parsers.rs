@@ -50,3 +50,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random legal games (with comments) written as PDN read back identically.
+    #[test]
+    fn random_games_round_trip_through_pdn(seed in any::<u64>(), plies in 0usize..120) {
+        use qiyi_checkers::pdn::{read_pdn_game, GameResult, PdnGame};
+        let mut rng = qiyi_core::Rng::new(seed);
+        let mut game = PdnGame::new(Board::start());
+        game.tags.push(("Event".into(), format!("seed {seed}")));
+        let mut board = game.start;
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            board.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            board.make(mv);
+            game.moves.push(mv);
+            if i % 17 == 3 {
+                game.comments.push((game.moves.len(), format!("after {}", move_to_pdn(&mv))));
+            }
+        }
+        game.result = GameResult::Draw;
+        let text = game.to_pdn();
+        let back = read_pdn_game(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(back, game);
+    }
+}
