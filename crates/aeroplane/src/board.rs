@@ -34,6 +34,49 @@ pub fn seats(n: usize) -> &'static [u8] {
     }
 }
 
+/// `SEAT[n][p]`: the seat of player `p` in an `n`-player game (0 for unused entries).
+pub const SEAT: [[u8; 4]; 5] = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 2, 0, 0],
+    [0, 1, 2, 0],
+    [0, 1, 2, 3],
+];
+
+const fn build_ring() -> [[u8; 64]; 4] {
+    let mut t = [[255u8; 64]; 4];
+    let mut seat = 0;
+    while seat < 4 {
+        let mut d = 1;
+        while d <= RING_LAST as usize {
+            t[seat][d] = ((13 * seat + d - 1) % RING as usize) as u8;
+            d += 1;
+        }
+        seat += 1;
+    }
+    t
+}
+
+const fn build_progress_on() -> [[u8; 64]; 4] {
+    let mut t = [[0u8; 64]; 4];
+    let mut seat = 0;
+    while seat < 4 {
+        let mut sq = 0;
+        while sq < RING as usize {
+            let d = (sq + RING as usize - 13 * seat) % RING as usize + 1;
+            t[seat][sq] = if d <= RING_LAST as usize { d as u8 } else { 0 };
+            sq += 1;
+        }
+        seat += 1;
+    }
+    t
+}
+
+/// `RING_OF[seat][d]`: ring square of progress `d` (1..=50), 255 off the ring.
+pub static RING_OF: [[u8; 64]; 4] = build_ring();
+/// `PROGRESS_ON[seat][sq]`: the seat's progress on ring square `sq`, 0 when it never stands there.
+pub static PROGRESS_ON: [[u8; 64]; 4] = build_progress_on();
+
 /// Colour names of the seats.
 pub const SEAT_NAMES: [&str; 4] = ["red", "yellow", "blue", "green"];
 

@@ -27,6 +27,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod search;
+pub mod tournament;
 
 pub use error::AeroError;
 pub use position::{Aero, AeroMove, Choices, Effect};

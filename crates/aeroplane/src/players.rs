@@ -6,7 +6,7 @@ use crate::error::AeroError;
 use crate::eval::{all_scores, relative_score, value_table, Weights};
 use crate::position::{Aero, AeroMove};
 use crate::record::random_game;
-use crate::search::{Expectimax, Mcts};
+use crate::search::{ExpectimaxPlayer, MctsPlayer};
 use qiyi_core::{Game, Rng, Turn};
 use std::fmt;
 use std::str::FromStr;
@@ -111,8 +111,11 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
             rng,
             0.0,
         )),
-        PlayerKind::Expectimax => Box::new(Expectimax::new(Weights::TUNED, 2)),
-        PlayerKind::Mcts => Box::new(Mcts::new(Weights::TUNED, Mcts::ITERATIONS, rng)),
+        PlayerKind::Expectimax => Box::new(ExpectimaxPlayer::new(
+            Weights::TUNED,
+            ExpectimaxPlayer::DEPTH,
+        )),
+        PlayerKind::Mcts => Box::new(MctsPlayer::new(MctsPlayer::PLAYOUTS, rng)),
         PlayerKind::Level(l) => match l {
             0 | 1 => Box::new(RandomPlayer { rng }),
             2 => Box::new(SeedGreedy { rng, noise: 0.5 }),
@@ -124,8 +127,11 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
             }),
             6 => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.4)),
             7 => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.15)),
-            8 => Box::new(Expectimax::new(Weights::TUNED, 1)),
-            9 => Box::new(Mcts::new(Weights::TUNED, Mcts::ITERATIONS, rng)),
+            8 => Box::new(ExpectimaxPlayer::new(Weights::TUNED, 3)),
+            9 => Box::new(ExpectimaxPlayer::new(
+                Weights::TUNED,
+                ExpectimaxPlayer::DEPTH,
+            )),
             _ => make_player(PlayerKind::Best, seed),
         },
     }
@@ -243,7 +249,7 @@ pub struct SeedMc {
 
 impl SeedMc {
     /// Playouts per candidate.
-    pub const PLAYOUTS: usize = 300;
+    pub const PLAYOUTS: usize = 200;
 }
 
 impl Player for SeedMc {

@@ -7,8 +7,8 @@
 //! lowest-numbered of them is offered as a move.
 
 use crate::board::{
-    on_ring, progress_on, ring_square, seats, steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES,
-    PLANE_STATES,
+    on_ring, steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES, PROGRESS_ON,
+    RING_OF, SEAT,
 };
 use crate::error::AeroError;
 use crate::rules::{Ending, Rules, ThreeSixes};
@@ -234,8 +234,19 @@ impl Aero {
     }
 
     /// The seat (0 red, 1 yellow, 2 blue, 3 green) of player `p`.
+    #[inline]
     pub fn seat(&self, p: usize) -> u8 {
-        seats(self.players as usize)[p]
+        SEAT[(self.players as usize).min(4)][p & 3]
+    }
+
+    /// True when the player to move can play `roll` with some plane (A7): any plane on the board
+    /// can always move, a hangar plane only on a take-off roll.
+    #[inline]
+    fn can_move(&self, roll: u8) -> bool {
+        let takeoff = self.rules.can_take_off(roll);
+        self.planes[self.to_move as usize]
+            .iter()
+            .any(|&d| d < CENTRE || (d == HANGAR && takeoff))
     }
 
     /// Progress of the four planes of player `p` ([`HANGAR`] = in the hangar).
@@ -381,7 +392,7 @@ impl Aero {
                 }
                 self.set_sixes(sixes);
                 self.set_roll(face);
-                if self.choices().is_empty() {
+                if !self.can_move(face) {
                     // A7: no legal move, the roll is spent; A8: a 6 still rolls again.
                     self.set_roll(0);
                     if face != 6 {
@@ -425,13 +436,14 @@ impl Aero {
     /// A9: every enemy plane on the ring square of player `p`'s progress `d` goes home.
     #[inline]
     fn capture_at(&mut self, p: usize, d: u8) -> u8 {
-        let sq = ring_square(self.seat(p), d);
+        let sq = RING_OF[self.seat(p) as usize][d as usize & 63] as usize & 63;
         let mut captured = 0;
         for q in 0..self.players as usize {
             if q == p {
                 continue;
             }
-            if let Some(e) = progress_on(self.seat(q), sq) {
+            let e = PROGRESS_ON[self.seat(q) as usize][sq];
+            if e != 0 {
                 for i in 0..PLANES {
                     if self.planes[q][i] == e {
                         self.set_plane(q, i, HANGAR);

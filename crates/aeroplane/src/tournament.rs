@@ -1,0 +1,235 @@
+//! Tournaments: many seeded games between player types, seats rotating, in parallel (rayon).
+
+use crate::error::AeroError;
+use crate::players::{make_player, Player, PlayerKind};
+use crate::position::{Aero, AeroMove};
+use crate::record::{Dice, MAX_ROLLS};
+use crate::rules::Rules;
+use qiyi_core::{Game, Rng, Turn};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct TournamentSpec {
+    /// Rules.
+    pub rules: Rules,
+    /// The player type of each seat at game 0 (its length is the number of players).
+    pub seats: Vec<PlayerKind>,
+    /// Games to play.
+    pub games: u64,
+    /// Seed of everything.
+    pub seed: u64,
+}
+
+/// Per-type results.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TypeStats {
+    /// Seats this type holds in each game.
+    pub seats: usize,
+    /// Games won by any seat of this type.
+    pub wins: u64,
+    /// `wins / games`.
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub interval: [f64; 2],
+    /// The win rate of a player no better than the others: `seats / players`.
+    pub fair_share: f64,
+    /// Mean time of one decision, milliseconds.
+    pub decision_ms_mean: f64,
+    /// Longest decision, milliseconds.
+    pub decision_ms_max: f64,
+}
+
+/// The result of a tournament.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TournamentResult {
+    /// Rules played (text).
+    pub rules: String,
+    /// Players per game.
+    pub players: usize,
+    /// Seat types at game 0 (they rotate by one seat per game).
+    pub seats: Vec<String>,
+    /// Games played.
+    pub games: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Player type -> fraction of the games it won.
+    pub win_rate: BTreeMap<String, f64>,
+    /// Player type -> details.
+    pub by_type: BTreeMap<String, TypeStats>,
+    /// Mean game length in turns (all players' turns).
+    pub mean_turns: f64,
+    /// Enemy planes sent home per game.
+    pub captures_per_game: f64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+struct GameOutcome {
+    winner_type: Option<PlayerKind>,
+    turns: u32,
+    captures: u32,
+    /// (type, decisions, total seconds, max seconds)
+    timing: Vec<(PlayerKind, u64, f64, f64)>,
+}
+
+fn play_one(spec: &TournamentSpec, g: u64) -> Result<GameOutcome, AeroError> {
+    let n = spec.seats.len();
+    let start = Aero::new(spec.rules, n)?;
+    let kinds: Vec<PlayerKind> = (0..n).map(|s| spec.seats[(s + g as usize) % n]).collect();
+    let mut seeds = Rng::derive(spec.seed, g);
+    let mut dice = Dice::new(seeds.next_u64());
+    let mut players: Vec<Box<dyn Player>> =
+        kinds.iter().map(|&k| make_player(k, seeds.next_u64())).collect();
+    let mut timing: Vec<(PlayerKind, u64, f64, f64)> = kinds.iter().map(|&k| (k, 0, 0.0, 0.0)).collect();
+    let mut pos = start;
+    let mut turns = 1;
+    let mut captures = 0;
+    let mut steps = 0;
+    while pos.turn() != Turn::Over && steps < 2 * MAX_ROLLS {
+        steps += 1;
+        let mv = match pos.turn() {
+            Turn::Player(p) => {
+                let t = Instant::now();
+                let mv = players[p].choose(&pos);
+                let secs = t.elapsed().as_secs_f64();
+                let slot = &mut timing[p];
+                slot.1 += 1;
+                slot.2 += secs;
+                slot.3 = slot.3.max(secs);
+                mv
+            }
+            _ => AeroMove::Roll(dice.roll()),
+        };
+        let e = pos.play(mv);
+        captures += e.captured as u32;
+        turns += e.new_turn as u32;
+    }
+    Ok(GameOutcome {
+        winner_type: pos.winner().map(|w| kinds[w]),
+        turns,
+        captures,
+        timing,
+    })
+}
+
+/// Plays the tournament on `threads` worker threads; `progress` is called after every game.
+pub fn run_with_threads(
+    spec: &TournamentSpec,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<TournamentResult, AeroError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| AeroError::BadTournament(format!("cannot start {threads} threads: {e}")))?;
+    pool.install(|| run(spec, progress))
+}
+
+/// Plays the tournament on the current rayon pool; `progress` is called after every game.
+pub fn run(
+    spec: &TournamentSpec,
+    progress: &(dyn Fn() + Sync),
+) -> Result<TournamentResult, AeroError> {
+    let n = spec.seats.len();
+    if !(2..=4).contains(&n) {
+        return Err(AeroError::BadTournament(format!(
+            "{n} seats given; aeroplane chess needs 2, 3 or 4"
+        )));
+    }
+    if spec.games == 0 {
+        return Err(AeroError::BadTournament("no games to play".into()));
+    }
+    let outcomes: Vec<GameOutcome> = (0..spec.games)
+        .into_par_iter()
+        .map(|g| {
+            let r = play_one(spec, g);
+            progress();
+            r
+        })
+        .collect::<Result<_, _>>()?;
+    let mut by_type: BTreeMap<String, TypeStats> = BTreeMap::new();
+    let mut timing: BTreeMap<String, (u64, f64, f64)> = BTreeMap::new();
+    for &k in &spec.seats {
+        let e = by_type.entry(k.to_string()).or_insert(TypeStats {
+            seats: 0,
+            wins: 0,
+            win_rate: 0.0,
+            interval: [0.0, 1.0],
+            fair_share: 0.0,
+            decision_ms_mean: 0.0,
+            decision_ms_max: 0.0,
+        });
+        e.seats += 1;
+    }
+    let mut turns = 0u64;
+    let mut captures = 0u64;
+    for o in &outcomes {
+        turns += o.turns as u64;
+        captures += o.captures as u64;
+        if let Some(w) = o.winner_type {
+            if let Some(e) = by_type.get_mut(&w.to_string()) {
+                e.wins += 1;
+            }
+        }
+        for &(k, count, total, max) in &o.timing {
+            let t = timing.entry(k.to_string()).or_insert((0, 0.0, 0.0));
+            t.0 += count;
+            t.1 += total;
+            t.2 = t.2.max(max);
+        }
+    }
+    let games = spec.games;
+    let mut win_rate = BTreeMap::new();
+    for (name, e) in by_type.iter_mut() {
+        e.win_rate = e.wins as f64 / games as f64;
+        e.interval = wilson(e.wins, games);
+        e.fair_share = e.seats as f64 / n as f64;
+        if let Some(&(count, total, max)) = timing.get(name) {
+            e.decision_ms_mean = if count > 0 { 1e3 * total / count as f64 } else { 0.0 };
+            e.decision_ms_max = 1e3 * max;
+        }
+        win_rate.insert(name.clone(), e.win_rate);
+    }
+    Ok(TournamentResult {
+        rules: spec.rules.to_string(),
+        players: n,
+        seats: spec.seats.iter().map(|k| k.to_string()).collect(),
+        games,
+        seed: spec.seed,
+        win_rate,
+        by_type,
+        mean_turns: turns as f64 / games as f64,
+        captures_per_game: captures as f64 / games as f64,
+    })
+}
+
+/// Parses a comma-separated seat list (`best,seed-mc,seed-mc,seed-mc`): exactly `players` types.
+pub fn parse_seats(text: &str, players: usize) -> Result<Vec<PlayerKind>, AeroError> {
+    let kinds: Vec<PlayerKind> = text
+        .split(',')
+        .map(|s| s.parse())
+        .collect::<Result<_, _>>()?;
+    if kinds.len() != players {
+        return Err(AeroError::BadTournament(format!(
+            "{} seat types given for {players} players",
+            kinds.len()
+        )));
+    }
+    Ok(kinds)
+}
