@@ -8,6 +8,7 @@
 
 mod checkers;
 mod common;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use common::Global;
@@ -25,6 +26,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Serve the page to play every game in the browser (prints the URL).
+    Serve(serve::ServeArgs),
     /// Count the leaves of the move tree to a depth (move-generator check).
     Perft(PerftArgs),
 }
@@ -46,6 +49,7 @@ enum PerftGame {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let g = &cli.global;
     match cli.command {
+        Command::Serve(a) => serve::serve(g, a),
         Command::Perft(args) => match args.game {
             PerftGame::Checkers(a) => checkers::perft(g, a),
         },

@@ -1,0 +1,435 @@
+// The play page: one controller for every game. The board drawing is in boards.js.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const board = Boards[game] || Boards.generic;
+
+const ui = {
+  catalog: null,
+  id: null,
+  state: null,
+  sel: [],          // cells clicked so far for the move being entered
+  busy: false,      // a request (AI, solve, animation) is running
+  flipped: false,
+  hint: null,       // path of the hinted move
+  gen: 0,           // bumps on every new game so stale AI answers are dropped
+};
+
+async function api(method, url, body) {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data;
+  try { data = await res.json(); } catch (e) { data = { error: "bad answer from the server (" + res.status + ")" }; }
+  if (!res.ok) throw new Error(data.error || "HTTP " + res.status);
+  return data;
+}
+
+function note(text) { $("info").textContent = text; }
+
+function seatOf(player) {
+  const s = ui.state && ui.state.seats[player];
+  return s ? s.kind : "human";
+}
+
+function playerName(p) {
+  const names = ui.state.player_names || [];
+  return names[p] || "player " + (p + 1);
+}
+
+// ---- setup form -------------------------------------------------------------------------------
+
+function seatCount() {
+  const entry = ui.catalog;
+  const sel = document.querySelector('#options [data-key="players"]');
+  if (sel) return Number(sel.value);
+  return (board.players && board.players(entry)) || 2;
+}
+
+function buildOptions() {
+  const box = $("options");
+  box.innerHTML = "";
+  for (const opt of ui.catalog.options) {
+    const label = document.createElement("label");
+    label.textContent = opt.label + " ";
+    const sel = document.createElement("select");
+    sel.dataset.key = opt.key;
+    for (const c of opt.choices) {
+      const o = document.createElement("option");
+      o.value = JSON.stringify(c);
+      o.textContent = typeof c === "string" ? c : JSON.stringify(c);
+      if (JSON.stringify(c) === JSON.stringify(opt.default)) o.selected = true;
+      sel.append(o);
+    }
+    sel.addEventListener("change", buildSeats);
+    label.append(sel);
+    box.append(label);
+  }
+  buildSeats();
+}
+
+function ruleValues() {
+  const rules = {};
+  for (const sel of document.querySelectorAll("#options select")) rules[sel.dataset.key] = JSON.parse(sel.value);
+  return rules;
+}
+
+function buildSeats() {
+  const box = $("seats");
+  const old = [...box.querySelectorAll(".seat-row")].map((r) => [r.querySelector(".kind").value, r.querySelector(".level").value]);
+  box.innerHTML = "";
+  const rules = ruleValues();
+  const n = rules.players || (board.players ? board.players(rules) : 2);
+  const names = board.seatNames ? board.seatNames(n, rules) : [];
+  for (let p = 0; p < n; p++) {
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = names[p] || "Player " + (p + 1);
+    const kind = document.createElement("select");
+    kind.className = "kind";
+    kind.id = "seat-" + p;
+    for (const [v, t] of [["human", "human"], ["ai", "AI"], ["seed", "seed player"]]) {
+      const o = document.createElement("option");
+      o.value = v; o.textContent = t; kind.append(o);
+    }
+    const level = document.createElement("select");
+    level.className = "level";
+    for (let l = 1; l <= 10; l++) {
+      const o = document.createElement("option");
+      o.value = l; o.textContent = "level " + l; level.append(o);
+    }
+    kind.value = old[p] ? old[p][0] : (p === 0 ? "human" : "ai");
+    level.value = old[p] ? old[p][1] : "3";
+    row.append(name, kind, level);
+    box.append(row);
+  }
+}
+
+function seatsFromForm() {
+  return [...document.querySelectorAll("#seats .seat-row")].map((r) => {
+    const kind = r.querySelector(".kind").value;
+    if (kind === "ai") return { kind: "ai", level: Number(r.querySelector(".level").value) };
+    return { kind };
+  });
+}
+
+// ---- game flow --------------------------------------------------------------------------------
+
+async function newGame(position) {
+  ui.gen++;
+  ui.sel = []; ui.hint = null;
+  const body = { game, seats: seatsFromForm(), rules: ruleValues(), seed: Number($("seed").value) || 0 };
+  if (position) body.position = position;
+  try {
+    const data = await api("POST", "/api/games", body);
+    ui.id = data.id;
+    setState(data.state);
+    note("");
+    maybeAi();
+  } catch (e) {
+    note("Cannot start the game: " + e.message);
+  }
+}
+
+function setState(state) {
+  ui.state = state;
+  ui.sel = [];
+  render();
+}
+
+function lastEntry() {
+  const h = ui.state.history;
+  return h.length ? h[h.length - 1] : null;
+}
+
+function render() {
+  const s = ui.state;
+  if (!s) return;
+  $("rules").textContent = s.rules;
+  $("engines").textContent = s.engines.join(" · ");
+  $("position").value = s.position;
+  // status
+  if (s.turn.kind === "over") {
+    $("status").textContent = "game over";
+  } else if (s.turn.kind === "player") {
+    const p = s.turn.player;
+    $("status").textContent = playerName(p) + " to move" + (seatOf(p) === "human" ? "" : " (AI)");
+  }
+  // banner
+  const banner = $("banner");
+  if (s.result) {
+    const w = s.result.winner;
+    banner.textContent = (w === null || w === undefined ? "Draw" : playerName(w) + " wins") + " — " + s.result.reason;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+  }
+  // moves
+  const ol = $("moves");
+  ol.innerHTML = "";
+  s.history.forEach((h, i) => {
+    const li = document.createElement("li");
+    const who = h.player === null ? "" : playerName(h.player) + ": ";
+    li.textContent = who + (board.moveText ? board.moveText(h, s) : (h.label ? h.label + "  " + h.text : h.text));
+    if (h.player === null) li.className = "chance";
+    if (i === s.history.length - 1) li.classList.add("last");
+    ol.append(li);
+  });
+  ol.scrollTop = ol.scrollHeight;
+  // buttons
+  const humanTurn = s.turn.kind === "player" && seatOf(s.turn.player) === "human";
+  $("undo").disabled = ui.busy || !s.history.some((h) => h.player !== null);
+  $("hint").disabled = ui.busy || !humanTurn;
+  $("ai-move").disabled = ui.busy || s.turn.kind !== "player";
+  $("solve").disabled = ui.busy || s.turn.kind !== "player";
+  drawBoard();
+  if (board.extra) board.extra($("extra"), s, ui);
+}
+
+function drawBoard() {
+  const s = ui.state;
+  const d = board.draw(s, ui);   // { width, height, body (svg markup), cells: {id: [x, y]}, r }
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${d.width} ${d.height}`);
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.id = "board-svg";
+  let overlay = "";
+  const at = (id) => d.cells[id];
+  const r = d.r;
+  const last = lastEntry();
+  if (last) {
+    last.path.forEach((c, i) => {
+      const p = at(c);
+      if (p) overlay += `<circle class="${i === 0 && last.path.length > 1 ? "last-from" : "last-to"}" cx="${p[0]}" cy="${p[1]}" r="${r * 0.95}"/>`;
+    });
+    if (last.path.length > 2 && board.showPath !== false) {
+      const pts = last.path.map(at).filter(Boolean).map((p) => p.join(",")).join(" ");
+      overlay += `<polyline class="path-line" points="${pts}"/>`;
+    }
+  }
+  const under = board.under ? board.under(s, d) : "";
+  let marks = "";
+  const legal = s.legal || [];
+  const humanTurn = s.turn.kind === "player" && seatOf(s.turn.player) === "human" && !ui.busy;
+  if (humanTurn) {
+    const matches = legal.filter((m) => startsWith(m.path, ui.sel));
+    if (ui.sel.length) {
+      const p = at(ui.sel[ui.sel.length - 1]);
+      if (p) marks += `<circle class="sel" cx="${p[0]}" cy="${p[1]}" r="${r * 1.05}"/>`;
+      if (ui.sel.length > 1) {
+        const pts = ui.sel.map(at).filter(Boolean).map((q) => q.join(",")).join(" ");
+        marks += `<polyline class="path-line" points="${pts}"/>`;
+      }
+      const next = new Set(matches.filter((m) => m.path.length > ui.sel.length).map((m) => m.path[ui.sel.length]));
+      for (const c of next) {
+        const q = at(c);
+        if (q) marks += `<circle class="dot" data-dot="${c}" cx="${q[0]}" cy="${q[1]}" r="${r * 0.35}"/>`;
+      }
+    } else if (board.markMovable) {
+      for (const c of new Set(legal.map((m) => m.path[0]))) {
+        const q = at(c);
+        if (q) marks += `<circle class="movable" cx="${q[0]}" cy="${q[1]}" r="${r * 1.05}"/>`;
+      }
+    } else {
+      // placement games: every playable cell gets a dot
+      for (const m of legal.filter((m) => m.path.length === 1)) {
+        const q = at(m.path[0]);
+        if (q) marks += `<circle class="dot" data-dot="${m.path[0]}" cx="${q[0]}" cy="${q[1]}" r="${r * 0.3}"/>`;
+      }
+    }
+  }
+  if (ui.hint) {
+    for (const c of ui.hint) {
+      const q = at(c);
+      if (q) marks += `<circle class="hint-mark" cx="${q[0]}" cy="${q[1]}" r="${r * 1.1}"/>`;
+    }
+  }
+  let hits = "";
+  for (const [id, p] of Object.entries(d.cells)) {
+    const tip = d.tips && d.tips[id] ? `<title>${d.tips[id]}</title>` : "";
+    hits += `<circle class="cell-hit" data-cell="${id}" cx="${p[0]}" cy="${p[1]}" r="${r}">${tip}</circle>`;
+  }
+  svg.innerHTML = under + d.body + overlay + (d.pieces || '') + marks + hits;
+  svg.addEventListener("click", onBoardClick);
+  const holder = $("board");
+  holder.innerHTML = "";
+  holder.append(svg);
+}
+
+function startsWith(path, prefix) {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
+}
+
+function onBoardClick(ev) {
+  const t = ev.target.closest("[data-cell]");
+  if (!t) return;
+  clickCell(t.dataset.cell);
+}
+
+function clickCell(cell) {
+  const s = ui.state;
+  if (!s || ui.busy || s.turn.kind !== "player" || seatOf(s.turn.player) !== "human") return;
+  const legal = s.legal;
+  let sel = ui.sel.concat([cell]);
+  let matches = legal.filter((m) => startsWith(m.path, sel));
+  if (!matches.length) {
+    sel = [cell];
+    matches = legal.filter((m) => startsWith(m.path, sel));
+    if (!matches.length) { ui.sel = []; drawBoard(); return; }
+  }
+  const exact = matches.filter((m) => m.path.length === sel.length);
+  if (exact.length >= 1 && (matches.length === exact.length || sel.length > 1 || exact[0].path.length === 1)) {
+    play(exact[0].text);
+    return;
+  }
+  ui.sel = sel;
+  drawBoard();
+}
+
+async function play(text) {
+  ui.hint = null;
+  ui.sel = [];
+  try {
+    setState(await api("POST", `/api/games/${ui.id}/moves`, { move: text }));
+    note("");
+    maybeAi();
+  } catch (e) {
+    note(e.message);
+    drawBoard();
+  }
+}
+
+function formatInfo(a) {
+  return `${a.engine}\ndepth ${a.depth}  score ${a.score}  nodes ${a.nodes}  ${a.time_ms} ms\npv ${a.pv.join(" ")}`;
+}
+
+async function aiMove(options) {
+  const gen = ui.gen;
+  ui.busy = true;
+  render();
+  $("thinking").hidden = false;
+  $("thinking-text").textContent = "thinking…";
+  const poll = setInterval(async () => {
+    try {
+      const st = await api("GET", `/api/games/${ui.id}`);
+      if (st.thinking && gen === ui.gen) $("thinking-text").textContent = `thinking… depth ${st.thinking.depth} score ${st.thinking.score} nodes ${st.thinking.nodes}`;
+    } catch (e) { /* the final answer reports errors */ }
+  }, 300);
+  try {
+    const data = await api("POST", `/api/games/${ui.id}/ai`, options || {});
+    if (gen !== ui.gen) return null;
+    note(formatInfo(data.ai));
+    if (data.played) setState(data.state);
+    return data;
+  } catch (e) {
+    if (gen === ui.gen) note("AI: " + e.message);
+    return null;
+  } finally {
+    clearInterval(poll);
+    if (gen === ui.gen) {
+      ui.busy = false;
+      $("thinking").hidden = true;
+      render();
+    }
+  }
+}
+
+async function maybeAi() {
+  const s = ui.state;
+  if (!s || ui.busy || s.turn.kind !== "player" || seatOf(s.turn.player) === "human") return;
+  const data = await aiMove();
+  if (data) setTimeout(maybeAi, 250);
+}
+
+async function undo() {
+  const s = ui.state;
+  // Take back to the last position where a human was to move.
+  const choices = s.history.filter((h) => h.player !== null);
+  let k = 1;
+  for (let i = choices.length - 1, n = 1; i >= 0; i--, n++) {
+    if (seatOf(choices[i].player) === "human") { k = n; break; }
+  }
+  try {
+    setState(await api("POST", `/api/games/${ui.id}/undo`, { plies: k }));
+    note("");
+  } catch (e) { note(e.message); }
+}
+
+async function hint() {
+  const data = await aiMove({ play: false });
+  if (data) {
+    const m = ui.state.legal.find((x) => x.text === data.ai.move);
+    ui.hint = m ? m.path : null;
+    note("hint: " + (m && m.label ? m.label + " " : "") + data.ai.move + "\n" + formatInfo(data.ai));
+    drawBoard();
+  }
+}
+
+async function solve() {
+  ui.busy = true;
+  render();
+  $("thinking").hidden = false;
+  $("thinking-text").textContent = "solving…";
+  const gen = ui.gen;
+  try {
+    const data = await api("POST", `/api/games/${ui.id}/solve`, { time_ms: 20000 });
+    const sol = data.solve;
+    note(`${sol.note}\n${sol.moves.length} moves, ${sol.nodes} nodes, ${sol.time_ms} ms`);
+    $("thinking").hidden = true;
+    for (const mv of sol.solved ? sol.moves : []) {
+      if (gen !== ui.gen) return;
+      ui.state = await api("POST", `/api/games/${ui.id}/moves`, { move: mv });
+      render();
+      await new Promise((r) => setTimeout(r, 450));
+    }
+  } catch (e) {
+    note("solve: " + e.message);
+  } finally {
+    if (gen === ui.gen) { ui.busy = false; $("thinking").hidden = true; render(); }
+  }
+}
+
+async function main() {
+  document.title = "qiyi — " + game;
+  try {
+    const cat = await api("GET", "/api/games");
+    ui.catalog = cat.games.find((g) => g.game === game);
+  } catch (e) { note(e.message); return; }
+  if (!ui.catalog) {
+    $("title").textContent = "unknown game: " + game;
+    note("No such game. Go back to the home page.");
+    return;
+  }
+  $("title").textContent = ui.catalog.title;
+  $("solve").hidden = !ui.catalog.solver;
+  $("flip").hidden = !board.flippable;
+  buildOptions();
+  $("new-game").addEventListener("click", () => newGame());
+  $("undo").addEventListener("click", undo);
+  $("hint").addEventListener("click", hint);
+  $("ai-move").addEventListener("click", async () => { await aiMove(); maybeAi(); });
+  $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawBoard(); });
+  $("solve").addEventListener("click", solve);
+  $("copy-pos").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("position").value); note("position copied"); }
+    catch (e) { $("position").select(); note("select and copy the text (the clipboard is not available here)"); }
+  });
+  $("paste-pos").addEventListener("click", async () => {
+    try {
+      setState(await api("POST", `/api/games/${ui.id}/position`, { position: $("position").value.trim() }));
+      note("position loaded");
+      maybeAi();
+    } catch (e) { note(e.message); }
+  });
+  await newGame();
+}
+
+main();

@@ -1,0 +1,24 @@
+// Home page: one link per game the server offers.
+"use strict";
+(async function () {
+  const list = document.getElementById("games");
+  try {
+    const res = await fetch("/api/games");
+    const data = await res.json();
+    list.innerHTML = "";
+    for (const g of data.games.filter((g) => g.listed)) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "/play/" + encodeURIComponent(g.game);
+      a.textContent = g.title;
+      a.id = "link-" + g.game;
+      const p = document.createElement("span");
+      p.className = "about";
+      p.textContent = g.about;
+      li.append(a, p);
+      list.append(li);
+    }
+  } catch (e) {
+    list.textContent = "Cannot reach the server: " + e;
+  }
+})();

@@ -1,0 +1,48 @@
+//! The page: HTML, CSS and JavaScript from `crates/web/assets/`, embedded in the binary.
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use rust_embed::Embed;
+
+#[derive(Embed)]
+#[folder = "assets/"]
+struct Assets;
+
+/// Answers with the embedded file `path`, or 404.
+pub fn file(path: &str) -> Response {
+    match Assets::get(path) {
+        Some(content) => {
+            let mime = content.metadata.mimetype().to_string();
+            (
+                [
+                    (header::CONTENT_TYPE, mime),
+                    (header::CACHE_CONTROL, "no-cache".to_string()),
+                ],
+                content.data.into_owned(),
+            )
+                .into_response()
+        }
+        None => (StatusCode::NOT_FOUND, format!("no such file: {path}")).into_response(),
+    }
+}
+
+/// The names of every embedded file.
+pub fn names() -> Vec<String> {
+    Assets::iter().map(|p| p.to_string()).collect()
+}
+
+/// `GET /`: the home page.
+pub async fn index() -> Response {
+    file("index.html")
+}
+
+/// `GET /play/{game}`: the play page (the script reads the game from the address).
+pub async fn play(Path(_game): Path<String>) -> Response {
+    file("play.html")
+}
+
+/// `GET /assets/{*path}`.
+pub async fn asset(Path(path): Path<String>) -> Response {
+    file(&path)
+}

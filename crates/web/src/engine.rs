@@ -1,0 +1,96 @@
+//! AI helpers shared by the adapters: what a level means, alpha-beta over core's `Searcher`, and a
+//! seeded random mover.
+
+use crate::generic::AiChoice;
+use crate::session::{AiRequest, Progress};
+use qiyi_core::search::{SearchLimits, SearchOptions, Searcher};
+use qiyi_core::{Evaluator, Game, Notation, Rng};
+use std::time::Duration;
+
+/// The lowest and highest AI level.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// The default thinking time of a level (level 1: 0.1 s ... level 10: 5 s).
+pub fn level_time(level: u8) -> Duration {
+    const MS: [u64; 10] = [100, 150, 200, 300, 500, 800, 1200, 2000, 3000, 5000];
+    let i = usize::from(level.clamp(1, 10)) - 1;
+    Duration::from_millis(MS[i])
+}
+
+/// The deepest iteration an alpha-beta player of `level` searches (`None`: only time limits it).
+pub fn level_depth(level: u8) -> Option<u32> {
+    match level {
+        0 | 1 => Some(1),
+        2 => Some(2),
+        3 => Some(3),
+        4 => Some(4),
+        5 => Some(6),
+        6 => Some(8),
+        7 => Some(10),
+        _ => None,
+    }
+}
+
+/// Chooses a move with iterative-deepening alpha-beta (core's `Searcher`, every option on) within
+/// the request's time and the level's depth, reporting each completed depth to `progress`.
+pub fn alphabeta<G: Notation, E: Evaluator<G>>(
+    pos: &G,
+    eval: E,
+    options: SearchOptions,
+    request: &AiRequest,
+    progress: &dyn Fn(Progress),
+    engine: &str,
+) -> Option<AiChoice<G::Move>> {
+    let mut searcher = Searcher::new(eval, options);
+    let limits = SearchLimits {
+        depth: level_depth(request.level),
+        move_time: Some(request.time),
+        stop: Some(request.stop.clone()),
+        ..Default::default()
+    };
+    let result = searcher.search(pos, &limits, |info| {
+        progress(Progress {
+            depth: info.depth,
+            score: i64::from(info.score),
+            nodes: info.stats.nodes,
+            pv: crate::generic::pv_text(pos, &info.pv),
+        })
+    });
+    let mv = match result.best_move {
+        Some(mv) => mv,
+        None => first_legal(pos)?,
+    };
+    Some(AiChoice {
+        mv,
+        engine: engine.to_string(),
+        depth: result.stats.depth,
+        score: i64::from(result.score),
+        nodes: result.stats.nodes,
+        pv: result.pv,
+    })
+}
+
+fn first_legal<G: Game>(pos: &G) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.first().copied()
+}
+
+/// Picks a uniformly random legal move with the request's seed.
+pub fn random<G: Game>(pos: &G, request: &AiRequest) -> Option<AiChoice<G::Move>> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::derive(request.seed, pos.hash());
+    let mv = moves[rng.below(moves.len())];
+    Some(AiChoice {
+        mv,
+        engine: "random mover".into(),
+        depth: 0,
+        score: 0,
+        nodes: moves.len() as u64,
+        pv: vec![mv],
+    })
+}

@@ -1,0 +1,58 @@
+//! The API's typed errors and how they become HTTP answers (`4xx`/`5xx` with `{"error": "..."}`).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+use thiserror::Error;
+
+/// Everything an API request can fail with. Each variant maps to one HTTP status.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// The game name is not one the server knows.
+    #[error("unknown game '{0}' (known: {1})")]
+    UnknownGame(String, String),
+    /// No game with this id (never created, or expired).
+    #[error("no game with id '{0}' (it may have expired)")]
+    NotFound(String),
+    /// The request body is not the JSON the endpoint expects.
+    #[error("malformed request: {0}")]
+    BadRequest(String),
+    /// The move text does not parse or is not legal here.
+    #[error("illegal move '{0}': {1}")]
+    IllegalMove(String, String),
+    /// The request does not fit the game's state (game over, nothing to undo, AI thinking).
+    #[error("{0}")]
+    Conflict(String),
+    /// The endpoint does not apply to this game (solve for a two-player game).
+    #[error("{0}")]
+    NotSupported(String),
+    /// The server holds as many games as it may.
+    #[error("too many games in memory ({0}); try again later")]
+    TooManyGames(usize),
+    /// A search task failed unexpectedly.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status this error is answered with.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::UnknownGame(..) | ApiError::BadRequest(_) | ApiError::NotSupported(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::IllegalMove(..) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooManyGames(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(json!({ "error": self.to_string() }))).into_response()
+    }
+}

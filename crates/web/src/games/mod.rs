@@ -1,0 +1,125 @@
+//! The games the server offers: a catalog entry per game and the code that starts one.
+
+pub mod toys;
+
+use crate::error::ApiError;
+use crate::generic::Session;
+use crate::session::GameSession;
+use qiyi_core::Notation;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One rule option the page offers when starting a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleOption {
+    /// Key in the `rules` object of `POST /api/games`.
+    pub key: &'static str,
+    /// What it means.
+    pub label: &'static str,
+    /// The values allowed (as JSON).
+    pub choices: Vec<Value>,
+    /// The value used when the key is absent.
+    pub default: Value,
+}
+
+/// A game the server can start.
+#[derive(Clone, Debug, Serialize)]
+pub struct CatalogEntry {
+    /// API name.
+    pub game: &'static str,
+    /// Title for people.
+    pub title: &'static str,
+    /// One line about the game.
+    pub about: &'static str,
+    /// Rule options.
+    pub options: Vec<RuleOption>,
+    /// Whether `POST /solve` works for this game.
+    pub solver: bool,
+    /// Whether the page lists it on the home page (toys are for tests).
+    pub listed: bool,
+}
+
+/// Every game the server knows.
+pub fn catalog() -> Vec<CatalogEntry> {
+    vec![
+        CatalogEntry {
+            game: "tictactoe",
+            title: "Tic-tac-toe",
+            about: "core's toy game: three in a row",
+            options: vec![],
+            solver: false,
+            listed: true,
+        },
+        CatalogEntry {
+            game: "nim",
+            title: "Nim",
+            about: "core's toy game: take stones, the last stone wins",
+            options: vec![RuleOption {
+                key: "heaps",
+                label: "heaps",
+                choices: vec![
+                    Value::from("3-4-5"),
+                    Value::from("1-3-5-7"),
+                    Value::from("2-5-7-9"),
+                ],
+                default: Value::from("3-4-5"),
+            }],
+            solver: false,
+            listed: true,
+        },
+    ]
+}
+
+/// The names of every game, for error messages.
+pub fn names() -> String {
+    catalog()
+        .iter()
+        .map(|c| c.game)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn option_str<'a>(rules: &'a Value, key: &str, default: &'a str) -> Result<&'a str, ApiError> {
+    match rules.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "rules.{key} must be a string, not {other}"
+        ))),
+    }
+}
+
+fn parse_position<G: Notation>(text: &str) -> Result<G, ApiError> {
+    G::from_text(text).map_err(|e| ApiError::BadRequest(format!("bad position '{text}': {e}")))
+}
+
+/// Starts `game` with the `rules` options (a JSON object), from `position` when given.
+pub fn create(
+    game: &str,
+    rules: &Value,
+    position: Option<&str>,
+    seed: u64,
+) -> Result<Box<dyn GameSession>, ApiError> {
+    if !(rules.is_object() || rules.is_null()) {
+        return Err(ApiError::BadRequest("rules must be a JSON object".into()));
+    }
+    match game {
+        "tictactoe" => {
+            let pos = match position {
+                Some(text) => parse_position(text)?,
+                None => Default::default(),
+            };
+            Ok(Box::new(Session::new(toys::TicTacToeAdapter, pos, seed)))
+        }
+        "nim" => {
+            let heaps = option_str(rules, "heaps", "3-4-5")?;
+            let text = match position {
+                Some(text) => text.to_string(),
+                None => format!("{heaps} 0"),
+            };
+            let pos = parse_position(&text)?;
+            Ok(Box::new(Session::new(toys::NimAdapter, pos, seed)))
+        }
+        other => Err(ApiError::UnknownGame(other.to_string(), names())),
+    }
+}

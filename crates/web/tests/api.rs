@@ -1,0 +1,524 @@
+//! Integration tests of the JSON API, driven in-process through the router (no socket).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use qiyi_web::api::AppState;
+use qiyi_web::store::{Store, StoreConfig};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn app_with(config: StoreConfig) -> axum::Router {
+    qiyi_web::router(AppState::new(Store::new(config), 4))
+}
+
+fn app() -> axum::Router {
+    app_with(StoreConfig::default())
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .expect("request");
+    let resp = app.clone().oneshot(req).await.expect("response");
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes).to_string() }));
+    (status, value)
+}
+
+async fn create(app: &axum::Router, body: Value) -> (String, Value) {
+    let (status, v) = call(app, "POST", "/api/games", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    (
+        v["id"].as_str().expect("id").to_string(),
+        v["state"].clone(),
+    )
+}
+
+fn legal_texts(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .map(|m| m["text"].as_str().expect("text").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn catalog_lists_games() {
+    let (status, v) = call(&app(), "GET", "/api/games", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = v["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["game"].as_str())
+        .collect();
+    assert!(names.contains(&"tictactoe"), "{names:?}");
+}
+
+#[tokio::test]
+async fn create_get_move_ai_undo() {
+    let app = app();
+    let (id, state) = create(&app, json!({"game": "tictactoe", "level": 9})).await;
+    assert_eq!(state["turn"], json!({"kind": "player", "player": 0}));
+    assert_eq!(legal_texts(&state).len(), 9);
+    assert_eq!(
+        state["seats"],
+        json!([{"kind": "human"}, {"kind": "ai", "level": 9}])
+    );
+    assert!(state["result"].is_null());
+
+    let (status, got) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(got["position"], state["position"]);
+
+    // A legal move: the corner.
+    let (status, after) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"a1"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["history"][0]["text"], "a1");
+    assert_eq!(after["history"][0]["path"], json!(["a1"]));
+    assert_eq!(legal_texts(&after).len(), 8);
+    assert_eq!(after["turn"]["player"], 1);
+
+    // The AI answers: against a corner the only non-losing reply is the centre.
+    let (status, ai) = call(&app, "POST", &format!("/api/games/{id}/ai"), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{ai}");
+    assert_eq!(ai["ai"]["move"], "b2", "{ai}");
+    assert!(ai["ai"]["nodes"].as_u64().expect("nodes") > 0);
+    assert!(ai["ai"]["depth"].as_u64().expect("depth") >= 1);
+    assert!(ai["ai"]["engine"]
+        .as_str()
+        .expect("engine")
+        .contains("alpha-beta"));
+    assert_eq!(ai["state"]["history"].as_array().expect("history").len(), 2);
+    assert_eq!(ai["state"]["turn"]["player"], 0);
+    assert!(ai["state"]["thinking"].is_null());
+
+    // A hint does not play.
+    let (status, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/ai"),
+        Some(r#"{"play":false,"level":2}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["played"], false);
+    assert_eq!(
+        hint["state"]["history"].as_array().expect("history").len(),
+        2
+    );
+    assert!(legal_texts(&hint["state"])
+        .contains(&hint["ai"]["move"].as_str().expect("move").to_string()));
+
+    // Undo both moves at once, then one more is too many.
+    let (status, undone) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(r#"{"plies":2}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(undone["history"], json!([]));
+    assert_eq!(undone["position"], state["position"]);
+    let (status, err) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(err["error"].as_str().expect("error").contains("take back"));
+
+    // Solve is for puzzles only.
+    let (status, err) = call(&app, "POST", &format!("/api/games/{id}/solve"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(err["error"].as_str().expect("error").contains("no solver"));
+
+    // Delete, then the game is gone.
+    let (status, _) = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, err) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(err["error"].is_string());
+}
+
+#[tokio::test]
+async fn game_played_to_the_end_reports_result() {
+    let app = app();
+    // x: a1 b1 c1 wins the bottom row while o plays a2 b2.
+    let (id, _) = create(
+        &app,
+        json!({"game": "tictactoe", "seats": [{"kind":"human"},{"kind":"human"}]}),
+    )
+    .await;
+    let mut last = Value::Null;
+    for mv in ["a1", "a2", "b1", "b2", "c1"] {
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": mv}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        last = v;
+    }
+    assert_eq!(last["turn"]["kind"], "over");
+    assert_eq!(last["result"]["winner"], 0);
+    assert_eq!(last["result"]["returns"], json!([1.0, -1.0]));
+    assert_eq!(last["result"]["reason"], "three in a row");
+    assert!(legal_texts(&last).is_empty());
+    let (status, err) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"c3"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    let (status, err) = call(&app, "POST", &format!("/api/games/{id}/ai"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{err}");
+    assert!(err["error"].as_str().expect("error").contains("over"));
+}
+
+#[tokio::test]
+async fn ai_plays_both_sides_of_nim_perfectly() {
+    let app = app();
+    let (id, _) = create(
+        &app,
+        json!({"game": "nim", "rules": {"heaps": "1-3-5-7"},
+        "seats": [{"kind":"ai","level":10},{"kind":"ai","level":10}]}),
+    )
+    .await;
+    // 1^3^5^7 = 0: the first player loses against perfect play, so the second player wins.
+    let mut state = Value::Null;
+    for _ in 0..40 {
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/ai"),
+            Some(r#"{"time_ms":2000}"#),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        state = v["state"].clone();
+        if state["turn"]["kind"] == "over" {
+            break;
+        }
+    }
+    assert_eq!(state["turn"]["kind"], "over");
+    assert_eq!(state["result"]["winner"], 1, "{state}");
+}
+
+#[tokio::test]
+async fn bad_requests_get_4xx_json_errors() {
+    let app = app();
+    let cases: Vec<(&str, String, Option<&str>, StatusCode, &str)> = vec![
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"go"}"#),
+            StatusCode::BAD_REQUEST,
+            "unknown game 'go'",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"#),
+            StatusCode::BAD_REQUEST,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some("not json at all"),
+            StatusCode::BAD_REQUEST,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"gme":"nim"}"#),
+            StatusCode::BAD_REQUEST,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"nim","level":11}"#),
+            StatusCode::BAD_REQUEST,
+            "level",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"nim","seats":[{"kind":"human"}]}"#),
+            StatusCode::BAD_REQUEST,
+            "seats",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"nim","seats":[{"kind":"robot"},{"kind":"human"}]}"#),
+            StatusCode::BAD_REQUEST,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"tictactoe","position":"xxxxxxxxx o"}"#),
+            StatusCode::BAD_REQUEST,
+            "bad position",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"nim","rules":[1,2]}"#),
+            StatusCode::BAD_REQUEST,
+            "rules",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"game":"nim","rules":{"heaps":7}}"#),
+            StatusCode::BAD_REQUEST,
+            "heaps",
+        ),
+        (
+            "GET",
+            "/api/games/0123456789abcdef".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "no game",
+        ),
+        (
+            "POST",
+            "/api/games/nope/moves".into(),
+            Some(r#"{"move":"a1"}"#),
+            StatusCode::NOT_FOUND,
+            "no game",
+        ),
+        (
+            "GET",
+            "/api/nothing".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "endpoint",
+        ),
+    ];
+    for (method, uri, body, want, text) in cases {
+        let (status, v) = call(&app, method, &uri, body).await;
+        assert_eq!(status, want, "{method} {uri} {body:?}: {v}");
+        let msg = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error text: {v}"));
+        assert!(
+            msg.contains(text),
+            "{method} {uri} {body:?}: '{msg}' lacks '{text}'"
+        );
+    }
+
+    let (id, _) = create(&app, json!({"game": "tictactoe"})).await;
+    let moves = format!("/api/games/{id}/moves");
+    for (body, want, text) in [
+        (
+            r#"{"move":"d4"}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal move 'd4'",
+        ),
+        (
+            r#"{"move":""}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal move",
+        ),
+        (r#"{"mv":"a1"}"#, StatusCode::BAD_REQUEST, "bad JSON"),
+        (r#"{"move":5}"#, StatusCode::BAD_REQUEST, "bad JSON"),
+        ("", StatusCode::BAD_REQUEST, "bad JSON"),
+    ] {
+        let (status, v) = call(&app, "POST", &moves, Some(body)).await;
+        assert_eq!(status, want, "{body}: {v}");
+        assert!(
+            v["error"].as_str().expect("error").contains(text),
+            "{body}: {v}"
+        );
+    }
+    // A taken square is illegal too, and the failed move changed nothing.
+    call(&app, "POST", &moves, Some(r#"{"move":"b2"}"#)).await;
+    let (status, v) = call(&app, "POST", &moves, Some(r#"{"move":"b2"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(state["history"].as_array().expect("history").len(), 1);
+
+    for body in [r#"{"level":0}"#, r#"{"lvl":3}"#, "[]"] {
+        let (status, v) = call(&app, "POST", &format!("/api/games/{id}/ai"), Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+    }
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(r#"{"plies":0}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/position"),
+        Some(r#"{"position":"junk"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}
+
+#[tokio::test]
+async fn position_paste_replaces_the_game() {
+    let app = app();
+    let (id, _) = create(&app, json!({"game": "tictactoe"})).await;
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/position"),
+        Some(r#"{"position":"xx.oo.... x"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["position"], "xx.oo.... x");
+    assert_eq!(legal_texts(&v).len(), 5);
+    let (status, ai) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/ai"),
+        Some(r#"{"level":5}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{ai}");
+    assert_eq!(ai["ai"]["move"], "c3", "x completes the top row");
+    assert_eq!(ai["state"]["result"]["winner"], 0);
+}
+
+#[tokio::test]
+async fn store_cap_and_expiry() {
+    let app = app_with(StoreConfig {
+        capacity: 3,
+        idle_expiry: Duration::from_secs(3600),
+    });
+    for _ in 0..3 {
+        create(&app, json!({"game": "nim"})).await;
+    }
+    let (status, v) = call(&app, "POST", "/api/games", Some(r#"{"game":"nim"}"#)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(v["error"]
+        .as_str()
+        .expect("error")
+        .contains("too many games"));
+
+    let app = app_with(StoreConfig {
+        capacity: 3,
+        idle_expiry: Duration::from_millis(50),
+    });
+    let (id, _) = create(&app, json!({"game": "nim"})).await;
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    for _ in 0..3 {
+        create(&app, json!({"game": "nim"})).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_concurrent_games() {
+    let app = app();
+    let mut tasks = Vec::new();
+    for g in 0..50u64 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let (id, _) = create(
+                &app,
+                json!({"game": "tictactoe", "seed": g,
+                "seats": [{"kind":"seed"},{"kind":"ai","level":4}]}),
+            )
+            .await;
+            // Both seats are AIs: the random mover against alpha-beta, to the end.
+            let mut state = Value::Null;
+            for _ in 0..9 {
+                let (status, v) = call(
+                    &app,
+                    "POST",
+                    &format!("/api/games/{id}/ai"),
+                    Some(r#"{"time_ms":500}"#),
+                )
+                .await;
+                assert_eq!(status, StatusCode::OK, "{v}");
+                state = v["state"].clone();
+                if state["turn"]["kind"] == "over" {
+                    break;
+                }
+            }
+            assert_eq!(state["turn"]["kind"], "over", "{state}");
+            // Alpha-beta never loses tic-tac-toe.
+            assert_ne!(state["result"]["winner"], 0, "{state}");
+            (id, state["history"].as_array().map_or(0, |h| h.len()))
+        }));
+    }
+    let mut ids = std::collections::HashSet::new();
+    for t in tasks {
+        let (id, plies) = t.await.expect("task");
+        assert!(plies >= 5);
+        ids.insert(id);
+    }
+    assert_eq!(ids.len(), 50, "every game got its own id");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_search_does_not_block_other_requests() {
+    let app = app();
+    let (slow, _) = create(&app, json!({"game": "nim", "rules": {"heaps": "2-5-7-9"}})).await;
+    let (fast, _) = create(&app, json!({"game": "tictactoe"})).await;
+    let app2 = app.clone();
+    let search = tokio::spawn(async move {
+        call(
+            &app2,
+            "POST",
+            &format!("/api/games/{slow}/ai"),
+            Some(r#"{"level":10,"time_ms":1500}"#),
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // While it searches, other games answer, and the searching game says it is thinking.
+    let started = std::time::Instant::now();
+    for _ in 0..20 {
+        let (status, _) = call(&app, "GET", &format!("/api/games/{fast}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let quick = started.elapsed();
+    let (status, busy) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{fast}/moves"),
+        Some(r#"{"move":"b2"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{busy}");
+    let (status, done) = search.await.expect("search task");
+    assert_eq!(status, StatusCode::OK, "{done}");
+    // Not a timing assertion on the machine's speed: the 20 reads must not have waited for the
+    // whole search (they ran while it was going on).
+    assert!(quick < Duration::from_millis(1400), "reads took {quick:?}");
+}
