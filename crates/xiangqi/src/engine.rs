@@ -12,6 +12,7 @@
 //! ```
 
 use crate::board::{Color, PieceKind};
+use crate::eval::Evaluation;
 use crate::position::{Move, Position};
 use qiyi_core::eval::{Evaluator, Score};
 use qiyi_core::rng::splitmix64;
@@ -88,8 +89,15 @@ impl Evaluator<Position> for MaterialEval {
     xiangqi_hooks!();
 }
 
+impl Evaluator<Position> for crate::eval::Evaluation {
+    fn evaluate(&self, pos: &Position) -> Score {
+        self.score(pos)
+    }
+    xiangqi_hooks!();
+}
+
 /// An evaluator with seeded, position-dependent noise added (for the weaker levels).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Noisy<E> {
     inner: E,
     amplitude: Score,
@@ -183,7 +191,7 @@ impl Default for EngineConfig {
 
 enum Inner {
     Seed(Searcher<Position, MaterialEval>),
-    Strong(Searcher<Position, Noisy<MaterialEval>>),
+    Strong(Searcher<Position, Noisy<Evaluation>>),
 }
 
 /// A Xiangqi engine: settings plus a searcher whose table lives between moves.
@@ -215,7 +223,7 @@ impl Engine {
                     ..SearchOptions::all()
                 };
                 let eval = Noisy {
-                    inner: MaterialEval,
+                    inner: Evaluation::default(),
                     amplitude: level.noise(),
                     seed: config.seed,
                 };

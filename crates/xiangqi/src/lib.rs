@@ -25,6 +25,7 @@
 pub mod board;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod game;
 pub mod matchplay;
 pub mod movegen;
