@@ -7,7 +7,7 @@
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals).
 //! - [`conformance`]: the generic test suite every game calls.
-//! - [`toys`]: small games (tic-tac-toe, Nim, Pig, sliding tiles) for tests, benches and teaching.
+//! - [`toys`]: small games (tic-tac-toe, Nim, Pig, Race, sliding tiles) for tests, benches and teaching.
 //!
 //! ```
 //! use qiyi_core::search::{minimax, SearchLimits, SearchOptions, Searcher};
