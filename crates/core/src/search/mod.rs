@@ -6,7 +6,7 @@
 //!
 //! | module | algorithms |
 //! |---|---|
-//! | [`minimax`] | plain minimax (negamax form): the teaching baseline and test oracle |
+//! | [`minimax`](mod@minimax) | plain minimax (negamax form): the teaching baseline and test oracle |
 //! | [`alphabeta`] | negamax alpha-beta with PVS, aspiration, TT, killers, history, null move, LMR, quiescence; iterative deepening; Lazy SMP |
 //! | [`tt`] | the shared, lock-free transposition table sized in MiB |
 //! | [`nplayer`] | paranoid, best-reply search and max-n for 3-6 players |
