@@ -1,7 +1,7 @@
 //! Benchmarks: move generation, canonical forms, the English centre solve and one count layer.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qiyi_peg_solitaire::solver::layers::next_layer;
+use qiyi_peg_solitaire::solver::layers::{next_layer, Layer};
 use qiyi_peg_solitaire::solver::tables::Tables;
 use qiyi_peg_solitaire::{Board, Problem};
 use std::hint::black_box;
@@ -10,7 +10,7 @@ fn benches(c: &mut Criterion) {
     let board = Board::named("english").expect("english board");
     let all: Vec<usize> = (0..board.symmetries().len()).collect();
     let t = Tables::<u64>::new(&board, &all);
-    let start = board.picture_start() as u64;
+    let start = t.to_internal(board.picture_start());
 
     c.bench_function("english/canonical", |b| {
         b.iter(|| t.canonical(black_box(start ^ 0b1011_0110_1101)))
@@ -23,9 +23,11 @@ fn benches(c: &mut Criterion) {
         })
     });
     let problem = Problem::new(board.clone(), Some("d4"), Some("d4")).expect("problem");
-    c.bench_function("english/solve-centre", |b| b.iter(|| problem.solve(u64::MAX)));
+    c.bench_function("english/solve-centre", |b| {
+        b.iter(|| problem.solve(u64::MAX))
+    });
     // Layer 6 (26 pegs) -> layer 7.
-    let mut layer = vec![t.canonical(start)];
+    let mut layer = Layer::from_vec(vec![t.canonical(start)]);
     for _ in 0..6 {
         layer = next_layer(&t, &layer);
     }

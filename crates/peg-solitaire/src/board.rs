@@ -107,7 +107,10 @@ pub const BOARD_NAMES: &[(&str, &str)] = &[
     ("french", "French / European 37-hole board (centre d4)"),
     ("wiegleb", "Wiegleb 45-hole cross on a 9x9 grid (centre e5)"),
     ("diamond", "41-hole diamond (centre e5)"),
-    ("triangle", "15-hole triangle, side 5 (apex a1); triangle:N for sides 4 to 8"),
+    (
+        "triangle",
+        "15-hole triangle, side 5 (apex a1); triangle:N for sides 4 to 8",
+    ),
 ];
 
 fn square_picture(size: i32, keep: impl Fn(i32, i32) -> bool) -> String {
@@ -135,7 +138,9 @@ fn triangle_picture(side: usize) -> String {
     let mut out = String::new();
     for r in 0..side {
         out.push_str(&" ".repeat(side - 1 - r));
-        let row: Vec<&str> = (0..=r).map(|i| if r == 0 && i == 0 { "." } else { "o" }).collect();
+        let row: Vec<&str> = (0..=r)
+            .map(|i| if r == 0 && i == 0 { "." } else { "o" })
+            .collect();
         out.push_str(&row.join(" "));
         out.push('\n');
     }
@@ -362,6 +367,12 @@ impl Board {
         (fixed.len() == 1).then(|| fixed[0])
     }
 
+    /// Lattice coordinates of each hole: (column, row) on square boards, axial (q, r) on
+    /// triangular ones; the top-left hole of a square board's bounding box is (0, 0).
+    pub fn coords(&self) -> &[(i32, i32)] {
+        &self.coords
+    }
+
     /// Every jump of the board (both directions of every line of three holes).
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
@@ -516,11 +527,20 @@ impl Board {
         };
         let index = self.index_of();
         let key = |c: &(i32, i32)| (c.1, c.0);
-        let origin = self.coords.iter().min_by_key(|c| key(c)).copied().unwrap_or((0, 0));
+        let origin = self
+            .coords
+            .iter()
+            .min_by_key(|c| key(c))
+            .copied()
+            .unwrap_or((0, 0));
         let mut out: Vec<Vec<u8>> = Vec::new();
         for map in maps {
             let images: Vec<(i32, i32)> = self.coords.iter().map(|&c| map(c)).collect();
-            let low = images.iter().min_by_key(|c| key(c)).copied().unwrap_or((0, 0));
+            let low = images
+                .iter()
+                .min_by_key(|c| key(c))
+                .copied()
+                .unwrap_or((0, 0));
             let (dx, dy) = (origin.0 - low.0, origin.1 - low.1);
             let perm: Option<Vec<u8>> = images
                 .iter()

@@ -58,7 +58,14 @@ mod tests {
 
     #[test]
     fn every_jump_keeps_every_invariant() {
-        for name in ["english", "french", "wiegleb", "diamond", "triangle:5", "triangle:8"] {
+        for name in [
+            "english",
+            "french",
+            "wiegleb",
+            "diamond",
+            "triangle:5",
+            "triangle:8",
+        ] {
             let b = Board::named(name).unwrap();
             assert!(!b.class_masks().is_empty(), "{name} has no invariant");
             for j in b.jumps() {

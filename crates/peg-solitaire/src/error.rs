@@ -6,13 +6,15 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PegError {
     /// A board name that is not one of the built-in boards.
-    #[error("unknown board `{0}` (try english, french, wiegleb, diamond, triangle, triangle:N)")]
+    #[error("unknown board `{0}` (not a board name nor a readable file; try english, french, wiegleb, diamond, triangle, triangle:N)")]
     UnknownBoard(String),
     /// `triangle:N` with a side outside the supported range.
     #[error("triangle side {0} is out of range (4 to 8)")]
     TriangleSide(String),
     /// A character other than `o`, `.` or space in a board picture.
-    #[error("line {line}, column {column}: unexpected character `{ch}` (use `o` peg, `.` hole, space)")]
+    #[error(
+        "line {line}, column {column}: unexpected character `{ch}` (use `o` peg, `.` hole, space)"
+    )]
     BadChar {
         /// 1-based line.
         line: usize,

@@ -32,4 +32,4 @@ pub mod solver;
 pub use board::{Board, Jump, Lattice};
 pub use error::PegError;
 pub use position::{PegPosition, PegPuzzle};
-pub use problem::{classify, Finish, Problem};
+pub use problem::{classify, load_board, with_threads, Finish, Problem};

@@ -26,7 +26,12 @@ impl PartialEq for PegPosition {
 
 impl fmt::Debug for PegPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PegPosition({}):\n{}", self.board.name(), self.board.picture(self.pegs))
+        write!(
+            f,
+            "PegPosition({}):\n{}",
+            self.board.name(),
+            self.board.picture(self.pegs)
+        )
     }
 }
 

@@ -5,8 +5,8 @@
 use crate::bits::Bits;
 use crate::board::{Board, Jump};
 use crate::error::PegError;
-use crate::solver::dfs::{Dfs, DfsOutcome};
-use crate::solver::layers::{explore, good_layers, count_paths, LayerCount};
+use crate::solver::dfs::{endgame_table, Dfs, DfsOutcome};
+use crate::solver::layers::{count_paths, explore, good_layers, Layer, LayerCount};
 use crate::solver::minmoves::min_moves;
 use crate::solver::tables::Tables;
 use std::sync::Arc;
@@ -105,14 +105,20 @@ impl Problem {
     /// default: the board's picture, i.e. the centre empty for built-in boards) and finishing in
     /// `finish` (a hole name or `any`; default: the start hole when the position class allows it,
     /// otherwise anywhere).
-    pub fn new(board: Board, start: Option<&str>, finish: Option<&str>) -> Result<Problem, PegError> {
+    pub fn new(
+        board: Board,
+        start: Option<&str>,
+        finish: Option<&str>,
+    ) -> Result<Problem, PegError> {
         let board = Arc::new(board);
         let start = match start {
             Some(h) => board.full() & !(1u128 << board.hole(h)?),
             None => board.picture_start(),
         };
         if start == 0 {
-            return Err(PegError::BadRequest("the start position has no pegs".into()));
+            return Err(PegError::BadRequest(
+                "the start position has no pegs".into(),
+            ));
         }
         let finish = match finish.map(|f| f.trim().to_ascii_lowercase()) {
             Some(f) if f == "any" => Finish::Any,
@@ -224,9 +230,21 @@ impl Problem {
 
     fn dfs<B: Bits>(&self, budget: u64) -> (DfsOutcome, u64) {
         let t = Tables::<B>::new(&self.board, &self.goal_group());
-        let mut dfs = Dfs::new(&t, B::from_u128(self.finish_mask()), budget);
-        let out = dfs.solve(B::from_u128(self.start));
-        (out, dfs.nodes)
+        let finish = t.to_internal(self.finish_mask());
+        let start = t.to_internal(self.start);
+        // A quick plain search first (enough for the English board), then one with an endgame
+        // table of up to ~200k positions (never past half the pegs).
+        let quick = budget.min(200_000);
+        let mut dfs = Dfs::new(&t, finish, quick);
+        let out = dfs.solve(start);
+        if out != DfsOutcome::GaveUp || quick == budget {
+            return (out, dfs.nodes);
+        }
+        let spent = dfs.nodes;
+        let (k, table) = endgame_table(&t, finish, 200_000, self.start.count_ones() / 2);
+        let mut dfs = Dfs::new(&t, finish, budget - quick).with_endgame(k, table);
+        let out = dfs.solve(start);
+        (out, spent + dfs.nodes)
     }
 
     /// Counts every position reachable from the start, per number of pegs.
@@ -246,12 +264,14 @@ impl Problem {
         let all: Vec<usize> = (0..self.board.symmetries().len()).collect();
         let own = self.board.stabilizer(self.start);
         let steps = self.start.count_ones() as usize;
-        let start = B::from_u128(self.start);
         let t = Tables::<B>::new(&self.board, &all);
-        let (mut layers, _) = explore(&t, start, false, |k, l| progress("count", k, steps, l.len()));
+        let start = t.to_internal(self.start);
+        let (mut layers, _) = explore(&t, start, false, |k, l| {
+            progress("count", k, steps, l.len())
+        });
         if own.len() != all.len() {
             let t2 = Tables::<B>::new(&self.board, &own);
-            let (full, _) = explore(&t2, start, false, |k, l| {
+            let (full, _) = explore(&t2, t2.to_internal(self.start), false, |k, l| {
                 progress("count (full)", k, steps, l.len())
             });
             for (a, b) in layers.iter_mut().zip(full) {
@@ -265,12 +285,12 @@ impl Problem {
         }
     }
 
-    fn good<B: Bits>(&self, t: &Tables<B>, progress: Progress) -> Vec<Vec<B>> {
+    fn good<B: Bits>(&self, t: &Tables<B>, progress: Progress) -> Vec<Layer<B>> {
         let steps = self.start.count_ones() as usize;
-        let (_, layers) = explore(t, B::from_u128(self.start), true, |k, l| {
+        let (_, layers) = explore(t, t.to_internal(self.start), true, |k, l| {
             progress("explore", k, steps, l.len())
         });
-        let finish = B::from_u128(self.finish_mask());
+        let finish = t.to_internal(self.finish_mask());
         good_layers(t, &layers, move |s| s & finish != B::ZERO)
     }
 
@@ -289,7 +309,7 @@ impl Problem {
         let good = self.good(&t, &mut *progress);
         let good_positions = good.iter().map(|l| l.len() as u64).sum();
         let steps = self.start.count_ones() as usize;
-        let r = min_moves(&t, B::from_u128(self.start), &good, |d, n| {
+        let r = min_moves(&t, t.to_internal(self.start), &good, |d, n| {
             progress("moves", d, steps, n)
         });
         let jumps = self.board.jumps();
@@ -324,28 +344,53 @@ impl Problem {
 /// For every single-vacancy start: the holes where one last peg can remain.
 ///
 /// Finishes whose position class differs from the start's are ruled out at once; the others are
-/// searched depth-first with at most `budget` positions each (symmetric starts and finishes are
-/// searched once).
-pub fn classify(board: &Board, budget: u64, mut progress: impl FnMut(usize, usize)) -> Vec<StartClass> {
+/// searched depth-first with at most `budget` positions each. Symmetric images of a (start,
+/// finish) pair and the time-reversed pair (start and finish swapped) are searched once.
+pub fn classify(
+    board: &Board,
+    budget: u64,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<StartClass> {
     let board = Arc::new(board.clone());
     let n = board.len();
     let syms = board.symmetries();
     // outcome[h][f]: 0 not yet searched, 1 found, 2 impossible by search, 3 ruled out by class,
     // 4 undecided (budget exhausted).
     let mut outcome: Vec<Vec<u8>> = vec![vec![0; n]; n];
-    let mut done = vec![false; n];
+    // Records a result with its images: under every symmetry, and reversed in time (a solution
+    // from "all but h" to "only f", played backwards on the complements, goes from "all but f"
+    // to "only h").
+    let record = |outcome: &mut Vec<Vec<u8>>, h: usize, f: usize, code: u8| {
+        for perm in syms {
+            let (h2, f2) = (perm[h] as usize, perm[f] as usize);
+            outcome[h2][f2] = code;
+            outcome[f2][h2] = code;
+        }
+    };
     for h in 0..n {
         progress(h, n);
-        if done[h] {
-            continue;
-        }
         let start = board.full() & !(1u128 << h);
         let class = board.class_of(start);
         for f in 0..n {
             if board.class_of(1u128 << f) != class {
                 outcome[h][f] = 3;
-                continue;
             }
+        }
+        if (0..n).all(|f| outcome[h][f] != 0) {
+            continue;
+        }
+        // First any finish: one search often settles one hole at once.
+        let any = Problem {
+            board: board.clone(),
+            start,
+            finish: Finish::Any,
+        };
+        if let Some(js) = any.solve(budget).jumps {
+            if let Ok(end) = replay(&board, start, &js) {
+                record(&mut outcome, h, end.trailing_zeros() as usize, 1);
+            }
+        }
+        for f in 0..n {
             if outcome[h][f] != 0 {
                 continue;
             }
@@ -362,24 +407,8 @@ pub fn classify(board: &Board, budget: u64, mut progress: impl FnMut(usize, usiz
             } else {
                 4
             };
-            // Images under the start's symmetries share the answer.
-            for perm in syms {
-                if perm[h] as usize == h {
-                    outcome[h][perm[f] as usize] = code;
-                }
-            }
+            record(&mut outcome, h, f, code);
         }
-        // Copy to the symmetric starts.
-        for perm in syms {
-            let h2 = perm[h] as usize;
-            if !done[h2] {
-                for f in 0..n {
-                    outcome[h2][perm[f] as usize] = outcome[h][f];
-                }
-                done[h2] = true;
-            }
-        }
-        done[h] = true;
     }
     (0..n)
         .map(|h| {
@@ -401,9 +430,36 @@ pub fn classify(board: &Board, budget: u64, mut progress: impl FnMut(usize, usiz
         .collect()
 }
 
+/// Runs `f` on a pool of `threads` worker threads (the parallel solvers use rayon).
+pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+    {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
+/// A built-in board by name, or else a board picture read from the file `name`.
+pub fn load_board(name: &str) -> Result<Board, PegError> {
+    match Board::named(name) {
+        Ok(b) => Ok(b),
+        Err(PegError::UnknownBoard(n)) => match std::fs::read_to_string(&n) {
+            Ok(text) => Board::from_picture(&text),
+            Err(_) => Err(PegError::UnknownBoard(n)),
+        },
+        Err(e) => Err(e),
+    }
+}
+
 /// `f4-d4`: a jump in hole names.
 pub fn jump_text(board: &Board, j: &Jump) -> String {
-    format!("{}-{}", board.hole_name(j.from as usize), board.hole_name(j.to as usize))
+    format!(
+        "{}-{}",
+        board.hole_name(j.from as usize),
+        board.hole_name(j.to as usize)
+    )
 }
 
 /// Groups consecutive jumps by the same peg into moves.

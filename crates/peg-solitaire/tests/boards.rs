@@ -20,9 +20,16 @@ fn classic_boards_have_their_hole_counts_and_groups() {
         let b = Board::named(name).unwrap();
         assert_eq!(b.len(), holes, "{name}");
         assert_eq!(b.symmetries().len(), syms, "{name}");
-        assert_eq!(b.centre().map(|c| b.hole_name(c).to_string()).as_deref(), centre, "{name}");
+        assert_eq!(
+            b.centre().map(|c| b.hole_name(c).to_string()).as_deref(),
+            centre,
+            "{name}"
+        );
     }
-    assert_eq!(Board::named("triangle").unwrap().lattice(), Lattice::Triangular);
+    assert_eq!(
+        Board::named("triangle").unwrap().lattice(),
+        Lattice::Triangular
+    );
 }
 
 #[test]
@@ -60,7 +67,14 @@ fn symmetry_of_a_custom_board_comes_from_its_shape() {
 
 #[test]
 fn picture_round_trips() {
-    for name in ["english", "french", "wiegleb", "diamond", "triangle", "triangle:8"] {
+    for name in [
+        "english",
+        "french",
+        "wiegleb",
+        "diamond",
+        "triangle",
+        "triangle:8",
+    ] {
         let b = Board::named(name).unwrap();
         let text = b.picture(b.picture_start());
         let again = Board::from_picture(&text).unwrap();
@@ -71,18 +85,40 @@ fn picture_round_trips() {
 
 #[test]
 fn bad_input_gets_typed_errors() {
-    assert!(matches!(Board::named("hexagon"), Err(PegError::UnknownBoard(_))));
-    assert!(matches!(Board::named("triangle:3"), Err(PegError::TriangleSide(_))));
-    assert!(matches!(Board::named("triangle:x"), Err(PegError::TriangleSide(_))));
+    assert!(matches!(
+        Board::named("hexagon"),
+        Err(PegError::UnknownBoard(_))
+    ));
+    assert!(matches!(
+        Board::named("triangle:3"),
+        Err(PegError::TriangleSide(_))
+    ));
+    assert!(matches!(
+        Board::named("triangle:x"),
+        Err(PegError::TriangleSide(_))
+    ));
     assert!(matches!(
         Board::from_picture("oo\nox\n"),
-        Err(PegError::BadChar { line: 2, column: 2, ch: 'x' })
+        Err(PegError::BadChar {
+            line: 2,
+            column: 2,
+            ch: 'x'
+        })
     ));
-    assert!(matches!(Board::from_picture("  \n\n"), Err(PegError::EmptyBoard)));
+    assert!(matches!(
+        Board::from_picture("  \n\n"),
+        Err(PegError::EmptyBoard)
+    ));
     let big = "o".repeat(27);
-    assert!(matches!(Board::from_picture(&big), Err(PegError::TooLarge { .. })));
+    assert!(matches!(
+        Board::from_picture(&big),
+        Err(PegError::TooLarge { .. })
+    ));
     let many = "oooooooooo\n".repeat(13);
-    assert!(matches!(Board::from_picture(&many), Err(PegError::TooManyHoles(130))));
+    assert!(matches!(
+        Board::from_picture(&many),
+        Err(PegError::TooManyHoles(130))
+    ));
     let b = Board::named("english").unwrap();
     assert!(matches!(b.hole("a1"), Err(PegError::UnknownHole(_))));
     assert!(matches!(b.hole("z9"), Err(PegError::UnknownHole(_))));

@@ -3,7 +3,12 @@
 //! The search tries the jumps in board order and remembers (by canonical form under the
 //! symmetries that fix the allowed finish holes) every position from which it found no finish, so
 //! no position is expanded twice. A node budget turns an exhaustive search into a bounded one.
+//!
+//! Meet in the middle: an endgame table holds every position with `k` pegs that can still finish
+//! (built backwards from the finish by reverse jumps), so the search stops at `k` pegs with an
+//! exact answer instead of searching the endgame again and again.
 
+use super::layers::{previous_layer, Layer};
 use super::set::StateSet;
 use super::tables::Tables;
 use crate::bits::Bits;
@@ -28,6 +33,36 @@ pub struct Dfs<'a, B: Bits> {
     /// Positions expanded so far.
     pub nodes: u64,
     budget: u64,
+    endgame: Option<(u32, Layer<B>)>,
+}
+
+/// The positions with few pegs that can still end with one peg in `finish`, as canonical forms:
+/// layers of reverse jumps from the one-peg goals, grown while a layer stays under `max_layer`
+/// positions. Returns the peg count of the last layer and that layer.
+pub fn endgame_table<B: Bits>(
+    t: &Tables<B>,
+    finish: B,
+    max_layer: usize,
+    max_pegs: u32,
+) -> (u32, Layer<B>) {
+    let mut goals = Vec::new();
+    let mut f = finish;
+    while f != B::ZERO {
+        let h = f.lowest() as usize;
+        f = f.clear_lowest();
+        goals.push(t.canonical(B::bit(h)));
+    }
+    let mut layer = Layer::from_vec(goals);
+    let mut pegs = 1;
+    while pegs < max_pegs {
+        let prev = previous_layer(t, &layer);
+        if prev.is_empty() || prev.len() > max_layer {
+            break;
+        }
+        layer = prev;
+        pegs += 1;
+    }
+    (pegs, layer)
 }
 
 impl<'a, B: Bits> Dfs<'a, B> {
@@ -41,14 +76,35 @@ impl<'a, B: Bits> Dfs<'a, B> {
             path: Vec::with_capacity(128),
             nodes: 0,
             budget,
+            endgame: None,
         }
+    }
+
+    /// Uses an endgame table from [`endgame_table`] (built with the same tables and finish).
+    pub fn with_endgame(mut self, pegs: u32, table: Layer<B>) -> Self {
+        self.endgame = Some((pegs, table));
+        self
     }
 
     /// Searches from `start`.
     pub fn solve(&mut self, start: B) -> DfsOutcome {
         self.path.clear();
         match self.go(start, start.count()) {
-            Ok(true) => DfsOutcome::Found(self.path.clone()),
+            Ok(true) => {
+                // Finish from the endgame position without the table (a small search).
+                let mut s = start;
+                for &i in &self.path {
+                    s = s ^ self.t.jumps[i as usize].all;
+                }
+                if s.count() > 1 {
+                    let mut tail = Dfs::new(self.t, self.finish, u64::MAX);
+                    match tail.solve(s) {
+                        DfsOutcome::Found(rest) => self.path.extend(rest),
+                        _ => return DfsOutcome::GaveUp,
+                    }
+                }
+                DfsOutcome::Found(self.path.clone())
+            }
             Ok(false) => DfsOutcome::Impossible,
             Err(()) => DfsOutcome::GaveUp,
         }
@@ -68,6 +124,11 @@ impl<'a, B: Bits> Dfs<'a, B> {
             return Err(());
         }
         let c = self.t.canonical(s);
+        if let Some((k, table)) = &self.endgame {
+            if pegs <= *k {
+                return Ok(pegs == *k && table.contains(c));
+            }
+        }
         if self.dead.contains(c) {
             return Ok(false);
         }

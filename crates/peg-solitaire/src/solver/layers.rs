@@ -2,9 +2,10 @@
 //! over the layers: the positions that can still reach the goal, and the number of solutions.
 //!
 //! Every jump removes one peg, so the positions reachable after `k` jumps are exactly the reachable
-//! positions with `start_pegs - k` pegs, and no position appears in two layers. A layer is a sorted
-//! vector of canonical positions (the smallest image under the symmetry group); the next layer is
-//! built in parallel (rayon) and deduplicated by a parallel sort.
+//! positions with `start_pegs - k` pegs, and no position appears in two layers. A [`Layer`] holds
+//! canonical positions (the smallest image under the symmetry group) split into hash buckets,
+//! each sorted: the next layer is built in parallel (rayon) by scattering successors into buckets
+//! and sorting each small bucket, which keeps every sort inside the cache.
 
 use super::tables::Tables;
 use crate::bits::Bits;
@@ -21,60 +22,190 @@ pub struct LayerCount {
     pub positions_full: u64,
 }
 
-const CHUNK: usize = 1 << 12;
-
-/// The canonical successors of one layer, sorted and deduplicated.
-pub fn next_layer<B: Bits>(t: &Tables<B>, layer: &[B]) -> Vec<B> {
-    let parts: Vec<Vec<B>> = layer
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut out = Vec::with_capacity(chunk.len() * 8);
-            for &s in chunk {
-                t.for_each_jump(s, |_, n| out.push(t.canonical(n)));
-            }
-            out.sort_unstable();
-            out.dedup();
-            out
-        })
-        .collect();
-    let total = parts.iter().map(Vec::len).sum();
-    let mut next = Vec::with_capacity(total);
-    for p in parts {
-        next.extend_from_slice(&p);
-    }
-    drop_dups(next)
+/// A set of positions: hash buckets, each sorted; positions have stable indices.
+#[derive(Clone, Debug, Default)]
+pub struct Layer<B> {
+    states: Vec<B>,
+    offsets: Vec<usize>,
+    shift: u32,
 }
 
-fn drop_dups<B: Bits>(mut v: Vec<B>) -> Vec<B> {
-    v.par_sort_unstable();
-    v.dedup();
-    v.shrink_to_fit();
-    v
+#[inline]
+fn bucket<B: Bits>(s: B, shift: u32) -> usize {
+    if shift >= 64 {
+        0
+    } else {
+        (s.mix() >> shift) as usize
+    }
+}
+
+impl<B: Bits> Layer<B> {
+    /// A layer holding `states` (in any order, duplicates allowed).
+    pub fn from_vec(mut states: Vec<B>) -> Self {
+        states.sort_unstable();
+        states.dedup();
+        Layer {
+            offsets: vec![0, states.len()],
+            states,
+            shift: 64,
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The positions (bucket by bucket).
+    pub fn states(&self) -> &[B] {
+        &self.states
+    }
+
+    /// The index of `s`, if present.
+    #[inline]
+    pub fn index_of(&self, s: B) -> Option<usize> {
+        let b = bucket(s, self.shift);
+        let (lo, hi) = (self.offsets[b], self.offsets[b + 1]);
+        self.states[lo..hi].binary_search(&s).ok().map(|i| lo + i)
+    }
+
+    /// Whether `s` is present.
+    #[inline]
+    pub fn contains(&self, s: B) -> bool {
+        self.index_of(s).is_some()
+    }
+
+    /// The positions that pass `keep` (same buckets).
+    pub fn filter(&self, keep: impl Fn(B) -> bool + Sync) -> Self {
+        let parts: Vec<Vec<B>> = (0..self.offsets.len() - 1)
+            .into_par_iter()
+            .map(|b| {
+                self.states[self.offsets[b]..self.offsets[b + 1]]
+                    .iter()
+                    .copied()
+                    .filter(|&s| keep(s))
+                    .collect()
+            })
+            .collect();
+        Self::from_buckets(parts, self.shift)
+    }
+
+    fn from_buckets(parts: Vec<Vec<B>>, shift: u32) -> Self {
+        let mut offsets = Vec::with_capacity(parts.len() + 1);
+        let mut states = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        offsets.push(0);
+        for p in parts {
+            states.extend_from_slice(&p);
+            offsets.push(states.len());
+        }
+        Layer {
+            states,
+            offsets,
+            shift,
+        }
+    }
+}
+
+/// The canonical successors of one layer.
+pub fn next_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>) -> Layer<B> {
+    step_layer(t, layer, false)
+}
+
+/// The canonical predecessors of one layer (positions one jump before).
+pub fn previous_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>) -> Layer<B> {
+    step_layer(t, layer, true)
+}
+
+fn step_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>, reverse: bool) -> Layer<B> {
+    let cur = layer.states();
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = (cur.len() / (threads * 8)).max(1 << 12);
+    // About 16k successors per bucket.
+    let expected = cur.len() * 10;
+    let bits = (expected / (1 << 14))
+        .max(1)
+        .next_power_of_two()
+        .trailing_zeros()
+        .min(14);
+    let shift = 64 - bits;
+    let nb = 1usize << bits;
+    let parts: Vec<(Vec<B>, Vec<usize>)> = cur
+        .par_chunks(chunk)
+        .map(|chunk| {
+            let mut out = Vec::with_capacity(chunk.len() * 12);
+            for &s in chunk {
+                if reverse {
+                    t.for_each_reverse_jump(s, |_, n| out.push(t.canonical(n)));
+                } else {
+                    t.for_each_jump(s, |_, n| out.push(t.canonical(n)));
+                }
+            }
+            // Counting scatter by bucket.
+            let mut off = vec![0usize; nb + 1];
+            for &s in &out {
+                off[bucket(s, shift) + 1] += 1;
+            }
+            for b in 0..nb {
+                off[b + 1] += off[b];
+            }
+            let mut fill = off.clone();
+            let mut scattered = vec![B::ZERO; out.len()];
+            for &s in &out {
+                let b = bucket(s, shift);
+                scattered[fill[b]] = s;
+                fill[b] += 1;
+            }
+            (scattered, off)
+        })
+        .collect();
+    let buckets: Vec<Vec<B>> = (0..nb)
+        .into_par_iter()
+        .map(|b| {
+            let mut v = Vec::with_capacity(parts.iter().map(|(_, o)| o[b + 1] - o[b]).sum());
+            for (data, off) in &parts {
+                v.extend_from_slice(&data[off[b]..off[b + 1]]);
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
+    drop(parts);
+    Layer::from_buckets(buckets, shift)
 }
 
 /// Counts one layer (the full count assumes the start is fixed by the whole group).
-pub fn count_layer<B: Bits>(t: &Tables<B>, layer: &[B]) -> LayerCount {
-    let full: u64 = layer.par_iter().map(|&s| t.orbit_size(s) as u64).sum();
+pub fn count_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>) -> LayerCount {
+    let full: u64 = layer
+        .states()
+        .par_iter()
+        .map(|&s| t.orbit_size(s) as u64)
+        .sum();
     LayerCount {
-        pegs: layer.first().map(|s| s.count()).unwrap_or(0),
+        pegs: layer.states().first().map(|s| s.count()).unwrap_or(0),
         positions: layer.len() as u64,
         positions_full: full,
     }
 }
 
-/// Explores every position reachable from `start`, layer by layer.
+/// Explores every position reachable from `start` (internal layout), layer by layer.
 ///
 /// `on_layer(k, layer)` is called for each layer as soon as it is built (layer 0 is the start).
-/// When `keep` is false only the counts are kept and the returned layers are empty vectors.
+/// When `keep` is false only the counts are kept and no layers are returned.
 pub fn explore<B: Bits>(
     t: &Tables<B>,
     start: B,
     keep: bool,
-    mut on_layer: impl FnMut(usize, &[B]),
-) -> (Vec<LayerCount>, Vec<Vec<B>>) {
+    mut on_layer: impl FnMut(usize, &Layer<B>),
+) -> (Vec<LayerCount>, Vec<Layer<B>>) {
     let mut counts = Vec::new();
     let mut layers = Vec::new();
-    let mut cur = vec![t.canonical(start)];
+    let mut cur = Layer::from_vec(vec![t.canonical(start)]);
     let mut k = 0;
     while !cur.is_empty() {
         on_layer(k, &cur);
@@ -94,33 +225,25 @@ pub fn explore<B: Bits>(
 /// `is_goal` is asked about the one-peg positions and must be invariant under the group.
 pub fn good_layers<B: Bits>(
     t: &Tables<B>,
-    layers: &[Vec<B>],
+    layers: &[Layer<B>],
     is_goal: impl Fn(B) -> bool + Sync,
-) -> Vec<Vec<B>> {
-    let mut good: Vec<Vec<B>> = vec![Vec::new(); layers.len()];
+) -> Vec<Layer<B>> {
+    let mut good: Vec<Layer<B>> = vec![Layer::default(); layers.len()];
     for k in (0..layers.len()).rev() {
         let layer = &layers[k];
-        let kept: Vec<B> = if layer.first().map(|s| s.count()) == Some(1) {
-            layer.iter().copied().filter(|&s| is_goal(s)).collect()
-        } else if k + 1 < layers.len() {
+        let kept = if layer.states().first().map(|s| s.count()) == Some(1) {
+            layer.filter(&is_goal)
+        } else if k + 1 < layers.len() && !good[k + 1].is_empty() {
             let below = &good[k + 1];
-            if below.is_empty() {
-                Vec::new()
-            } else {
-                layer
-                    .par_iter()
-                    .copied()
-                    .filter(|&s| {
-                        let mut ok = false;
-                        t.for_each_jump(s, |_, n| {
-                            ok = ok || below.binary_search(&t.canonical(n)).is_ok();
-                        });
-                        ok
-                    })
-                    .collect()
-            }
+            layer.filter(|s| {
+                let mut ok = false;
+                t.for_each_jump(s, |_, n| {
+                    ok = ok || below.contains(t.canonical(n));
+                });
+                ok
+            })
         } else {
-            Vec::new()
+            Layer::from_vec(Vec::new())
         };
         good[k] = kept;
     }
@@ -132,7 +255,7 @@ pub fn good_layers<B: Bits>(
 ///
 /// Works on orbit totals: `F(orbit of t) = sum over jumps s -> t' with t' in that orbit of F(s)`,
 /// which equals the number of paths into the whole orbit when the start is fixed by the group.
-pub fn count_paths<B: Bits>(t: &Tables<B>, good: &[Vec<B>]) -> u128 {
+pub fn count_paths<B: Bits>(t: &Tables<B>, good: &[Layer<B>]) -> u128 {
     if good.is_empty() || good[0].is_empty() {
         return 0;
     }
@@ -144,7 +267,7 @@ pub fn count_paths<B: Bits>(t: &Tables<B>, good: &[Vec<B>]) -> u128 {
         }
         let threads = rayon::current_num_threads().max(1);
         let chunk = good[k].len().div_ceil(threads * 4).max(256);
-        let cur = &good[k];
+        let cur = good[k].states();
         let partial: Vec<Vec<u128>> = cur
             .par_chunks(chunk)
             .zip(f.par_chunks(chunk))
@@ -152,7 +275,7 @@ pub fn count_paths<B: Bits>(t: &Tables<B>, good: &[Vec<B>]) -> u128 {
                 let mut acc = vec![0u128; below.len()];
                 for (&s, &c) in states.iter().zip(counts) {
                     t.for_each_jump(s, |_, n| {
-                        if let Ok(i) = below.binary_search(&t.canonical(n)) {
+                        if let Some(i) = below.index_of(t.canonical(n)) {
                             acc[i] += c;
                         }
                     });

@@ -6,6 +6,7 @@
 //! exhaustive, so the first distance at which a goal position is met is the minimum: no shorter
 //! solution exists. The solution itself is rebuilt backwards over the stored frontiers.
 
+use super::layers::Layer;
 use super::tables::Tables;
 use crate::bits::Bits;
 use rayon::prelude::*;
@@ -81,7 +82,7 @@ pub struct MinMoves {
 pub fn min_moves<B: Bits>(
     t: &Tables<B>,
     start: B,
-    good: &[Vec<B>],
+    good: &[Layer<B>],
     mut on_frontier: impl FnMut(usize, usize),
 ) -> MinMoves {
     let none = MinMoves {
@@ -95,12 +96,12 @@ pub fn min_moves<B: Bits>(
     let last = good.len() - 1;
     let dist: Vec<Vec<AtomicU8>> = good
         .iter()
-        .map(|l| l.iter().map(|_| AtomicU8::new(UNSEEN)).collect())
+        .map(|l| l.states().iter().map(|_| AtomicU8::new(UNSEEN)).collect())
         .collect();
     let keep_from = |k0: usize| {
         move |dk: usize, c: B| {
             let k = k0 + dk;
-            k < good.len() && good[k].binary_search(&c).is_ok()
+            k < good.len() && good[k].contains(c)
         }
     };
     dist[0][0].store(0, Ordering::Relaxed);
@@ -117,11 +118,11 @@ pub fn min_moves<B: Bits>(
         let next: Vec<(usize, u32)> = cur
             .par_iter()
             .flat_map_iter(|&(k, i)| {
-                let s = good[k][i as usize];
+                let s = good[k].states()[i as usize];
                 let mut out = Vec::new();
                 moves(t, s, &keep_from(k), &mut |_, c, dk, _| {
                     let kk = k + dk;
-                    if let Ok(idx) = good[kk].binary_search(&c) {
+                    if let Some(idx) = good[kk].index_of(c) {
                         let prev = dist[kk][idx].fetch_min(next_d, Ordering::Relaxed);
                         if prev > next_d {
                             out.push((kk, idx as u32));
@@ -144,17 +145,20 @@ pub fn min_moves<B: Bits>(
     let mut target = frontiers[total]
         .iter()
         .find(|&&(k, _)| k == last)
-        .map(|&(k, i)| (k, good[k][i as usize]));
+        .map(|&(k, i)| (k, good[k].states()[i as usize]));
     let mut canon_path = vec![target];
     for d in (0..total).rev() {
         let (tk, tc) = target.expect("target on the path");
         let prev = frontiers[d].iter().find(|&&(k, i)| {
             k < tk
-                && moves(t, good[k][i as usize], &keep_from(k), &mut |_, c, dk, _| {
-                    k + dk == tk && c == tc
-                })
+                && moves(
+                    t,
+                    good[k].states()[i as usize],
+                    &keep_from(k),
+                    &mut |_, c, dk, _| k + dk == tk && c == tc,
+                )
         });
-        target = prev.map(|&(k, i)| (k, good[k][i as usize]));
+        target = prev.map(|&(k, i)| (k, good[k].states()[i as usize]));
         canon_path.push(target);
     }
     canon_path.reverse();
