@@ -211,6 +211,49 @@ impl Position {
         !attacked
     }
 
+    /// Legality of a pseudo-legal move given the mover's general square `k` and check status.
+    ///
+    /// Outside check a non-general move can only expose the general along the rank or file it
+    /// leaves or enters (chariot, facing general, cannon screens) or through a horse leg it
+    /// vacates, so only those lines are scanned.
+    #[inline]
+    fn legal_given(&mut self, k: u8, in_check: bool, mv: Move) -> bool {
+        if in_check || mv.from == k {
+            return self.is_legal_pseudo(mv);
+        }
+        let (from, to) = (mv.from, mv.to);
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
+        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        if from_dir == 0 && to_dir == 0 && !leg {
+            return true;
+        }
+        let pc = self.board[from as usize];
+        let cap = self.board[to as usize];
+        self.board[to as usize] = pc;
+        self.board[from as usize] = EMPTY;
+        let them = side_bit(self.side.opposite());
+        let b = &self.board;
+        let mut attacked = from_dir != 0 && ray_attacked(b, k, from_dir, them);
+        if !attacked && to_dir != 0 && to_dir != from_dir {
+            attacked = ray_attacked(b, k, to_dir, them);
+        }
+        if !attacked && leg {
+            let d = from as i16 - k as i16;
+            let vert = if d > 0 { 16 } else { -16 };
+            let horiz = d - vert;
+            for s in [step(from, vert), step(from, horiz)] {
+                let c = b[s as usize];
+                if c & them != 0 && CELL_KIND[c as usize] == K_HORSE {
+                    attacked = true;
+                }
+            }
+        }
+        self.board[from as usize] = pc;
+        self.board[to as usize] = cap;
+        !attacked
+    }
+
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
@@ -221,7 +264,7 @@ impl Position {
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if (!in_check && cannot_expose(k, mv)) || self.is_legal_pseudo(mv) {
+            if self.legal_given(k, in_check, mv) {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -237,7 +280,7 @@ impl Position {
         let in_check = self.king_attacked(k, self.side);
         let mut n = 0;
         for &mv in list.as_slice() {
-            n += ((!in_check && cannot_expose(k, mv)) || self.is_legal_pseudo(mv)) as usize;
+            n += self.legal_given(k, in_check, mv) as usize;
         }
         n
     }
@@ -296,6 +339,54 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// The step from `k` toward `s` when they share a rank or file (0 otherwise or when equal).
+#[inline]
+fn line_dir(k: u8, s: u8) -> i16 {
+    if s == k {
+        0
+    } else if (s ^ k) & 0x0F == 0 {
+        if s > k {
+            16
+        } else {
+            -16
+        }
+    } else if (s ^ k) & 0xF0 == 0 {
+        if s > k {
+            1
+        } else {
+            -1
+        }
+    } else {
+        0
+    }
+}
+
+/// Whether the general on `k` is attacked along the ray `d` by a chariot, the facing general
+/// (vertical rays) or a cannon with one screen.
+#[inline]
+fn ray_attacked(b: &[u8; 256], k: u8, d: i16, them: u8) -> bool {
+    let mut s = step(k, d);
+    while b[s as usize] == EMPTY {
+        s = step(s, d);
+    }
+    let c = b[s as usize];
+    if c == OFF {
+        return false;
+    }
+    if c & them != 0 {
+        let kind = CELL_KIND[c as usize];
+        if kind == K_ROOK || (kind == K_KING && (d == 16 || d == -16)) {
+            return true;
+        }
+    }
+    s = step(s, d);
+    while b[s as usize] == EMPTY {
+        s = step(s, d);
+    }
+    let c = b[s as usize];
+    c & them != 0 && CELL_KIND[c as usize] == K_CANNON
 }
 
 /// Whether a move by a side that is not in check, with its general on `k`, certainly leaves the
