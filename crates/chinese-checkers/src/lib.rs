@@ -21,11 +21,14 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod solitaire;
+pub mod tournament;
 
 pub use notation::Error;
 pub use position::{Move, Position};

@@ -24,8 +24,8 @@ fn exact_distances(p: &Solitaire) -> StateMap<u32> {
         for &s in &frontier {
             p.successors(s, &mut buf);
             for &(_, _, t) in &buf {
-                if !dist.contains_key(&t) {
-                    dist.insert(t, d);
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                    e.insert(d);
                     next.push(t);
                 }
             }

@@ -1,0 +1,77 @@
+//! Every player type plays legal moves to the end of 2-, 3-, 4- and 6-player games.
+
+use qiyi_chinese_checkers::engine::{Player, PlayerKind};
+use qiyi_chinese_checkers::tournament::{play_game, run, TournamentConfig};
+use qiyi_chinese_checkers::{Options, Position, Status};
+use qiyi_core::Game;
+
+const KINDS: [PlayerKind; 6] = [
+    PlayerKind::Random,
+    PlayerKind::Seed,
+    PlayerKind::AlphaBeta,
+    PlayerKind::Paranoid,
+    PlayerKind::Brs,
+    PlayerKind::Mcts,
+];
+
+#[test]
+fn every_player_type_finishes_games_with_legal_moves() {
+    for players in [2, 3, 4, 6] {
+        for (i, &kind) in KINDS.iter().enumerate() {
+            let opts = Options {
+                max_moves: 40,
+                ..Options::players(players).expect("valid")
+            };
+            let mut kinds = vec![PlayerKind::Seed; players];
+            kinds[i % players] = kind;
+            let (end, history) = play_game(opts, &kinds, 1, 7 + i as u64);
+            assert!(end.is_over(), "{players} players, {kind}: game did not end");
+            // Replay: every move was legal.
+            let mut pos = Position::start(opts).expect("valid");
+            let mut legal = Vec::new();
+            for mv in history {
+                pos.legal_moves(&mut legal);
+                assert!(legal.contains(&mv), "{kind} played an illegal move");
+                pos.make(mv);
+            }
+            assert_eq!(pos, end);
+        }
+    }
+}
+
+#[test]
+fn greedy_games_are_won_not_capped() {
+    let (end, _) = play_game(
+        Options::default(),
+        &[PlayerKind::Seed, PlayerKind::Seed],
+        1,
+        3,
+    );
+    assert!(matches!(end.status(), Status::Won(_)), "{:?}", end.status());
+}
+
+#[test]
+fn search_player_beats_random_and_best_resolves() {
+    assert_eq!(PlayerKind::parse("best", 2), Ok(PlayerKind::AlphaBeta));
+    assert_eq!(PlayerKind::parse("best", 6), Ok(PlayerKind::Brs));
+    assert!(PlayerKind::parse("nobody", 2).is_err());
+    let config = TournamentConfig {
+        options: Options::default(),
+        seats: vec![PlayerKind::AlphaBeta, PlayerKind::Random],
+        games: 4,
+        seed: 1,
+        level: 2,
+        threads: 2,
+    };
+    let r = run(&config, || {});
+    assert_eq!(r.games, 4);
+    assert_eq!(
+        r.by_type["alphabeta"].wins, 4.0,
+        "alpha-beta wins every game against random"
+    );
+    let mut p = Player::new(PlayerKind::Seed, 5, 1);
+    let pos = Position::default();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert!(moves.contains(&p.choose(&pos)));
+}

@@ -1,0 +1,235 @@
+//! `qiyi solve chinese-checkers` and `qiyi tournament chinese-checkers`.
+
+use crate::common::{print_json, progress, Global};
+use anyhow::{bail, Result};
+use qiyi_chinese_checkers::engine::PlayerKind;
+use qiyi_chinese_checkers::solitaire::{Board, Solitaire, SolveLimits};
+use qiyi_chinese_checkers::tournament::{run, TournamentConfig};
+use qiyi_chinese_checkers::Options;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// Arguments of `qiyi solve chinese-checkers`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Pieces: the top point filled from its tip with 1, 3, 6 or 10 pieces.
+    #[arg(long, default_value_t = 6)]
+    pieces: usize,
+    /// Board: star (all 121 holes) or diamond (the 81-hole two-player board).
+    #[arg(long, default_value = "star")]
+    board: String,
+    /// Give up (reporting the proven lower bound) after this many seconds.
+    #[arg(long, default_value_t = 3600)]
+    time_limit: u64,
+    /// Give up when the search holds more than this many million states (about 40 bytes each).
+    #[arg(long, default_value_t = 60)]
+    max_million_states: usize,
+}
+
+/// Solves the crossing puzzle and prints a proven-optimal solution with pictures.
+pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
+    let board = match a.board.to_ascii_lowercase().as_str() {
+        "star" => Board::Star,
+        "diamond" => Board::Diamond,
+        other => bail!("unknown board `{other}`: use star or diamond"),
+    };
+    let t0 = Instant::now();
+    let puzzle = Solitaire::new(a.pieces, board)?;
+    let limits = SolveLimits {
+        max_budget: None,
+        max_states: a.max_million_states.saturating_mul(1_000_000),
+        deadline: Some(t0 + Duration::from_secs(a.time_limit)),
+    };
+    let bar = progress(0, "searching");
+    let result = puzzle.solve_bidirectional(&limits, |budget, depth, size| {
+        bar.set_length(budget.div_ceil(2) as u64);
+        bar.set_position(depth as u64);
+        bar.set_message(format!(
+            "budget {budget}: layer {depth} holds {size} states"
+        ));
+    });
+    bar.finish_and_clear();
+    let sol = match result {
+        Ok(sol) => sol,
+        Err(u) => {
+            if g.json {
+                print_json(&json!({
+                    "game": "chinese-checkers",
+                    "pieces": a.pieces,
+                    "board": a.board,
+                    "min_moves": null,
+                    "solution": null,
+                    "proven_lower_bound": u.proven_lower_bound,
+                    "gave_up": u.reason,
+                    "seconds": u.time.as_secs_f64(),
+                }))?;
+                return Ok(());
+            }
+            bail!(
+                "gave up ({}) after {:.1} s: every solution has at least {} moves (proven)",
+                u.reason,
+                u.time.as_secs_f64(),
+                u.proven_lower_bound
+            );
+        }
+    };
+    if !puzzle.verify(&sol.states) {
+        bail!("internal error: the solution found does not replay");
+    }
+    let texts: Vec<String> = sol.moves.iter().map(|m| m.text()).collect();
+    if !g.json {
+        println!(
+            "{} pieces on the {} board: {} moves (optimal)",
+            a.pieces,
+            a.board,
+            texts.len()
+        );
+        println!("{}", puzzle.picture(sol.states[0]));
+        for (i, (m, s)) in sol.moves.iter().zip(sol.states.iter().skip(1)).enumerate() {
+            println!("{:>2}. {}", i + 1, m.text());
+            println!("{}", puzzle.picture(*s));
+        }
+        println!(
+            "proof: budgets {:?} refuted before the solution; start bound {}; {} states expanded in {:.2} s",
+            &sol.stats.iterations[..sol.stats.iterations.len().saturating_sub(1)],
+            sol.stats.start_bound,
+            sol.stats.nodes,
+            sol.stats.time.as_secs_f64()
+        );
+    }
+    if g.json {
+        print_json(&json!({
+            "game": "chinese-checkers",
+            "pieces": a.pieces,
+            "board": a.board,
+            "min_moves": texts.len(),
+            "solution": texts,
+            "start_bound": sol.stats.start_bound,
+            "nodes": sol.stats.nodes,
+            "seconds": sol.stats.time.as_secs_f64(),
+        }))?;
+    }
+    Ok(())
+}
+
+/// Arguments of `qiyi tournament chinese-checkers`.
+#[derive(clap::Args, Debug)]
+pub struct TournamentArgs {
+    /// Players per game: 2, 3, 4 or 6.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Player types by seat, comma separated (best, random, seed, alphabeta, paranoid, brs,
+    /// mcts); repeated in order when shorter than the number of players. Seats rotate each game.
+    #[arg(long, default_value = "best,seed")]
+    seats: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Level of every search player (1-10; the budget doubles per level).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=10))]
+    level: u32,
+    /// Pieces per player: 10, or 15 with two players.
+    #[arg(long, default_value_t = 10)]
+    pieces: usize,
+    /// Turn the anti-spoiling rule off (then a goal must hold only your own pieces).
+    #[arg(long)]
+    no_anti_spoil: bool,
+    /// Pieces in their goal may not leave it.
+    #[arg(long)]
+    goal_lock: bool,
+    /// Moves per player before the game is stopped and ranked by distance (0: no cap).
+    #[arg(long, default_value_t = 200)]
+    max_moves: u32,
+}
+
+/// Plays a tournament and prints win rates with 95% intervals.
+pub fn tournament(g: &Global, a: TournamentArgs) -> Result<()> {
+    let options = Options {
+        players: a.players,
+        pieces: a.pieces,
+        anti_spoil: !a.no_anti_spoil,
+        goal_lock: a.goal_lock,
+        max_moves: a.max_moves,
+    };
+    options.validate()?;
+    let listed = a
+        .seats
+        .split(',')
+        .map(|s| PlayerKind::parse(s, a.players))
+        .collect::<Result<Vec<_>, _>>()?;
+    if listed.is_empty() || listed.len() > a.players {
+        bail!("--seats lists 1 to {} player types", a.players);
+    }
+    let seats: Vec<PlayerKind> = (0..a.players).map(|i| listed[i % listed.len()]).collect();
+    let config = TournamentConfig {
+        options,
+        seats: seats.clone(),
+        games: a.games,
+        seed: g.seed,
+        level: a.level,
+        threads: g.threads(),
+    };
+    let bar = progress(a.games as u64, "games");
+    let t0 = Instant::now();
+    let result = run(&config, || bar.inc(1));
+    bar.finish_and_clear();
+    let names: Vec<String> = seats.iter().map(|k| k.to_string()).collect();
+    if !g.json {
+        println!(
+            "{} games, {} players, seats {} (rotating), level {}, seed {}",
+            result.games,
+            a.players,
+            names.join(","),
+            a.level,
+            g.seed
+        );
+        for (name, t) in &result.by_type {
+            println!(
+                "{name:>10}: won {:>6.1} = {:5.1}% (95% CI {:5.1}-{:5.1}%), fair share {:.1}%",
+                t.wins,
+                100.0 * t.win_rate,
+                100.0 * t.interval.0,
+                100.0 * t.interval.1,
+                100.0 * t.fair_share
+            );
+        }
+        println!(
+            "mean game length {:.1} moves ({:.1} per player); {} stopped by the cap; {:.1} s",
+            result.mean_plies,
+            result.mean_plies / a.players as f64,
+            result.capped,
+            t0.elapsed().as_secs_f64()
+        );
+    } else {
+        let win_rate: serde_json::Map<String, serde_json::Value> = result
+            .by_type
+            .iter()
+            .map(|(k, t)| (k.clone(), json!(t.win_rate)))
+            .collect();
+        let interval: serde_json::Map<String, serde_json::Value> = result
+            .by_type
+            .iter()
+            .map(|(k, t)| (k.clone(), json!([t.interval.0, t.interval.1])))
+            .collect();
+        let fair: serde_json::Map<String, serde_json::Value> = result
+            .by_type
+            .iter()
+            .map(|(k, t)| (k.clone(), json!(t.fair_share)))
+            .collect();
+        print_json(&json!({
+            "game": "chinese-checkers",
+            "players": a.players,
+            "seats": names,
+            "games": result.games,
+            "level": a.level,
+            "seed": g.seed,
+            "win_rate": win_rate,
+            "interval95": interval,
+            "fair_share": fair,
+            "mean_moves": result.mean_plies,
+            "capped": result.capped,
+            "seconds": t0.elapsed().as_secs_f64(),
+        }))?;
+    }
+    Ok(())
+}
