@@ -56,6 +56,16 @@ function buildOptions() {
   for (const opt of ui.catalog.options) {
     const label = document.createElement("label");
     label.textContent = opt.label + " ";
+    if (!opt.choices.length) {
+      const input = document.createElement("input");
+      input.dataset.key = opt.key;
+      input.className = "rule-text";
+      input.value = opt.default;
+      input.size = 8;
+      label.append(input);
+      box.append(label);
+      continue;
+    }
     const sel = document.createElement("select");
     sel.dataset.key = opt.key;
     for (const c of opt.choices) {
@@ -75,6 +85,7 @@ function buildOptions() {
 function ruleValues() {
   const rules = {};
   for (const sel of document.querySelectorAll("#options select")) rules[sel.dataset.key] = JSON.parse(sel.value);
+  for (const inp of document.querySelectorAll("#options input.rule-text")) rules[inp.dataset.key] = inp.value.trim();
   return rules;
 }
 

@@ -61,3 +61,97 @@ Boards.nim = {
     return { width: w, height: h, r: 17, cells, body, pieces };
   },
 };
+
+Boards.xiangqi = {
+  flippable: true,
+  seatNames: () => ["Red 红", "Black 黑"],
+  moveText: (h) => (h.label ? h.label + "  " + h.text : h.text),
+  draw(s, ui) {
+    const G = 60, M = 50, W = 8 * G + 2 * M, H = 9 * G + 2 * M;
+    const flip = ui.flipped;
+    const pt = (f, r) => (flip ? [M + (8 - f) * G, M + r * G] : [M + f * G, M + (9 - r) * G]);
+    const line = (a, b) => `<line x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}"/>`;
+    let lines = "";
+    for (let r = 0; r < 10; r++) lines += line(pt(0, r), pt(8, r));
+    for (let f = 0; f < 9; f++) {
+      if (f === 0 || f === 8) lines += line(pt(f, 0), pt(f, 9));
+      else { lines += line(pt(f, 0), pt(f, 4)); lines += line(pt(f, 5), pt(f, 9)); }
+    }
+    for (const [r0, r1] of [[0, 2], [7, 9]]) { lines += line(pt(3, r0), pt(5, r1)); lines += line(pt(5, r0), pt(3, r1)); }
+    const mid = (pt(0, 4)[1] + pt(0, 5)[1]) / 2;
+    let body = `<rect width="${W}" height="${H}" fill="#e8c88a"/><g stroke="#5a3a16" stroke-width="2">${lines}</g>`;
+    body += `<rect x="${M - 6}" y="${M - 6}" width="${8 * G + 12}" height="${9 * G + 12}" fill="none" stroke="#5a3a16" stroke-width="4"/>`;
+    body += `<text x="${M + 2 * G}" y="${mid + 12}" font-size="32" text-anchor="middle" fill="#5a3a16" class="cjk">楚 河</text>`;
+    body += `<text x="${M + 6 * G}" y="${mid + 12}" font-size="32" text-anchor="middle" fill="#5a3a16" class="cjk">漢 界</text>`;
+    const cells = {};
+    for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) cells["abcdefghi"[f] + r] = pt(f, r);
+    if (s.view.check) {
+      const c = cells[s.view.check];
+      body += `<circle class="check-mark" cx="${c[0]}" cy="${c[1]}" r="31"/>`;
+    }
+    let pieces = "";
+    for (const p of s.view.pieces) {
+      const [x, y] = cells[p.sq];
+      const col = p.red ? "#c0281c" : "#1b1b1b";
+      pieces += `<g><circle cx="${x}" cy="${y}" r="26" fill="#f7e4bc" stroke="${col}" stroke-width="3"/>` +
+        `<circle cx="${x}" cy="${y}" r="21" fill="none" stroke="${col}" stroke-width="1"/>` +
+        `<text x="${x}" y="${y + 10}" font-size="28" text-anchor="middle" fill="${col}" class="cjk" font-weight="700">${esc(p.glyph)}</text></g>`;
+    }
+    return { width: W, height: H, r: 27, cells, body, pieces };
+  },
+};
+
+Boards.checkers = {
+  flippable: true,
+  seatNames: () => ["Black", "White"],
+  draw(s, ui) {
+    const S = 70, W = 8 * S;
+    const flip = ui.flipped;
+    const cells = {};
+    let body = `<rect width="${W}" height="${W}" fill="#f0dcb4"/>`;
+    for (let n = 1; n <= 32; n++) {
+      const row = Math.floor((n - 1) / 4), k = (n - 1) % 4;
+      let col = row % 2 === 0 ? 2 * k + 1 : 2 * k;
+      let r = row;
+      if (flip) { col = 7 - col; r = 7 - row; }
+      const x = col * S, y = r * S;
+      body += `<rect x="${x}" y="${y}" width="${S}" height="${S}" fill="#6d8a4e"/>` +
+        `<text x="${x + 4}" y="${y + 14}" font-size="12" fill="#e6efd8">${n}</text>`;
+      cells[String(n)] = [x + S / 2, y + S / 2];
+    }
+    let pieces = "";
+    for (const p of s.view.pieces) {
+      const [x, y] = cells[String(p.sq)];
+      const fill = p.black ? "#2a2a2a" : "#f4f1e8", stroke = p.black ? "#000" : "#8b8371";
+      pieces += `<circle cx="${x}" cy="${y}" r="26" fill="${fill}" stroke="${stroke}" stroke-width="3"/>` +
+        `<circle cx="${x}" cy="${y}" r="18" fill="none" stroke="${stroke}" stroke-width="1.5"/>`;
+      if (p.king) pieces += `<text x="${x}" y="${y + 9}" font-size="26" text-anchor="middle" fill="${p.black ? "#f4d35e" : "#b5341c"}">♔</text>`;
+    }
+    return { width: W, height: W, r: 30, cells, body, pieces };
+  },
+};
+
+Boards.peg = {
+  players: () => 1,
+  seatNames: () => ["Player"],
+  draw(s) {
+    const holes = s.view.holes;
+    const S = 70;
+    const xs = holes.map((h) => h.x), ys = holes.map((h) => h.y);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    const W = (Math.max(...xs) - x0) * S + 2 * S, H = (Math.max(...ys) - y0) * S + 2 * S;
+    const cells = {};
+    let body = `<rect width="${W}" height="${H}" rx="${S / 2}" fill="#c89b5e"/>`;
+    let pieces = "";
+    for (const h of holes) {
+      const x = (h.x - x0) * S + S, y = (h.y - y0) * S + S;
+      cells[h.id] = [x, y];
+      body += `<circle cx="${x}" cy="${y}" r="12" fill="#5b3b17"/><text x="${x}" y="${y + 30}" font-size="11" text-anchor="middle" fill="#4a2f10">${esc(h.id)}</text>`;
+      if (h.peg) pieces += `<circle cx="${x}" cy="${y}" r="20" fill="#2f5fb0" stroke="#173060" stroke-width="3"/><circle cx="${x - 6}" cy="${y - 6}" r="5" fill="#9ec0f5"/>`;
+    }
+    return { width: W, height: H, r: 26, cells, body, pieces };
+  },
+  extra(box, s) {
+    box.textContent = `${s.view.pegs} pegs · goal: ${s.view.goal}` + (s.view.known_minimum ? ` · ${s.view.known_minimum}` : "");
+  },
+};

@@ -3,7 +3,7 @@
 
 use crate::generic::AiChoice;
 use crate::session::{AiRequest, Progress};
-use qiyi_core::search::{SearchLimits, SearchOptions, Searcher};
+use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, Searcher};
 use qiyi_core::{Evaluator, Game, Notation, Rng};
 use std::time::Duration;
 
@@ -56,6 +56,46 @@ pub fn alphabeta<G: Notation, E: Evaluator<G>>(
             pv: crate::generic::pv_text(pos, &info.pv),
         })
     });
+    let mv = match result.best_move {
+        Some(mv) => mv,
+        None => first_legal(pos)?,
+    };
+    Some(AiChoice {
+        mv,
+        engine: engine.to_string(),
+        depth: result.stats.depth,
+        score: i64::from(result.score),
+        nodes: result.stats.nodes,
+        pv: result.pv,
+    })
+}
+
+/// Runs a game's own engine (`think` gets the limits and an info callback) and turns its result
+/// into an [`AiChoice`]; falls back to the first legal move if the engine returns none.
+pub fn think<G: Notation>(
+    pos: &G,
+    request: &AiRequest,
+    progress: &dyn Fn(Progress),
+    engine: &str,
+    think: impl FnOnce(
+        &SearchLimits,
+        &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> qiyi_core::search::SearchResult<G::Move>,
+) -> Option<AiChoice<G::Move>> {
+    let limits = SearchLimits {
+        move_time: Some(request.time),
+        stop: Some(request.stop.clone()),
+        ..Default::default()
+    };
+    let mut on_info = |info: &SearchInfo<G::Move>| {
+        progress(Progress {
+            depth: info.depth,
+            score: i64::from(info.score),
+            nodes: info.stats.nodes,
+            pv: crate::generic::pv_text(pos, &info.pv),
+        })
+    };
+    let result = think(&limits, &mut on_info);
     let mv = match result.best_move {
         Some(mv) => mv,
         None => first_legal(pos)?,

@@ -45,6 +45,11 @@ pub trait Adapter: Clone + Send + Sync + 'static {
     fn view(&self, pos: &Self::G) -> serde_json::Value;
     /// The cells a player clicks for `mv` (see [`MoveOption::path`]).
     fn path(&self, pos: &Self::G, mv: <Self::G as Game>::Move) -> Vec<String>;
+    /// The cells the move passes through, for the record and the last-move highlight (a hop
+    /// chain); by default the click path.
+    fn trail(&self, pos: &Self::G, mv: <Self::G as Game>::Move) -> Vec<String> {
+        self.path(pos, mv)
+    }
     /// Another rendering of `mv` (Chinese notation for Xiangqi).
     fn label(&self, _pos: &Self::G, _mv: <Self::G as Game>::Move) -> Option<String> {
         None
@@ -118,7 +123,7 @@ impl<A: Adapter> Session<A> {
             ply: self.stack.len() + 1,
             player,
             text: self.pos.move_to_text(mv),
-            path: self.adapter.path(&self.pos, mv),
+            path: self.adapter.trail(&self.pos, mv),
             label: self.adapter.label(&self.pos, mv),
         };
         let before = self.pos.clone();

@@ -522,3 +522,193 @@ async fn a_slow_search_does_not_block_other_requests() {
     // whole search (they ran while it was going on).
     assert!(quick < Duration::from_millis(1400), "reads took {quick:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_listed_game_plays_a_move_and_the_ai_answers() {
+    let app = app();
+    let (_, cat) = call(&app, "GET", "/api/games", None).await;
+    let games: Vec<String> = cat["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["listed"] == true)
+        .map(|g| g["game"].as_str().expect("name").to_string())
+        .collect();
+    for game in ["xiangqi", "checkers", "peg"] {
+        assert!(
+            games.iter().any(|g| g == game),
+            "{game} missing from {games:?}"
+        );
+    }
+    for game in &games {
+        let (id, state) = create(&app, json!({"game": game, "level": 1})).await;
+        let legal = legal_texts(&state);
+        assert!(!legal.is_empty(), "{game}: no legal move at the start");
+        for m in state["legal"].as_array().expect("legal") {
+            assert!(
+                !m["path"].as_array().expect("path").is_empty(),
+                "{game}: move without a path"
+            );
+        }
+        let before = state["history"].as_array().expect("history").len();
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": legal[0]}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{game}: {v}");
+        assert!(v["history"].as_array().expect("history").len() > before);
+        let (status, ai) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/ai"),
+            Some(r#"{"time_ms":300}"#),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{game}: {ai}");
+        assert!(ai["ai"]["engine"].is_string(), "{game}: {ai}");
+        // The position text round-trips through the paste endpoint.
+        let pos = ai["state"]["position"]
+            .as_str()
+            .expect("position")
+            .to_string();
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/position"),
+            Some(&json!({"position": pos}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{game}: {v}");
+        assert_eq!(v["position"].as_str(), Some(pos.as_str()), "{game}");
+    }
+}
+
+#[tokio::test]
+async fn xiangqi_moves_have_chinese_labels_and_check_is_shown() {
+    let app = app();
+    let (id, state) = create(&app, json!({"game": "xiangqi"})).await;
+    assert_eq!(
+        legal_texts(&state).len(),
+        44,
+        "the published count of opening moves"
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"h2e2"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["history"][0]["label"], "炮二平五");
+    assert_eq!(v["history"][0]["path"], json!(["h2", "e2"]));
+    let glyphs: String = v["view"]["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .map(|p| p["glyph"].as_str().unwrap_or(""))
+        .collect();
+    for g in ["帥", "將", "俥", "砲", "卒", "兵"] {
+        assert!(glyphs.contains(g), "missing {g} in {glyphs}");
+    }
+    assert!(v["view"]["check"].is_null());
+    // A position with Black in check from a rook on the open e-file.
+    let (id, state) = create(
+        &app,
+        json!({"game": "xiangqi", "position": "4k4/9/9/9/9/9/9/9/9/3KR4 b"}),
+    )
+    .await;
+    assert_eq!(state["view"]["check"], "e9", "{state}");
+    let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn checkers_multi_jump_path_lists_every_landing_square() {
+    let app = app();
+    // Black man on 9 can jump 14 and then 23: 9x18x27.
+    let (id, state) = create(
+        &app,
+        json!({"game": "checkers", "position": "B:W14,23,32:B9"}),
+    )
+    .await;
+    let legal: Vec<&Value> = state["legal"].as_array().expect("legal").iter().collect();
+    assert_eq!(legal.len(), 1, "{state}");
+    assert_eq!(legal[0]["path"], json!(["9", "18", "27"]), "{state}");
+    let text = legal[0]["text"].as_str().expect("text").to_string();
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["view"]["pieces"].as_array().expect("pieces").len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn peg_solitaire_solves_the_english_board() {
+    let app = app();
+    let (id, state) = create(&app, json!({"game": "peg", "rules": {"board": "english"}})).await;
+    assert_eq!(state["view"]["pegs"], 32);
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/solve"),
+        Some(r#"{"time_ms":20000}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["solve"]["solved"], true, "{v}");
+    let moves: Vec<String> = v["solve"]["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("m").to_string())
+        .collect();
+    assert_eq!(moves.len(), 31, "31 jumps from 32 pegs to 1");
+    for mv in &moves {
+        let (status, s) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": mv}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{mv}: {s}");
+    }
+    let (_, end) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(end["turn"]["kind"], "over");
+    assert_eq!(end["view"]["pegs"], 1);
+    assert!(
+        end["result"]["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("solved"),
+        "{end}"
+    );
+    // French board, centre start: impossible by the position-class argument.
+    let (id, _) = create(&app, json!({"game": "peg", "rules": {"board": "french"}})).await;
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/solve"), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["solve"]["solved"], false, "{v}");
+    assert!(
+        v["solve"]["note"]
+            .as_str()
+            .expect("note")
+            .contains("impossible"),
+        "{v}"
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"game":"peg","rules":{"board":"hexagon"}}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}

@@ -1,6 +1,9 @@
 //! The games the server offers: a catalog entry per game and the code that starts one.
 
+pub mod checkers;
+pub mod peg;
 pub mod toys;
+pub mod xiangqi;
 
 use crate::error::ApiError;
 use crate::generic::Session;
@@ -16,7 +19,7 @@ pub struct RuleOption {
     pub key: &'static str,
     /// What it means.
     pub label: &'static str,
-    /// The values allowed (as JSON).
+    /// The values allowed (as JSON); empty: free text.
     pub choices: Vec<Value>,
     /// The value used when the key is absent.
     pub default: Value,
@@ -42,6 +45,47 @@ pub struct CatalogEntry {
 /// Every game the server knows.
 pub fn catalog() -> Vec<CatalogEntry> {
     vec![
+        CatalogEntry {
+            game: "xiangqi",
+            title: "Xiangqi 象棋",
+            about:
+                "Chinese chess: traditional pieces, check highlight, Chinese and ICCS move lists",
+            options: vec![],
+            solver: false,
+            listed: true,
+        },
+        CatalogEntry {
+            game: "checkers",
+            title: "English checkers",
+            about: "WCDF rules on the 8x8 board; multi-jumps by clicking each landing square",
+            options: vec![],
+            solver: false,
+            listed: true,
+        },
+        CatalogEntry {
+            game: "peg",
+            title: "Peg solitaire",
+            about: "choose a board and a start hole, play, or let the solver finish it",
+            options: vec![
+                RuleOption {
+                    key: "board",
+                    label: "board",
+                    choices: ["english", "french", "wiegleb", "diamond", "triangle"]
+                        .into_iter()
+                        .map(Value::from)
+                        .collect(),
+                    default: Value::from("english"),
+                },
+                RuleOption {
+                    key: "start",
+                    label: "start hole (empty: the usual one)",
+                    choices: vec![],
+                    default: Value::from(""),
+                },
+            ],
+            solver: true,
+            listed: true,
+        },
         CatalogEntry {
             game: "tictactoe",
             title: "Tic-tac-toe",
@@ -104,6 +148,33 @@ pub fn create(
         return Err(ApiError::BadRequest("rules must be a JSON object".into()));
     }
     match game {
+        "xiangqi" => {
+            let pos = match position {
+                Some(text) => parse_position(text)?,
+                None => qiyi_xiangqi::Position::start(),
+            };
+            Ok(Box::new(Session::new(xiangqi::XiangqiAdapter, pos, seed)))
+        }
+        "checkers" => {
+            let pos = match position {
+                Some(text) => parse_position(text)?,
+                None => qiyi_checkers::Checkers::start(),
+            };
+            Ok(Box::new(Session::new(checkers::CheckersAdapter, pos, seed)))
+        }
+        "peg" => {
+            let board = option_str(rules, "board", "english")?;
+            let start = option_str(rules, "start", "")?.trim();
+            let start = (!start.is_empty() && start != "default").then_some(start);
+            let (adapter, pos) = match position {
+                Some(text) => {
+                    let pos: qiyi_peg_solitaire::PegPosition = parse_position(text)?;
+                    (peg::PegAdapter::for_position(&pos), pos)
+                }
+                None => peg::PegAdapter::start(board, start)?,
+            };
+            Ok(Box::new(Session::new(adapter, pos, seed)))
+        }
         "tictactoe" => {
             let pos = match position {
                 Some(text) => parse_position(text)?,

@@ -1,0 +1,88 @@
+//! English checkers: squares 1-32 (PDN), moves in PDN (`11-15`, `15x24x31`); a multi-jump is
+//! entered by clicking every landing square. AI: the game's own engine over core's `Searcher`.
+
+use crate::engine;
+use crate::error::ApiError;
+use crate::generic::{Adapter, AiChoice};
+use crate::session::{AiRequest, Progress};
+use qiyi_checkers::engine::player::{Engine, Level};
+use qiyi_checkers::{Checkers, Color, Move, Outcome};
+use serde_json::{json, Value};
+
+/// The checkers adapter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckersAdapter;
+
+impl Adapter for CheckersAdapter {
+    type G = Checkers;
+
+    fn game(&self) -> &'static str {
+        "checkers"
+    }
+
+    fn rules(&self) -> String {
+        "English checkers (WCDF): captures compulsory (any capture may be chosen), men move and \
+         capture forward, kings both ways, no legal move loses; threefold repetition and 40 \
+         moves each without a capture or man move draw"
+            .into()
+    }
+
+    fn player_names(&self, _pos: &Checkers) -> Vec<String> {
+        vec!["Black".into(), "White".into()]
+    }
+
+    fn view(&self, pos: &Checkers) -> Value {
+        let b = pos.board();
+        let pieces: Vec<Value> = (1..=32u8)
+            .filter_map(|sq| {
+                b.piece_at(sq).map(|(color, king)| {
+                    json!({ "sq": sq, "black": color == Color::Black, "king": king })
+                })
+            })
+            .collect();
+        json!({ "pieces": pieces })
+    }
+
+    fn path(&self, _pos: &Checkers, mv: Move) -> Vec<String> {
+        mv.squares().iter().map(|s| s.to_string()).collect()
+    }
+
+    fn reason(&self, pos: &Checkers) -> String {
+        match pos.outcome() {
+            Some(Outcome::Win(_)) => "the side to move has no legal move".into(),
+            Some(Outcome::DrawByRepetition) => "threefold repetition: draw".into(),
+            Some(Outcome::DrawByFortyMoves) => "40 moves each without progress: draw".into(),
+            None => "the game ended".into(),
+        }
+    }
+
+    fn engines(&self) -> Vec<String> {
+        vec![
+            "AI: qiyi-checkers engine (alpha-beta over core's Searcher, opening book from level 6)"
+                .into(),
+            "seed: the article's player (plain alpha-beta, material only)".into(),
+        ]
+    }
+
+    fn choose(
+        &self,
+        pos: &Checkers,
+        request: &AiRequest,
+        progress: &dyn Fn(Progress),
+    ) -> Result<AiChoice<Move>, ApiError> {
+        let level = if request.seed_player {
+            Level::Seed {
+                depth: Level::SEED_DEPTH,
+            }
+        } else {
+            Level::Level(request.level.clamp(1, 10))
+        };
+        let mut engine = Engine::new(level, 1);
+        engine.set_noise_seed(request.seed);
+        let name = format!("qiyi-checkers engine, {}", level.name());
+        engine::think(pos, request, progress, &name, |limits, on_info| {
+            engine.think(pos, limits, on_info)
+        })
+        .ok_or_else(|| ApiError::Conflict("no legal move".into()))
+    }
+}

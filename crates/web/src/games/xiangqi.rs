@@ -1,0 +1,125 @@
+//! Xiangqi: squares in ICCS (`a0`..`i9`, Red at the bottom), moves in ICCS with the Chinese
+//! notation as label, the game's own engine (alpha-beta over core's `Searcher`).
+
+use crate::engine;
+use crate::error::ApiError;
+use crate::generic::{Adapter, AiChoice};
+use crate::session::{AiRequest, Progress};
+use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
+use qiyi_xiangqi::{Color, EndReason, Move, PieceKind, Position, Square};
+use serde_json::{json, Value};
+
+/// The Xiangqi adapter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XiangqiAdapter;
+
+fn reason_text(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate (将死)",
+        EndReason::Stalemate => "no legal move (困毙): the side to move loses",
+        EndReason::PerpetualCheck => "perpetual check (长将) loses",
+        EndReason::PerpetualChase => "perpetual chase (长捉) loses",
+        EndReason::Repetition => "repetition: draw",
+        EndReason::MoveLimit => "60 moves each without a capture: draw",
+        EndReason::NoAttackers => "neither side can attack: draw",
+    }
+}
+
+/// The traditional glyph of a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.
+pub fn glyph(kind: PieceKind, color: Color) -> &'static str {
+    const RED: [&str; 7] = ["帥", "仕", "相", "傌", "俥", "炮", "兵"];
+    const BLACK: [&str; 7] = ["將", "士", "象", "馬", "車", "砲", "卒"];
+    let i = kind as usize;
+    match color {
+        Color::Red => RED[i],
+        Color::Black => BLACK[i],
+    }
+}
+
+impl Adapter for XiangqiAdapter {
+    type G = Position;
+
+    fn game(&self) -> &'static str {
+        "xiangqi"
+    }
+
+    fn rules(&self) -> String {
+        "Xiangqi (Asian rules as implemented by qiyi-xiangqi): flying general, stalemate loses, \
+         perpetual check and chase lose, other repetitions and 60 moves without capture draw"
+            .into()
+    }
+
+    fn player_names(&self, _pos: &Position) -> Vec<String> {
+        vec!["Red 红".into(), "Black 黑".into()]
+    }
+
+    fn view(&self, pos: &Position) -> Value {
+        let mut pieces = Vec::new();
+        for i in 0..90u8 {
+            let Some(sq) = Square::from_index(i) else {
+                continue;
+            };
+            if let Some((kind, color)) = pos.piece_at(sq) {
+                pieces.push(json!({
+                    "sq": sq.to_string(),
+                    "red": color == Color::Red,
+                    "glyph": glyph(kind, color),
+                }));
+            }
+        }
+        let check = pos
+            .in_check()
+            .then(|| pos.king_square(pos.side_to_move()).to_string());
+        json!({ "pieces": pieces, "check": check })
+    }
+
+    fn path(&self, _pos: &Position, mv: Move) -> Vec<String> {
+        vec![mv.from().to_string(), mv.to().to_string()]
+    }
+
+    fn label(&self, pos: &Position, mv: Move) -> Option<String> {
+        Some(pos.move_to_chinese(mv))
+    }
+
+    fn reason(&self, pos: &Position) -> String {
+        pos.outcome()
+            .map(|o| reason_text(o.reason).to_string())
+            .unwrap_or_else(|| "the game ended".into())
+    }
+
+    fn engines(&self) -> Vec<String> {
+        vec![
+            "AI: qiyi-xiangqi engine (alpha-beta over core's Searcher, full evaluation; lower \
+             levels are shallower and noisier)"
+                .into(),
+            "seed: the tutorial's player (depth-4 plain alpha-beta, material only)".into(),
+        ]
+    }
+
+    fn choose(
+        &self,
+        pos: &Position,
+        request: &AiRequest,
+        progress: &dyn Fn(Progress),
+    ) -> Result<AiChoice<Move>, ApiError> {
+        let level = if request.seed_player {
+            Level::Seed
+        } else {
+            Level::Strength(request.level.clamp(1, 10))
+        };
+        let mut engine = Engine::new(EngineConfig {
+            hash_mib: 16,
+            threads: 1,
+            level,
+            seed: request.seed,
+        });
+        let name = match level {
+            Level::Seed => "seed player (depth-4 alpha-beta, material)".to_string(),
+            Level::Strength(l) => format!("qiyi-xiangqi engine, level {l}"),
+        };
+        engine::think(pos, request, progress, &name, |limits, on_info| {
+            engine.think(pos, limits, on_info)
+        })
+        .ok_or_else(|| ApiError::Conflict("no legal move".into()))
+    }
+}
