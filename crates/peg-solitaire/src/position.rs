@@ -8,7 +8,7 @@ use qiyi_core::rng::zobrist_keys;
 use std::fmt;
 use std::sync::Arc;
 
-const KEYS: [u64; 128] = zobrist_keys::<128>(0x9E6_5011_7A12E);
+const KEYS: [u64; 128] = zobrist_keys::<128>(0x9E65_0117_A12E);
 
 /// A board with pegs on it: the state of one game of peg solitaire.
 #[derive(Clone)]

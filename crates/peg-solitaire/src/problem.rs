@@ -371,9 +371,9 @@ pub fn classify(
         progress(h, n);
         let start = board.full() & !(1u128 << h);
         let class = board.class_of(start);
-        for f in 0..n {
+        for (f, o) in outcome[h].iter_mut().enumerate() {
             if board.class_of(1u128 << f) != class {
-                outcome[h][f] = 3;
+                *o = 3;
             }
         }
         if (0..n).all(|f| outcome[h][f] != 0) {

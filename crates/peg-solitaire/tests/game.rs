@@ -231,20 +231,17 @@ fn puzzle_view_is_consistent() {
 
 #[test]
 fn default_finish_is_the_start_hole_when_the_class_allows() {
-    let p = Problem::new(Board::named("english").unwrap(), Some("c1"), None).unwrap();
-    assert_eq!(p.finish, Finish::Any.max_hole_or(&p)); // see helper below
-}
-
-trait MaxHole {
-    fn max_hole_or(self, p: &Problem) -> Finish;
-}
-impl MaxHole for Finish {
-    fn max_hole_or(self, p: &Problem) -> Finish {
-        let h = p.board.hole("c1").unwrap();
-        if p.board.class_of(p.start) == p.board.class_of(1u128 << h) {
-            Finish::Hole(h)
-        } else {
-            self
-        }
-    }
+    let english = Problem::new(Board::named("english").unwrap(), None, None).unwrap();
+    assert_eq!(
+        english.finish,
+        Finish::Hole(english.board.hole("d4").unwrap())
+    );
+    // French centre: no single peg has the start's class, so the default is "any" (and the
+    // class argument then proves it impossible).
+    let french = Problem::new(Board::named("french").unwrap(), None, None).unwrap();
+    assert_eq!(french.finish, Finish::Any);
+    assert!(french.class_obstruction().is_some());
+    let any = Problem::new(Board::named("english").unwrap(), Some("c1"), Some("ANY")).unwrap();
+    assert_eq!(any.finish, Finish::Any);
+    assert!(Problem::new(Board::named("english").unwrap(), Some("c1"), Some("h9")).is_err());
 }

@@ -90,7 +90,7 @@ pub fn min_moves<B: Bits>(
         solution: Vec::new(),
         frontier_sizes: Vec::new(),
     };
-    if good.is_empty() || good[0].is_empty() || good.last().is_none_or(|l| l.is_empty()) {
+    if good.is_empty() || good[0].is_empty() || good.last().map_or(true, |l| l.is_empty()) {
         return none;
     }
     let last = good.len() - 1;
