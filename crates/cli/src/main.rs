@@ -8,6 +8,7 @@
 
 mod checkers;
 mod common;
+mod peg_solitaire;
 mod serve;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,22 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Count the leaves of the move tree to a depth (move-generator check).
     Perft(PerftArgs),
+    /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
+    Solve(SolveArgs),
+}
+
+/// Arguments of `qiyi solve`: the puzzle and its own options.
+#[derive(clap::Args, Debug)]
+struct SolveArgs {
+    #[command(subcommand)]
+    game: SolveGame,
+}
+
+/// The puzzles `qiyi solve` knows.
+#[derive(Subcommand, Debug)]
+enum SolveGame {
+    /// Peg solitaire on every classic board.
+    PegSolitaire(peg_solitaire::SolveArgs),
 }
 
 /// Arguments of `qiyi perft`: the game and its own options.
@@ -52,6 +69,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::serve(g, a),
         Command::Perft(args) => match args.game {
             PerftGame::Checkers(a) => checkers::perft(g, a),
+        },
+        Command::Solve(args) => match args.game {
+            SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
         },
     }
 }
