@@ -13,7 +13,9 @@ fn random_games(c: &mut Criterion) {
     for (name, rules) in [("standard_4p", Rules::STANDARD), ("seed_4p", Rules::SEED)] {
         let start = Aero::new(rules, 4).expect("4 players");
         let mut rng = Rng::new(1);
-        group.bench_function(name, |b| b.iter(|| black_box(random_game(&start, &mut rng))));
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(random_game(&start, &mut rng)))
+        });
     }
     group.finish();
 }

@@ -5,7 +5,12 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let rules = Rules::from_options(&a[1], None, None).unwrap();
     let n = a[2].split(',').count();
-    let spec = TournamentSpec { rules, seats: parse_seats(&a[2], n).unwrap(), games: a[3].parse().unwrap(), seed: a[4].parse().unwrap() };
+    let spec = TournamentSpec {
+        rules,
+        seats: parse_seats(&a[2], n).unwrap(),
+        games: a[3].parse().unwrap(),
+        seed: a[4].parse().unwrap(),
+    };
     let t = std::time::Instant::now();
     let r = run(&spec, &|| {}).unwrap();
     println!("{}", serde_json::to_string_pretty(&r).unwrap());

@@ -1,16 +1,19 @@
 //! Evaluation: what a plane at each progress is worth (from the exact lone-plane chain), how
 //! likely it is to be hit, and the tunable weighted score the heuristic players maximise.
 
-use crate::board::{on_ring, ring_square, steps, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES};
+use crate::board::{
+    on_ring, ring_square, steps, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES,
+};
 use crate::odds::LoneOdds;
 use crate::position::Aero;
 use crate::rules::Rules;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// `value[s]`: expected turns a lone plane at state `s` has saved over a hangar plane
-/// (`E[turns from hangar] - E[turns from s]`); the centre is worth the most.
-pub type ValueTable = [f64; PLANE_STATES];
+/// Two value scales of a plane at state `s`, in turns: `[0][s]` is what a lone plane at `s` has
+/// saved over a hangar plane (`E[turns from hangar] - E[turns from s]`, the exact chain);
+/// `[1][s]` is linear in progress from the launch pad (worth the take-off) to the centre.
+pub type ValueTable = [[f64; PLANE_STATES]; 2];
 
 /// The value table of `rules` (solved once per rule configuration and cached).
 pub fn value_table(rules: &Rules) -> Arc<ValueTable> {
@@ -22,13 +25,12 @@ pub fn value_table(rules: &Rules) -> Arc<ValueTable> {
         }
     }
     let odds = LoneOdds::new(rules);
-    let mut table = [0.0; PLANE_STATES];
-    for (d, slot) in table.iter_mut().enumerate() {
-        *slot = if d == HANGAR as usize {
-            0.0
-        } else {
-            odds.turns_from_hangar - odds.turns_to_finish[d]
-        };
+    let mut table = [[0.0; PLANE_STATES]; 2];
+    let full = odds.turns_from_hangar;
+    let pad = odds.turns_from_hangar - odds.turns_to_finish[0];
+    for (d, &turns) in odds.turns_to_finish.iter().enumerate() {
+        table[0][d] = full - turns;
+        table[1][d] = pad + (full - pad) * d as f64 / CENTRE as f64;
     }
     let table = Arc::new(table);
     if let Ok(mut map) = cache.lock() {
@@ -46,7 +48,11 @@ pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
     }
     let rules = pos.rules();
     let table = steps(rules.set);
-    let sq = if in_flight_path { 255 } else { ring_square(pos.seat(p), d) };
+    let sq = if in_flight_path {
+        255
+    } else {
+        ring_square(pos.seat(p), d)
+    };
     let seat_q = pos.seat(q);
     let planes = pos.planes(q);
     let hits = |from: u8, roll: u8| -> bool {
@@ -78,7 +84,11 @@ pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
             let moved = table[e as usize][6].to;
             let c = (1..=6u8)
                 .filter(|&r| {
-                    hits(moved, r) || planes.iter().enumerate().any(|(k, &o)| k != j && hits(o, r))
+                    hits(moved, r)
+                        || planes
+                            .iter()
+                            .enumerate()
+                            .any(|(k, &o)| k != j && hits(o, r))
                 })
                 .count() as u32;
             best = best.max(c);
@@ -112,6 +122,8 @@ pub struct Weights {
     pub leader: f64,
     /// Bonus per finished plane (on top of its value).
     pub finished: f64,
+    /// Blend of the two value scales: 0 = the exact lone-plane chain, 1 = linear progress.
+    pub linear: f64,
 }
 
 impl Weights {
@@ -122,21 +134,30 @@ impl Weights {
         out: 0.5,
         leader: 0.3,
         finished: 0.5,
+        linear: 0.0,
     };
 
     /// As a vector (for tuning).
-    pub fn to_vec(&self) -> [f64; 5] {
-        [self.danger, self.enemy, self.out, self.leader, self.finished]
+    pub fn to_vec(&self) -> [f64; 6] {
+        [
+            self.danger,
+            self.enemy,
+            self.out,
+            self.leader,
+            self.finished,
+            self.linear,
+        ]
     }
 
     /// From a vector (for tuning).
-    pub fn from_vec(v: [f64; 5]) -> Weights {
+    pub fn from_vec(v: [f64; 6]) -> Weights {
         Weights {
             danger: v[0],
             enemy: v[1],
             out: v[2],
             leader: v[3],
             finished: v[4],
+            linear: v[5],
         }
     }
 }
@@ -145,7 +166,7 @@ impl Weights {
 pub fn player_score(pos: &Aero, p: usize, values: &ValueTable, w: &Weights) -> f64 {
     let mut s = 0.0;
     for &d in pos.planes(p).iter() {
-        let v = values[d as usize];
+        let v = values[0][d as usize] + w.linear * (values[1][d as usize] - values[0][d as usize]);
         s += v;
         if d == CENTRE {
             s += w.finished;

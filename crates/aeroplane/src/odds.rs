@@ -147,7 +147,9 @@ impl LoneOdds {
     pub fn new(rules: &Rules) -> LoneOdds {
         let p = turn_matrix(rules);
         // Expected turns: (I - P_TT) e = 1 over the non-centre states.
-        let states: Vec<usize> = (0..PLANE_STATES).filter(|&s| s != CENTRE as usize).collect();
+        let states: Vec<usize> = (0..PLANE_STATES)
+            .filter(|&s| s != CENTRE as usize)
+            .collect();
         let n = states.len();
         let pos = |s: usize| states.iter().position(|&x| x == s);
         let mut a = vec![0.0; n * n];

@@ -106,11 +106,9 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
             rng,
             playouts: SeedMc::PLAYOUTS,
         }),
-        PlayerKind::Heuristic | PlayerKind::Best => Box::new(HeuristicPlayer::new(
-            Weights::TUNED,
-            rng,
-            0.0,
-        )),
+        PlayerKind::Heuristic | PlayerKind::Best => {
+            Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.0))
+        }
         PlayerKind::Expectimax => Box::new(ExpectimaxPlayer::new(
             Weights::TUNED,
             ExpectimaxPlayer::DEPTH,

@@ -182,9 +182,9 @@ impl Aero {
         let finished = (0..players)
             .filter(|&p| pos.planes[p].iter().all(|&d| d == CENTRE))
             .count();
-        for p in 0..players {
+        for (p, &place) in places.iter().enumerate().take(players) {
             let done = pos.planes[p].iter().all(|&d| d == CENTRE);
-            let place = places[p] as usize;
+            let place = place as usize;
             if place > players || (done && place == 0) || (!done && place != 0 && place != players)
             {
                 return bad("places do not match the planes");
@@ -307,7 +307,8 @@ impl Aero {
     /// Where plane `i` of the player to move would go with the pending roll.
     #[inline]
     pub fn step_of(&self, plane: usize) -> Step {
-        steps(self.rules.set)[self.planes[self.to_move as usize][plane] as usize][self.roll as usize]
+        steps(self.rules.set)[self.planes[self.to_move as usize][plane] as usize]
+            [self.roll as usize]
     }
 
     #[inline]
@@ -541,7 +542,12 @@ impl Game for Aero {
         if self.roll == 0 {
             moves.extend((1..=6).map(AeroMove::Roll));
         } else {
-            moves.extend(self.choices().as_slice().iter().map(|&i| AeroMove::Plane(i)));
+            moves.extend(
+                self.choices()
+                    .as_slice()
+                    .iter()
+                    .map(|&i| AeroMove::Plane(i)),
+            );
         }
     }
 

@@ -176,9 +176,7 @@ impl GameRecord {
             pos.play(mv);
         }
         if rolls.next().is_some() || choices.next().is_some() {
-            return Err(AeroError::BadRecord(
-                "moves left over after the end".into(),
-            ));
+            return Err(AeroError::BadRecord("moves left over after the end".into()));
         }
         if !self.places.is_empty() && pos.places()[..pos.players()] != self.places[..] {
             return Err(AeroError::BadRecord("places differ".into()));

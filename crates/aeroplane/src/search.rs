@@ -137,7 +137,12 @@ impl Player for MctsPlayer {
             exploration: 0.7,
             ..MctsOptions::default()
         };
-        let r = mcts(pos, &self.policy, &options, &SearchLimits::nodes(self.playouts));
+        let r = mcts(
+            pos,
+            &self.policy,
+            &options,
+            &SearchLimits::nodes(self.playouts),
+        );
         r.best_move.unwrap_or_else(|| greedy_choice(pos))
     }
 }

@@ -94,9 +94,12 @@ fn play_one(spec: &TournamentSpec, g: u64) -> Result<GameOutcome, AeroError> {
     let kinds: Vec<PlayerKind> = (0..n).map(|s| spec.seats[(s + g as usize) % n]).collect();
     let mut seeds = Rng::derive(spec.seed, g);
     let mut dice = Dice::new(seeds.next_u64());
-    let mut players: Vec<Box<dyn Player>> =
-        kinds.iter().map(|&k| make_player(k, seeds.next_u64())).collect();
-    let mut timing: Vec<(PlayerKind, u64, f64, f64)> = kinds.iter().map(|&k| (k, 0, 0.0, 0.0)).collect();
+    let mut players: Vec<Box<dyn Player>> = kinds
+        .iter()
+        .map(|&k| make_player(k, seeds.next_u64()))
+        .collect();
+    let mut timing: Vec<(PlayerKind, u64, f64, f64)> =
+        kinds.iter().map(|&k| (k, 0, 0.0, 0.0)).collect();
     let mut pos = start;
     let mut turns = 1;
     let mut captures = 0;
@@ -201,7 +204,11 @@ pub fn run(
         e.interval = wilson(e.wins, games);
         e.fair_share = e.seats as f64 / n as f64;
         if let Some(&(count, total, max)) = timing.get(name) {
-            e.decision_ms_mean = if count > 0 { 1e3 * total / count as f64 } else { 0.0 };
+            e.decision_ms_mean = if count > 0 {
+                1e3 * total / count as f64
+            } else {
+                0.0
+            };
             e.decision_ms_max = 1e3 * max;
         }
         win_rate.insert(name.clone(), e.win_rate);

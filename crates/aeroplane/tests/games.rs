@@ -129,12 +129,17 @@ proptest! {
 #[test]
 fn tampered_records_are_rejected() {
     let start = Aero::new(Rules::STANDARD, 4).unwrap();
-    let mut players: Vec<_> = (0..4).map(|s| make_player(PlayerKind::SeedGreedy, s)).collect();
+    let mut players: Vec<_> = (0..4)
+        .map(|s| make_player(PlayerKind::SeedGreedy, s))
+        .collect();
     let rec = play_game(&start, &mut players, 42);
     assert!(rec.replay().is_ok());
     let mut wrong_roll = rec.clone();
     wrong_roll.rolls[3] = wrong_roll.rolls[3] % 6 + 1;
-    assert!(wrong_roll.replay().is_err(), "a roll that is not the seed's dice");
+    assert!(
+        wrong_roll.replay().is_err(),
+        "a roll that is not the seed's dice"
+    );
     let mut wrong_seed = rec.clone();
     wrong_seed.seed += 1;
     assert!(wrong_seed.replay().is_err());
@@ -148,7 +153,9 @@ fn tampered_records_are_rejected() {
 fn same_seed_same_game() {
     let start = Aero::new(Rules::SEED, 3).unwrap();
     let run = || {
-        let mut players: Vec<_> = (0..3).map(|s| make_player(PlayerKind::SeedMc, 7 + s)).collect();
+        let mut players: Vec<_> = (0..3)
+            .map(|s| make_player(PlayerKind::SeedMc, 7 + s))
+            .collect();
         play_game(&start, &mut players, 9)
     };
     assert_eq!(run(), run());
@@ -199,7 +206,10 @@ fn player_names_parse_and_bad_ones_are_errors() {
         let k: PlayerKind = name.parse().unwrap();
         assert_eq!(k.to_string(), name);
     }
-    assert_eq!("level-7".parse::<PlayerKind>().unwrap(), PlayerKind::Level(7));
+    assert_eq!(
+        "level-7".parse::<PlayerKind>().unwrap(),
+        PlayerKind::Level(7)
+    );
     assert!("level-11".parse::<PlayerKind>().is_err());
     assert!("grandmaster".parse::<PlayerKind>().is_err());
 }

@@ -40,11 +40,21 @@ fn spec_numbers_squares_per_turn_and_take_off() {
     assert!((squares_per_turn(ThreeSixes::None) - 4.2).abs() < 1e-12);
     // Spec: 6 turns to take off when a 6 is needed (no cap: a six is never lost).
     let seed = LoneOdds::new(&Rules::SEED);
-    assert!((seed.turns_to_take_off - 6.0).abs() < 1e-9, "{}", seed.turns_to_take_off);
+    assert!(
+        (seed.turns_to_take_off - 6.0).abs() < 1e-9,
+        "{}",
+        seed.turns_to_take_off
+    );
     // With 5-6 or even: 3 and 2 turns.
-    let five = LoneOdds::new(&Rules { takeoff: Takeoff::FiveSix, ..Rules::SEED });
+    let five = LoneOdds::new(&Rules {
+        takeoff: Takeoff::FiveSix,
+        ..Rules::SEED
+    });
     assert!((five.turns_to_take_off - 3.0).abs() < 1e-9);
-    let even = LoneOdds::new(&Rules { takeoff: Takeoff::Even, ..Rules::SEED });
+    let even = LoneOdds::new(&Rules {
+        takeoff: Takeoff::Even,
+        ..Rules::SEED
+    });
     assert!((even.turns_to_take_off - 2.0).abs() < 1e-9);
     // Capped: 3.5 + (3.5 + 2.5/6)/6 under lose-turn; send-back also loses 12 squares with p=1/216.
     let lose = 3.5 + (3.5 + 2.5 / 6.0) / 6.0;
@@ -79,7 +89,11 @@ fn squares_per_turn_matches_simulated_dice() {
                 total
             })
             .collect();
-        agrees(squares_per_turn(option), &samples, &format!("squares per turn, {option}"));
+        agrees(
+            squares_per_turn(option),
+            &samples,
+            &format!("squares per turn, {option}"),
+        );
     }
 }
 
@@ -179,7 +193,13 @@ fn hangar_row_of_the_turn_matrix_under_send_back() {
 
 /// Simulates the opponents' turns with the real rules and counts how often the target is hit.
 /// Every opponent has one plane left, so its moves are forced.
-fn simulate_hits(start: &Aero, player: usize, plane: usize, runs: usize, rng: &mut Rng) -> Vec<f64> {
+fn simulate_hits(
+    start: &Aero,
+    player: usize,
+    plane: usize,
+    runs: usize,
+    rng: &mut Rng,
+) -> Vec<f64> {
     (0..runs)
         .map(|_| {
             let mut p = start.at_turn_start((player + 1) % start.players()).unwrap();

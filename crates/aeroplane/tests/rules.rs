@@ -1,7 +1,7 @@
 //! The rules of `tests/data/aeroplane-chess.md`, one or more tests per rule A1-A12.
 
 use qiyi_aeroplane::board::{own_colour, ring_square, seats, HANGAR};
-use qiyi_aeroplane::{Aero, AeroError, AeroMove, Rules, ThreeSixes, Takeoff};
+use qiyi_aeroplane::{Aero, AeroError, AeroMove, Rules, Takeoff, ThreeSixes};
 use qiyi_core::{Game, Notation, Turn};
 
 fn pos(text: &str) -> Aero {
@@ -31,19 +31,30 @@ fn a1_two_to_four_players_in_seat_order() {
             assert_eq!(p.planes(q), [HANGAR; 4], "4 planes each, all in the hangar");
         }
     }
-    assert_eq!(Aero::new(Rules::STANDARD, 1), Err(AeroError::BadPlayerCount(1)));
-    assert_eq!(Aero::new(Rules::STANDARD, 5), Err(AeroError::BadPlayerCount(5)));
+    assert_eq!(
+        Aero::new(Rules::STANDARD, 1),
+        Err(AeroError::BadPlayerCount(1))
+    );
+    assert_eq!(
+        Aero::new(Rules::STANDARD, 5),
+        Err(AeroError::BadPlayerCount(5))
+    );
 }
 
 #[test]
 fn a2_progress_values_are_hangar_pad_ring_home_centre() {
     // Every progress 0..=56 and the hangar reads back; anything else is an error.
     for d in 0..=56u8 {
-        let t = format!("standard players=2 move=1 roll=0 sixes=0 moved=0 places=0,0 planes={d},H,H,H/H,H,H,H");
+        let t = format!(
+            "standard players=2 move=1 roll=0 sixes=0 moved=0 places=0,0 planes={d},H,H,H/H,H,H,H"
+        );
         assert_eq!(pos(&t).planes(0)[0], d);
     }
     let bad = "standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=57,H,H,H/H,H,H,H";
-    assert!(matches!(Aero::from_text(bad), Err(AeroError::BadPosition(_))));
+    assert!(matches!(
+        Aero::from_text(bad),
+        Err(AeroError::BadPosition(_))
+    ));
     // The seed rules have no launch pad.
     let seed0 = "seed players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=0,H,H,H/H,H,H,H";
     assert!(Aero::from_text(seed0).is_err());
@@ -59,7 +70,11 @@ fn a3_ring_squares_and_collisions() {
     assert_eq!(ring_square(0, 15), ring_square(1, 2));
     roll_and_move(&mut p, 4, Some(0));
     assert_eq!(p.planes(0)[0], 15);
-    assert_eq!(p.planes(1)[0], HANGAR, "the yellow plane collided and went home");
+    assert_eq!(
+        p.planes(1)[0],
+        HANGAR,
+        "the yellow plane collided and went home"
+    );
 }
 
 #[test]
@@ -78,7 +93,8 @@ fn a4_own_colour_squares_are_2_mod_4() {
 #[test]
 fn a5_pad_and_home_column_are_safe() {
     // Red planes on the pad and in the home column (not 53): no blue move ever sends them home.
-    let text = "standard players=2 move=1 roll=0 sixes=0 moved=0 places=0,0 planes=0,51,52,55/45,47,48,49";
+    let text =
+        "standard players=2 move=1 roll=0 sixes=0 moved=0 places=0,0 planes=0,51,52,55/45,47,48,49";
     for face in 1..=6 {
         let mut p = pos(text);
         p.make(AeroMove::Roll(face));
@@ -93,19 +109,33 @@ fn a5_pad_and_home_column_are_safe() {
 
 #[test]
 fn a6_take_off_only_on_six_by_default_and_options() {
-    let start = "standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H";
+    let start =
+        "standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H";
     for face in 1..=5 {
         let mut p = pos(start);
         p.make(AeroMove::Roll(face));
-        assert_eq!(p.to_move(), 1, "a {face} cannot take off: the roll is spent");
+        assert_eq!(
+            p.to_move(),
+            1,
+            "a {face} cannot take off: the roll is spent"
+        );
         assert_eq!(p.turn(), Turn::Chance);
     }
     let mut p = pos(start);
     roll_and_move(&mut p, 6, Some(0));
-    assert_eq!(p.planes(0)[0], 0, "standard: a take-off goes to the launch pad");
-    let mut s = pos("seed players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H");
+    assert_eq!(
+        p.planes(0)[0],
+        0,
+        "standard: a take-off goes to the launch pad"
+    );
+    let mut s =
+        pos("seed players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H");
     roll_and_move(&mut s, 6, Some(0));
-    assert_eq!(s.planes(0)[0], 1, "seed: a take-off goes straight to ring step 1");
+    assert_eq!(
+        s.planes(0)[0],
+        1,
+        "seed: a take-off goes straight to ring step 1"
+    );
     // Options.
     let five = "standard takeoff=5-6 players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H";
     let mut p = pos(five);
@@ -117,17 +147,27 @@ fn a6_take_off_only_on_six_by_default_and_options() {
     assert_eq!(p.planes(0)[0], 0);
     let mut p = pos(even);
     p.make(AeroMove::Roll(3));
-    assert_eq!(p.to_move(), 1, "an odd roll cannot take off under takeoff=even");
-    assert!(Rules { takeoff: Takeoff::Even, ..Rules::STANDARD }.can_take_off(4));
+    assert_eq!(
+        p.to_move(),
+        1,
+        "an odd roll cannot take off under takeoff=even"
+    );
+    assert!(Rules {
+        takeoff: Takeoff::Even,
+        ..Rules::STANDARD
+    }
+    .can_take_off(4));
     // A plane on the board moves forward by the roll.
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,H,H,H/H,H,H,H");
+    let mut p =
+        pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,H,H,H/H,H,H,H");
     roll_and_move(&mut p, 4, Some(0));
     assert_eq!(p.planes(0)[0], 7);
 }
 
 #[test]
 fn a7_choose_one_plane_or_spend_the_roll() {
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,20,20,H/H,H,H,H");
+    let mut p =
+        pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,20,20,H/H,H,H,H");
     p.make(AeroMove::Roll(1));
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
@@ -136,13 +176,18 @@ fn a7_choose_one_plane_or_spend_the_roll() {
     assert_eq!(p.parse_move("c").unwrap(), AeroMove::Plane(1));
     assert!(matches!(p.parse_move("d"), Err(AeroError::IllegalMove(_))));
     p.make(AeroMove::Plane(1));
-    assert_eq!(p.planes(0), [3, 21, 20, HANGAR], "only the chosen plane moved");
+    assert_eq!(
+        p.planes(0),
+        [3, 21, 20, HANGAR],
+        "only the chosen plane moved"
+    );
     assert_eq!(p.to_move(), 1);
 }
 
 #[test]
 fn a8_six_rolls_again_even_after_take_off() {
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H");
+    let mut p =
+        pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=H,H,H,H/H,H,H,H");
     roll_and_move(&mut p, 6, Some(0));
     assert_eq!((p.turn(), p.to_move(), p.sixes()), (Turn::Chance, 0, 1));
     roll_and_move(&mut p, 6, Some(0));
@@ -154,7 +199,8 @@ fn a8_six_rolls_again_even_after_take_off() {
 
 #[test]
 fn a8_three_sixes_options() {
-    let start = "PLACEHOLDER players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=20,H,H,H/H,H,H,H";
+    let start =
+        "PLACEHOLDER players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=20,H,H,H/H,H,H,H";
     let play3 = |three: &str| {
         let mut p = pos(&start.replace("PLACEHOLDER", &format!("standard three-sixes={three}")));
         roll_and_move(&mut p, 6, Some(0)); // 20 -> 26 -> jump 30
@@ -163,13 +209,25 @@ fn a8_three_sixes_options() {
         p
     };
     let none = play3("none");
-    assert_eq!(none.turn(), Turn::Player(0), "none: the third six is played");
+    assert_eq!(
+        none.turn(),
+        Turn::Player(0),
+        "none: the third six is played"
+    );
     let lose = play3("lose-turn");
     assert_eq!((lose.turn(), lose.to_move()), (Turn::Chance, 1));
-    assert_eq!(lose.planes(0), [30, 0, HANGAR, HANGAR], "lose-turn: the turn ends, planes stay");
+    assert_eq!(
+        lose.planes(0),
+        [30, 0, HANGAR, HANGAR],
+        "lose-turn: the turn ends, planes stay"
+    );
     let back = play3("send-back");
     assert_eq!((back.turn(), back.to_move()), (Turn::Chance, 1));
-    assert_eq!(back.planes(0), [HANGAR; 4], "send-back: both planes moved by sixes go home");
+    assert_eq!(
+        back.planes(0),
+        [HANGAR; 4],
+        "send-back: both planes moved by sixes go home"
+    );
     assert_eq!(Rules::STANDARD.three_sixes, ThreeSixes::SendBack);
     assert_eq!(Rules::SEED.three_sixes, ThreeSixes::None);
 }
@@ -177,17 +235,21 @@ fn a8_three_sixes_options() {
 #[test]
 fn a9_landing_sends_every_enemy_plane_home_also_after_a_jump() {
     // Two blue planes stacked on red's 9 (ring square 8): blue progress (8 - 26) mod 52 + 1 = 35.
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=5,H,H,H/35,35,10,H");
+    let mut p = pos(
+        "standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=5,H,H,H/35,35,10,H",
+    );
     roll_and_move(&mut p, 4, Some(0));
     assert_eq!(p.planes(0)[0], 9);
     assert_eq!(p.planes(1), [HANGAR, HANGAR, 10, HANGAR]);
     // After a jump: red lands on 6 and jumps to 10 (ring square 9 = blue progress 36).
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,H,H,H/36,H,H,H");
+    let mut p =
+        pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=3,H,H,H/36,H,H,H");
     roll_and_move(&mut p, 3, Some(0));
     assert_eq!(p.planes(0)[0], 10);
     assert_eq!(p.planes(1)[0], HANGAR);
     // Own planes are not captured.
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=5,9,H,H/H,H,H,H");
+    let mut p =
+        pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=5,9,H,H/H,H,H,H");
     roll_and_move(&mut p, 4, Some(0));
     assert_eq!(p.planes(0), [9, 9, HANGAR, HANGAR]);
 }
@@ -195,25 +257,46 @@ fn a9_landing_sends_every_enemy_plane_home_also_after_a_jump() {
 #[test]
 fn a10_jumps_and_the_flight() {
     let one = |set: &str, from: u8, roll: u8| {
-        let mut p = pos(&format!("{set} players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes={from},H,H,H/H,H,H,H"));
+        let mut p = pos(&format!(
+            "{set} players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes={from},H,H,H/H,H,H,H"
+        ));
         roll_and_move(&mut p, roll, Some(0));
         p.planes(0)[0]
     };
     assert_eq!(one("standard", 3, 3), 10, "6 -> jump to 10");
-    assert_eq!(one("standard", 15, 3), 34, "land on 18: fly to 30, jump to 34");
-    assert_eq!(one("standard", 12, 2), 30, "14 -> jump to 18 -> fly to 30, stop");
+    assert_eq!(
+        one("standard", 15, 3),
+        34,
+        "land on 18: fly to 30, jump to 34"
+    );
+    assert_eq!(
+        one("standard", 12, 2),
+        30,
+        "14 -> jump to 18 -> fly to 30, stop"
+    );
     assert_eq!(one("standard", 26, 4), 34, "land on 30: jump to 34");
-    assert_eq!(one("standard", 22, 4), 26 + 4, "26 -> 30 by a jump, no second jump");
-    assert_eq!(one("standard", 45, 5), 50, "50 is own colour but d = 50: no jump");
+    assert_eq!(
+        one("standard", 22, 4),
+        26 + 4,
+        "26 -> 30 by a jump, no second jump"
+    );
+    assert_eq!(
+        one("standard", 45, 5),
+        50,
+        "50 is own colour but d = 50: no jump"
+    );
     assert_eq!(one("standard", 42, 4), 50, "46 -> jump to 50");
     assert_eq!(one("seed", 15, 3), 22, "seed: no flight, 18 jumps to 22");
     assert_eq!(one("seed", 12, 2), 18, "seed: 14 jumps to 18 and stops");
     // The flight crosses blue's home column at blue's 53 and sends that plane home.
-    let mut p = pos("standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=15,H,H,H/53,52,H,H");
+    let mut p = pos(
+        "standard players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=15,H,H,H/53,52,H,H",
+    );
     roll_and_move(&mut p, 3, Some(0));
     assert_eq!(p.planes(1), [HANGAR, 52, HANGAR, HANGAR]);
     // Not in the seed rules.
-    let mut p = pos("seed players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=15,H,H,H/53,52,H,H");
+    let mut p =
+        pos("seed players=2 move=0 roll=0 sixes=0 moved=0 places=0,0 planes=15,H,H,H/53,52,H,H");
     roll_and_move(&mut p, 3, Some(0));
     assert_eq!(p.planes(1), [53, 52, HANGAR, HANGAR]);
 }
@@ -261,9 +344,15 @@ fn a12_first_to_finish_wins_or_others_play_on() {
 #[test]
 fn bad_options_get_clear_errors() {
     let e = Rules::from_options("standrd", None, None).unwrap_err();
-    assert_eq!(e.to_string(), "bad value \"standrd\" for rules: expected standard | seed");
+    assert_eq!(
+        e.to_string(),
+        "bad value \"standrd\" for rules: expected standard | seed"
+    );
     assert!(Rules::from_options("seed", Some("7"), None).is_err());
     assert!(Rules::from_options("seed", None, Some("twice")).is_err());
     let r = Rules::from_options("seed", Some("even"), Some("lose-turn")).unwrap();
-    assert_eq!(r.to_string(), "seed takeoff=even three-sixes=lose-turn end=first-wins");
+    assert_eq!(
+        r.to_string(),
+        "seed takeoff=even three-sixes=lose-turn end=first-wins"
+    );
 }

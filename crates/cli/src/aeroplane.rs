@@ -159,7 +159,10 @@ pub fn tournament(g: &Global, a: TournamentArgs) -> Result<()> {
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     if !g.json {
-        println!("rules: {}   players: {}   seed: {}", result.rules, result.players, result.seed);
+        println!(
+            "rules: {}   players: {}   seed: {}",
+            result.rules, result.players, result.seed
+        );
         println!("seats (rotating): {}", result.seats.join(", "));
         println!(
             "{} games in {secs:.1} s on {} threads; mean length {:.1} turns; {:.2} captures per game",
@@ -168,7 +171,9 @@ pub fn tournament(g: &Global, a: TournamentArgs) -> Result<()> {
             result.mean_turns,
             result.captures_per_game
         );
-        println!("player          seats  win rate  95% interval      fair share  ms/decision (max)");
+        println!(
+            "player          seats  win rate  95% interval      fair share  ms/decision (max)"
+        );
         for (name, t) in &result.by_type {
             println!(
                 "{name:<15} {:>5}  {:>7.1}%  [{:>5.1}%, {:>5.1}%]  {:>9.1}%  {:>8.3} ({:.1})",
