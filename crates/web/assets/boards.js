@@ -155,3 +155,37 @@ Boards.peg = {
     box.textContent = `${s.view.pegs} pegs · goal: ${s.view.goal}` + (s.view.known_minimum ? ` · ${s.view.known_minimum}` : "");
   },
 };
+
+const POINT_COLORS = { red: "#d23a2a", orange: "#ee8a1c", yellow: "#e8c81c", green: "#2f9a3e", blue: "#2f5fd0", purple: "#8a3fb5" };
+
+Boards["chinese-checkers"] = {
+  showPath: true,
+  draw(s) {
+    const S = 40, holes = s.view.holes;
+    const xs = holes.map((h) => h.x), ys = holes.map((h) => h.y);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    const W = (Math.max(...xs) - x0) * S + 2 * S, H = (Math.max(...ys) - y0) * S + 2 * S;
+    const cells = {};
+    let body = `<rect width="${W}" height="${H}" fill="#f3e3c3"/>`;
+    let pieces = "";
+    const names = s.view.colors;
+    for (const h of holes) {
+      const x = (h.x - x0) * S + S, y = (h.y - y0) * S + S;
+      cells[h.id] = [x, y];
+      body += `<circle cx="${x}" cy="${y}" r="7" fill="#8d7350"/>`;
+      if (h.owner !== null && h.owner !== undefined) {
+        const c = POINT_COLORS[names[s.view.seats[h.owner] % 6]];
+        pieces += `<circle cx="${x}" cy="${y}" r="14" fill="${c}" stroke="#222" stroke-width="1.5"/>`;
+      }
+    }
+    const hasPass = (s.legal || []).some((m) => m.path[0] === "pass");
+    if (hasPass) {
+      cells.pass = [S, S];
+      body += `<circle cx="${S}" cy="${S}" r="18" fill="#fff" stroke="#333"/><text x="${S}" y="${S + 5}" font-size="12" text-anchor="middle">pass</text>`;
+    }
+    return { width: W, height: H, r: 17, cells, body, pieces };
+  },
+  extra(box, s) {
+    box.textContent = "distance left: " + s.view.remaining.map((d, p) => `${s.player_names[p]} ${d}`).join(" · ");
+  },
+};

@@ -1,6 +1,7 @@
 //! The games the server offers: a catalog entry per game and the code that starts one.
 
 pub mod checkers;
+pub mod chinese_checkers;
 pub mod peg;
 pub mod toys;
 pub mod xiangqi;
@@ -59,6 +60,27 @@ pub fn catalog() -> Vec<CatalogEntry> {
             title: "English checkers",
             about: "WCDF rules on the 8x8 board; multi-jumps by clicking each landing square",
             options: vec![],
+            solver: false,
+            listed: true,
+        },
+        CatalogEntry {
+            game: "chinese-checkers",
+            title: "Chinese checkers",
+            about: "the 121-hole star for 2, 3, 4 or 6 players; hop chains drawn as paths",
+            options: vec![
+                RuleOption {
+                    key: "players",
+                    label: "players",
+                    choices: [2, 3, 4, 6].into_iter().map(Value::from).collect(),
+                    default: Value::from(2),
+                },
+                RuleOption {
+                    key: "anti_spoil",
+                    label: "anti-spoiling rule",
+                    choices: vec![Value::from(true), Value::from(false)],
+                    default: Value::from(true),
+                },
+            ],
             solver: false,
             listed: true,
         },
@@ -133,6 +155,24 @@ fn option_str<'a>(rules: &'a Value, key: &str, default: &'a str) -> Result<&'a s
     }
 }
 
+fn option_u64(rules: &Value, key: &str, default: u64) -> Result<u64, ApiError> {
+    match rules.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v.as_u64().ok_or_else(|| {
+            ApiError::BadRequest(format!("rules.{key} must be a whole number, not {v}"))
+        }),
+    }
+}
+
+fn option_bool(rules: &Value, key: &str, default: bool) -> Result<bool, ApiError> {
+    match rules.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v.as_bool().ok_or_else(|| {
+            ApiError::BadRequest(format!("rules.{key} must be true or false, not {v}"))
+        }),
+    }
+}
+
 fn parse_position<G: Notation>(text: &str) -> Result<G, ApiError> {
     G::from_text(text).map_err(|e| ApiError::BadRequest(format!("bad position '{text}': {e}")))
 }
@@ -161,6 +201,23 @@ pub fn create(
                 None => qiyi_checkers::Checkers::start(),
             };
             Ok(Box::new(Session::new(checkers::CheckersAdapter, pos, seed)))
+        }
+        "chinese-checkers" => {
+            let pos = match position {
+                Some(text) => parse_position(text)?,
+                None => {
+                    let players = option_u64(rules, "players", 2)?;
+                    let mut options = qiyi_chinese_checkers::Options::players(players as usize)
+                        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+                    options.anti_spoil = option_bool(rules, "anti_spoil", true)?;
+                    qiyi_chinese_checkers::Position::start(options)
+                        .map_err(|e| ApiError::BadRequest(e.to_string()))?
+                }
+            };
+            let adapter = chinese_checkers::ChineseCheckersAdapter {
+                options: *pos.options(),
+            };
+            Ok(Box::new(Session::new(adapter, pos, seed)))
         }
         "peg" => {
             let board = option_str(rules, "board", "english")?;

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 /// Solver positions examined per millisecond of budget (a conservative rate for the DFS).
 const NODES_PER_MS: u64 = 2_000;
 
+/// The smallest solver budget of an AI move (enough for the English board from most positions).
+const MIN_AI_NODES: u64 = 5_000_000;
+
 /// The peg solitaire adapter: the board and where the last peg should end.
 #[derive(Clone, Debug)]
 pub struct PegAdapter {
@@ -156,7 +159,9 @@ impl Adapter for PegAdapter {
         request: &AiRequest,
         _progress: &dyn Fn(Progress),
     ) -> Result<AiChoice<u16>, ApiError> {
-        let budget = (request.time.as_millis() as u64).saturating_mul(NODES_PER_MS);
+        let budget = (request.time.as_millis() as u64)
+            .saturating_mul(NODES_PER_MS)
+            .max(MIN_AI_NODES);
         let solve = self.problem(pos).solve(budget);
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
