@@ -387,7 +387,7 @@ pub struct BuildProgress {
     pub slots: u64,
     /// Passes it took (0 when loaded from disk).
     pub passes: u32,
-    /// Wins, losses and draws among its positions (zeros when loaded).
+    /// Wins, losses and draws among its positions, Black to move (zeros when loaded).
     pub counts: [u64; 3],
     /// Materials done so far and in all.
     pub done: usize,
@@ -519,6 +519,7 @@ impl Egdb {
                         _ => {}
                     }
                 }
+                // Unused slots (overlapping men) are packed as draws; they are never probed.
                 let t = Table::pack(&values);
                 if let Some(d) = dir {
                     save_table(d, g, &t)?;
@@ -693,14 +694,6 @@ fn solve_group(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
             break;
         }
     }
-    // UNUSED slots count as draws in the packed table; they are never probed.
-    for v in &values {
-        for x in v {
-            if x.load(Ordering::Relaxed) == UNUSED {
-                x.store(UNKNOWN, Ordering::Relaxed);
-            }
-        }
-    }
     (values, passes)
 }
 
@@ -710,8 +703,8 @@ mod tests {
 
     #[test]
     fn ranks_round_trip() {
-        for k in 0..4 {
-            for r in 0..BINOM[10][k] {
+        for (k, &count) in BINOM[10].iter().enumerate().take(4) {
+            for r in 0..count {
                 let s = unrank(r, k);
                 assert_eq!(rank(s), r);
                 assert_eq!(s.count_ones() as usize, k);

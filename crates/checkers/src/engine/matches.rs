@@ -141,6 +141,9 @@ pub struct ExternalPlayer {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// checkers-engine protocol: the start and moves the program's own board has seen, so later
+    /// moves are sent with `MOVE` (a `NEWGAME` would clear its transposition table every move).
+    known: Option<(Board, Vec<Move>)>,
 }
 
 impl ExternalPlayer {
@@ -195,6 +198,7 @@ impl ExternalPlayer {
             child,
             stdin,
             lines: rx,
+            known: None,
         };
         let greeting = match protocol {
             Some(Protocol::Hub) => None,
@@ -317,7 +321,10 @@ impl MatchPlayer for ExternalPlayer {
     fn new_game(&mut self) -> Result<(), MatchError> {
         match self.protocol {
             Protocol::Hub => self.send("new-game"),
-            Protocol::Cep => Ok(()),
+            Protocol::Cep => {
+                self.known = None;
+                Ok(())
+            }
         }
     }
 
@@ -365,19 +372,38 @@ impl MatchPlayer for ExternalPlayer {
                 Ok(notation::move_to_pdn(&m))
             }
             Protocol::Cep => {
-                let mut line = format!("NEWGAME {}", board_to_fen(start));
-                for m in moves {
-                    line.push(' ');
-                    line.push_str(&notation::move_to_pdn(m));
+                let in_sync = match &self.known {
+                    Some((b, seen)) => {
+                        b == start && seen.len() <= moves.len() && moves[..seen.len()] == seen[..]
+                    }
+                    None => false,
+                };
+                if in_sync {
+                    let from = self.known.as_ref().map_or(0, |(_, seen)| seen.len());
+                    for m in &moves[from..] {
+                        self.send(&format!("MOVE {}", notation::move_to_pdn(m)))?;
+                    }
+                } else {
+                    let mut line = format!("NEWGAME {}", board_to_fen(start));
+                    for m in moves {
+                        line.push(' ');
+                        line.push_str(&notation::move_to_pdn(m));
+                    }
+                    self.send(&line)?;
                 }
-                self.send(&line)?;
-                self.send(&format!(
-                    "GO maxtime {:.3} dontplaymove",
-                    movetime.as_secs_f64()
-                ))?;
+                // The program plays its answer on its own board.
+                self.send(&format!("GO maxtime {:.3}", movetime.as_secs_f64()))?;
                 let l = self.recv_until(|l| l.starts_with("BESTMOVE"), grace)?;
-                let mv = l.split_whitespace().nth(1).unwrap_or("none").to_string();
-                Ok(mv)
+                let text = l.split_whitespace().nth(1).unwrap_or("none").to_string();
+                let mut seen = moves.to_vec();
+                match game.parse(&text) {
+                    Ok(m) => {
+                        seen.push(m);
+                        self.known = Some((*start, seen));
+                    }
+                    Err(_) => self.known = None,
+                }
+                Ok(text)
             }
         }
     }

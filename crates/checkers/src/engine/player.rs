@@ -214,6 +214,6 @@ impl Engine {
                 stats: Default::default(),
             };
         }
-        self.analyse(pos, &limits, on_info)
+        self.analyse(pos, limits, on_info)
     }
 }
