@@ -40,6 +40,23 @@ fn has_major_piece(pos: &Position, color: Color) -> bool {
         .any(|&k| pos.count(k, color) > 0)
 }
 
+/// Score of a repeated position inside the search: a perpetual checker or chaser loses (a large
+/// score short of a mate), any other repetition is a draw.
+fn repetition_score(pos: &Position, ply: usize) -> Option<Score> {
+    if pos.repetitions() == 0 {
+        return None;
+    }
+    let verdict = pos.cycle_verdict()?;
+    Some(match verdict.winner {
+        None => 0,
+        Some(c) if c == pos.side_to_move() => RULE_WIN - ply as Score,
+        Some(_) => -RULE_WIN + ply as Score,
+    })
+}
+
+/// What winning by a repetition rule is worth in the search (less than any mate).
+pub const RULE_WIN: Score = 20_000;
+
 /// The article's evaluation: material only, from the side to move's view.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MaterialEval;
@@ -60,8 +77,8 @@ pub fn material(pos: &Position, color: Color) -> Score {
 /// while the side to move keeps a chariot, horse or cannon.
 macro_rules! xiangqi_hooks {
     () => {
-        fn rule_score(&self, pos: &Position, _ply: usize) -> Option<Score> {
-            (pos.repetitions() > 0).then_some(0)
+        fn rule_score(&self, pos: &Position, ply: usize) -> Option<Score> {
+            repetition_score(pos, ply)
         }
 
         fn move_order(&self, pos: &Position, mv: Move) -> i32 {
@@ -328,6 +345,25 @@ mod tests {
             qiyi_core::Game::is_over(&after),
             "{mv} does not end the game"
         );
+    }
+
+    #[test]
+    fn a_perpetual_checker_loses_inside_the_search() {
+        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").expect("fen");
+        for m in ["a1a9", "e9e8", "a9a8", "e8e9", "a8a9"] {
+            let mv = pos.parse_move_text(m).expect("legal");
+            pos.make(mv);
+        }
+        // Black to move; Red has checked on every move of the cycle, so Black wins by the rule.
+        let s = repetition_score(&pos, 5).expect("a repetition");
+        assert_eq!(s, RULE_WIN - 5);
+        // A quiet shuffle repeats as a draw.
+        let mut quiet = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").expect("fen");
+        for m in ["a1a2", "e9e8", "a2a1", "e8e9"] {
+            let mv = quiet.parse_move_text(m).expect("legal");
+            quiet.make(mv);
+        }
+        assert_eq!(repetition_score(&quiet, 4), Some(0));
     }
 
     #[test]

@@ -375,6 +375,18 @@ impl Position {
             .count()
     }
 
+    /// The verdict of the most recent cycle when the current position has occurred before
+    /// (one repetition, as a search sees it), else `None`: perpetual check or chase loses, any
+    /// other cycle draws.
+    pub fn cycle_verdict(&self) -> Option<Outcome> {
+        let n = self.history.len();
+        let end = self.repetition_window();
+        (4..=end)
+            .step_by(2)
+            .find(|&i| self.history[n - i].hash == self.hash)
+            .map(|i| self.repetition_verdict(i))
+    }
+
     /// The verdict when the current position occurs for the third time, else `None`.
     pub fn repetition_outcome(&self) -> Option<Outcome> {
         let n = self.history.len();
