@@ -111,7 +111,7 @@ impl Aero {
     pub fn lone_plane(rules: Rules, progress: u8) -> Aero {
         let mut pos = Aero::raw(rules, 1);
         pos.planes[0] = [progress.min(HANGAR), CENTRE, CENTRE, CENTRE];
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
         pos
     }
 
@@ -128,7 +128,7 @@ impl Aero {
             over: false,
             hash: 0,
         };
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
         pos
     }
 
@@ -204,7 +204,7 @@ impl Aero {
         if roll != 0 && pos.choices().is_empty() {
             return bad("a roll is pending but no plane can move");
         }
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
         Ok(pos)
     }
 
@@ -219,7 +219,7 @@ impl Aero {
         pos.roll = 0;
         pos.sixes = 0;
         pos.six_moved = 0;
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
         Some(pos)
     }
 
@@ -286,17 +286,15 @@ impl Aero {
         if self.roll == 0 || self.over {
             return out;
         }
-        let table = steps(self.rules.set);
-        let row = &self.planes[self.to_move as usize];
+        // Any plane on the board can move (A11 bounces instead of overshooting); a hangar plane
+        // only on a take-off roll (A6). Equal progress values are one move.
+        let takeoff = self.rules.can_take_off(self.roll);
+        let row = self.planes[self.to_move as usize];
         for i in 0..PLANES {
             let d = row[i];
-            if d == CENTRE || (d == HANGAR && !self.rules.can_take_off(self.roll)) {
-                continue;
-            }
-            if row[..i].contains(&d) {
-                continue;
-            }
-            if table[d as usize][self.roll as usize].legal {
+            let movable = d < CENTRE || (d == HANGAR && takeoff);
+            let dup = (i >= 1 && row[0] == d) || (i >= 2 && row[1] == d) || (i >= 3 && row[2] == d);
+            if movable && !dup {
                 out.planes[out.len as usize] = i as u8;
                 out.len += 1;
             }
@@ -319,31 +317,37 @@ impl Aero {
 
     #[inline]
     fn set_roll(&mut self, roll: u8) {
-        self.hash ^= KEYS[K_ROLL + self.roll as usize] ^ KEYS[K_ROLL + roll as usize];
         self.roll = roll;
     }
 
     #[inline]
     fn set_sixes(&mut self, sixes: u8) {
-        self.hash ^= KEYS[K_SIXES + self.sixes as usize] ^ KEYS[K_SIXES + sixes as usize];
         self.sixes = sixes;
     }
 
     #[inline]
     fn set_moved(&mut self, mask: u8) {
-        let diff = self.six_moved ^ mask;
-        for b in 0..PLANES {
-            if diff & (1 << b) != 0 {
-                self.hash ^= KEYS[K_MOVED + b];
-            }
-        }
         self.six_moved = mask;
     }
 
     #[inline]
     fn set_to_move(&mut self, p: u8) {
-        self.hash ^= KEYS[K_MOVE + self.to_move as usize] ^ KEYS[K_MOVE + p as usize];
         self.to_move = p;
+    }
+
+    /// The keys of the turn state (side to move, pending roll, sixes, moved mask), combined when
+    /// the hash is read: cheaper than updating them on every roll.
+    #[inline]
+    fn turn_key(&self) -> u64 {
+        let mut h = KEYS[K_MOVE + self.to_move as usize]
+            ^ KEYS[K_ROLL + self.roll as usize]
+            ^ KEYS[K_SIXES + self.sixes as usize];
+        for b in 0..PLANES {
+            if self.six_moved & (1 << b) != 0 {
+                h ^= KEYS[K_MOVED + b];
+            }
+        }
+        h
     }
 
     /// Ends the turn: the next player who has not finished rolls.
@@ -592,7 +596,7 @@ impl Game for Aero {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.hash ^ self.turn_key()
     }
 
     fn hash_from_scratch(&self) -> u64 {
@@ -603,14 +607,7 @@ impl Game for Aero {
             }
             h ^= KEYS[K_PLACE + p * 5 + self.places[p] as usize];
         }
-        h ^= KEYS[K_MOVE + self.to_move as usize];
-        h ^= KEYS[K_ROLL + self.roll as usize];
-        h ^= KEYS[K_SIXES + self.sixes as usize];
-        for b in 0..PLANES {
-            if self.six_moved & (1 << b) != 0 {
-                h ^= KEYS[K_MOVED + b];
-            }
-        }
+        h ^= self.turn_key();
         if self.over {
             h ^= KEYS[K_OVER];
         }

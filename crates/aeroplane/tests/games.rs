@@ -213,3 +213,79 @@ fn player_names_parse_and_bad_ones_are_errors() {
     assert!("level-11".parse::<PlayerKind>().is_err());
     assert!("grandmaster".parse::<PlayerKind>().is_err());
 }
+
+#[test]
+fn core_chance_searches_work_on_the_game_unchanged() {
+    use qiyi_aeroplane::eval::Weights;
+    use qiyi_aeroplane::search::{AeroEval, GreedyPolicy};
+    use qiyi_core::eval::RandomPolicy;
+    use qiyi_core::search::expectimax::expectimax;
+    use qiyi_core::search::mcts::{mcts, MctsOptions};
+    use qiyi_core::search::montecarlo::{flat_monte_carlo, FlatOptions};
+    use qiyi_core::search::SearchLimits;
+    // A decision with several choices: red has planes out and rolls a 6.
+    let mut p = Aero::from_text(
+        "standard players=4 move=0 roll=0 sixes=0 moved=0 places=0,0,0,0 planes=3,12,H,H/7,H,H,H/H,H,H,H/20,H,H,H",
+    )
+    .unwrap();
+    p.make(AeroMove::Roll(6));
+    let mut legal = Vec::new();
+    p.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 3);
+    let eval = AeroEval::new(&p, Weights::TUNED);
+    let e = expectimax(&p, &eval, 3);
+    assert!(legal.contains(&e.best_move.unwrap()));
+    assert!(
+        e.stats.nodes > 6 * legal.len() as u64,
+        "the search went through chance nodes"
+    );
+    let m = mcts(
+        &p,
+        &GreedyPolicy { epsilon: 0.1 },
+        &MctsOptions::default(),
+        &SearchLimits::nodes(200),
+    );
+    assert!(legal.contains(&m.best_move.unwrap()));
+    assert_eq!(m.playouts, 200);
+    let f = flat_monte_carlo(
+        &p,
+        &RandomPolicy,
+        &FlatOptions {
+            playouts: 60,
+            ..FlatOptions::default()
+        },
+    );
+    assert!(legal.contains(&f.best_move.unwrap()));
+    // At a chance node the searches see six outcomes.
+    let q = Aero::new(Rules::STANDARD, 2).unwrap();
+    let mut outcomes = Vec::new();
+    q.chance_outcomes(&mut outcomes);
+    assert_eq!(outcomes.len(), 6);
+    assert!(outcomes
+        .iter()
+        .all(|&(_, pr)| (pr - 1.0 / 6.0).abs() < 1e-15));
+}
+
+#[test]
+fn levels_are_ordered_by_strength_at_the_ends() {
+    // Level 10 (best) against three level-1 (random) players wins far more than a fair 25%.
+    let start = Aero::new(Rules::STANDARD, 4).unwrap();
+    let games = 200;
+    let mut wins = 0;
+    for g in 0..games {
+        let seat = (g % 4) as usize;
+        let mut players: Vec<_> = (0..4)
+            .map(|s| {
+                let kind = if s == seat {
+                    PlayerKind::Level(10)
+                } else {
+                    PlayerKind::Level(1)
+                };
+                make_player(kind, g * 4 + s as u64)
+            })
+            .collect();
+        let rec = play_game(&start, &mut players, 1000 + g);
+        wins += (rec.places[seat] == 1) as u32;
+    }
+    assert!(wins > 100, "level 10 won {wins} of {games}");
+}
