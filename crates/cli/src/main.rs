@@ -6,6 +6,7 @@
 //! stdout (the last line is one JSON object), progress bars go to stderr, and bad input ends with a
 //! one-line error and exit code 2.
 
+mod aeroplane;
 mod checkers;
 mod common;
 mod peg_solitaire;
@@ -33,6 +34,54 @@ enum Command {
     Perft(PerftArgs),
     /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
     Solve(SolveArgs),
+    /// Exact odds tables (Markov chains): squares per turn, turns to finish, hit chances.
+    Odds(OddsArgs),
+    /// Play many games between player types, seats rotating; win rates with 95% intervals.
+    Tournament(TournamentArgs),
+    /// Measure simulation speed and decision times.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `qiyi odds`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct OddsArgs {
+    #[command(subcommand)]
+    game: OddsGame,
+}
+
+/// The games `qiyi odds` knows.
+#[derive(Subcommand, Debug)]
+enum OddsGame {
+    /// Aeroplane chess.
+    Aeroplane(aeroplane::OddsArgs),
+}
+
+/// Arguments of `qiyi tournament`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct TournamentArgs {
+    #[command(subcommand)]
+    game: TournamentGame,
+}
+
+/// The games `qiyi tournament` knows.
+#[derive(Subcommand, Debug)]
+enum TournamentGame {
+    /// Aeroplane chess.
+    Aeroplane(aeroplane::TournamentArgs),
+}
+
+/// Arguments of `qiyi bench`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    #[command(subcommand)]
+    game: BenchGame,
+}
+
+/// The games `qiyi bench` knows.
+#[derive(Subcommand, Debug)]
+enum BenchGame {
+    /// Aeroplane chess.
+    Aeroplane(aeroplane::BenchArgs),
 }
 
 /// Arguments of `qiyi solve`: the puzzle and its own options.
@@ -72,6 +121,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
+        },
+        Command::Odds(args) => match args.game {
+            OddsGame::Aeroplane(a) => aeroplane::odds(g, a),
+        },
+        Command::Tournament(args) => match args.game {
+            TournamentGame::Aeroplane(a) => aeroplane::tournament(g, a),
+        },
+        Command::Bench(args) => match args.game {
+            BenchGame::Aeroplane(a) => aeroplane::bench(g, a),
         },
     }
 }
