@@ -42,6 +42,8 @@ function record(name, ok, detail) {
   console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
 }
 
+const ui_over = (kind) => kind === "over";
+
 async function waitFor(page, fn, arg, timeout = 60000) {
   await page.waitForFunction(fn, arg, { timeout, polling: 100 });
 }
@@ -61,23 +63,35 @@ async function playOne(browser, base, game) {
       choices: ui.state.history.filter((h) => h.player !== null).length,
     }));
     if (!start.human || start.moves === 0) throw new Error("no human move at the start: " + JSON.stringify(start));
-    // Pick a legal move and enter it by clicking each cell of its path.
-    const move = await page.evaluate(() => ui.state.legal[Math.floor(ui.state.legal.length / 2)]);
-    for (const cell of move.path) {
-      await page.locator(`#board-svg [data-cell="${cell}"]`).click({ force: true });
+    // Pick a legal move and enter it by clicking each cell of its path. Dice games may give the
+    // human another turn (a six) before any AI moves, so keep playing until an AI seat has moved.
+    let first = null;
+    for (let turn = 0; turn < 12; turn++) {
+      const before = await page.evaluate(() => ui.state.history.filter((h) => h.player !== null).length);
+      const move = await page.evaluate(() => ui.state.legal[Math.floor(ui.state.legal.length / 2)]);
+      for (const cell of move.path) {
+        await page.locator(`#board-svg [data-cell="${cell}"]`).click({ force: true });
+      }
+      await waitFor(page, (n) => ui.state.history.filter((h) => h.player !== null).length > n, before);
+      const played = await page.evaluate((n) => ui.state.history.filter((h) => h.player !== null)[n].text, before);
+      if (played !== move.text) throw new Error(`clicked ${move.text} but the record shows ${played}`);
+      first = first || move.text;
+      if (start.players === 1) {
+        // Single-player games: ask the AI (solver) for the next move with the button.
+        await page.click("#ai-move");
+      }
+      // Wait until the page is idle: the AI has moved, or a human is to move again (an AI search
+      // marks the page busy as soon as the human move is recorded, so this cannot skip it).
+      await waitFor(page, (n) => !ui.busy && (ui.state.turn.kind === "over" ||
+        ui.state.history.filter((h) => h.player !== null).length >= n + 2 ||
+        (ui.state.turn.kind === "player" && ui.state.seats[ui.state.turn.player].kind === "human")), before, 90000);
+      const aiMoved = await page.evaluate(() => ui.state.history.some((h) => h.player !== null && ui.state.seats[h.player].kind !== "human") || (ui.state.players === 1 && ui.state.history.filter((h) => h.player !== null).length >= 2));
+      if (aiMoved) break;
+      if (ui_over(await page.evaluate(() => ui.state.turn.kind))) throw new Error("the game ended before any AI move");
     }
-    await waitFor(page, (n) => ui.state.history.filter((h) => h.player !== null).length > n, start.choices);
-    const played = await page.evaluate(() => ui.state.history.filter((h) => h.player !== null).map((h) => h.text));
-    if (played[played.length - 1] !== move.text && !played.includes(move.text)) throw new Error(`clicked ${move.text} but the record is ${played}`);
-    if (start.players === 1) {
-      // Single-player games: ask the AI (solver) for the next move with the button.
-      await page.click("#ai-move");
-    }
-    // The AI answers: a move by a non-human seat appears, and the page is idle again.
-    await waitFor(page, (n) => {
-      const choices = ui.state.history.filter((h) => h.player !== null);
-      return !ui.busy && choices.length >= n + 2;
-    }, start.choices, 90000);
+    const aiMoved = await page.evaluate(() => ui.state.history.some((h) => h.player !== null && ui.state.seats[h.player].kind !== "human") || (ui.state.players === 1 && ui.state.history.filter((h) => h.player !== null).length >= 2));
+    if (!aiMoved) throw new Error("no AI move after 12 human moves");
+    const move = { text: first };
     const info = await page.evaluate(() => document.getElementById("info").textContent);
     await page.screenshot({ path: join(shots, game + ".png") });
     if (errors.length) throw new Error(errors.join("; "));

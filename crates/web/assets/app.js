@@ -155,8 +155,10 @@ function setState(state) {
 }
 
 function lastEntry() {
+  // The last move with cells to highlight (die rolls have none).
   const h = ui.state.history;
-  return h.length ? h[h.length - 1] : null;
+  for (let i = h.length - 1; i >= 0; i--) if (h[i].path.length) return h[i];
+  return null;
 }
 
 function render() {
@@ -189,7 +191,7 @@ function render() {
     const who = h.player === null ? "" : playerName(h.player) + ": ";
     li.textContent = who + (board.moveText ? board.moveText(h, s) : (h.label ? h.label + "  " + h.text : h.text));
     if (h.player === null) li.className = "chance";
-    if (i === s.history.length - 1) li.classList.add("last");
+    if (h === lastEntry()) li.classList.add("last");
     ol.append(li);
   });
   ol.scrollTop = ol.scrollHeight;

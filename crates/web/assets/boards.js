@@ -189,3 +189,80 @@ Boards["chinese-checkers"] = {
     box.textContent = "distance left: " + s.view.remaining.map((d, p) => `${s.player_names[p]} ${d}`).join(" · ");
   },
 };
+
+const SEAT_COLORS = ["#d23a2a", "#e8b81c", "#2f5fd0", "#2f9a3e"];
+
+Boards.aeroplane = {
+  markMovable: true,
+  moveText: (h) => (h.player === null ? "rolls " + h.text.replace("r", "") : "plane " + h.text),
+  draw(s) {
+    const W = 640, C = W / 2, R = 220;
+    const ang = (sq) => Math.PI / 2 + (2 * Math.PI * (sq + 0.5)) / 52;   // seat 0 starts at the bottom
+    const ringPt = (sq) => [C + R * Math.cos(ang(sq)), C + R * Math.sin(ang(sq))];
+    let body = `<rect width="${W}" height="${W}" fill="#f5efe0"/><circle cx="${C}" cy="${C}" r="${R + 22}" fill="#fff" stroke="#999"/>`;
+    for (let sq = 0; sq < 52; sq++) {
+      const [x, y] = ringPt(sq);
+      body += `<circle cx="${x}" cy="${y}" r="13" fill="${SEAT_COLORS[(sq + 3) % 4]}" opacity="0.75"/>`;
+    }
+    const seats = s.view.seats;
+    const where = (seat, d, i) => {
+      if (d === s.view.hangar) {
+        const a = ang(13 * seat) - 0.16;
+        const base = [C + (R + 55) * Math.cos(a), C + (R + 55) * Math.sin(a)];
+        return [base[0] + (i % 2) * 26 - 13, base[1] + Math.floor(i / 2) * 26 - 13];
+      }
+      if (d === 0) { const a = ang(13 * seat) - 0.09; return [C + (R + 30) * Math.cos(a), C + (R + 30) * Math.sin(a)]; }
+      if (d <= 50) return ringPt((13 * seat + d - 1) % 52);
+      if (d >= s.view.centre) { const a = ang(13 * seat + 49); return [C + 22 * Math.cos(a) + (i - 1.5) * 8, C + 22 * Math.sin(a)]; }
+      const a = ang((13 * seat + 49) % 52), k = d - 50;            // home column 51..55
+      const r = R - k * ((R - 40) / 6);
+      return [C + r * Math.cos(a), C + r * Math.sin(a)];
+    };
+    for (let seat = 0; seat < 4; seat++) {
+      const a = ang((13 * seat + 49) % 52);
+      for (let k = 1; k <= 5; k++) {
+        const r = R - k * ((R - 40) / 6);
+        body += `<circle cx="${C + r * Math.cos(a)}" cy="${C + r * Math.sin(a)}" r="11" fill="${SEAT_COLORS[seat]}" opacity="0.45"/>`;
+      }
+      const h = ang(13 * seat) - 0.16;
+      body += `<rect x="${C + (R + 55) * Math.cos(h) - 30}" y="${C + (R + 55) * Math.sin(h) - 30}" width="60" height="60" rx="8" fill="${SEAT_COLORS[seat]}" opacity="0.25"/>`;
+    }
+    body += `<circle cx="${C}" cy="${C}" r="34" fill="#fff" stroke="#777"/><text x="${C}" y="${C + 5}" text-anchor="middle" font-size="13">centre</text>`;
+    const cells = {}, tips = {};
+    let pieces = "";
+    const seen = {};
+    for (const p of s.view.planes) {
+      const seat = seats[p.player];
+      let [x, y] = where(seat, p.progress, p.plane);
+      const key = Math.round(x) + "," + Math.round(y);
+      const n = (seen[key] = (seen[key] || 0) + 1) - 1;
+      if (p.progress !== s.view.hangar && n) { x += n * 7; y -= n * 7; }
+      cells[p.id] = [x, y];
+      const pct = (100 * p.hit).toFixed(1);
+      tips[p.id] = `${s.player_names[p.player]} plane ${"abcd"[p.plane]} · progress ${p.progress === s.view.hangar ? "hangar" : p.progress} · chance of being hit before its next turn: ${pct}%`;
+      pieces += `<g><circle cx="${x}" cy="${y}" r="11" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="2"/>` +
+        `<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" fill="#fff" font-weight="700">✈${"abcd"[p.plane]}</text></g>`;
+    }
+    return { width: W, height: W, r: 13, cells, body, pieces, tips };
+  },
+  extra(box, s, ui) {
+    let die = box.querySelector(".die");
+    if (!die) {
+      box.innerHTML = '<div class="die" id="die"></div><span id="die-note"></span>';
+      die = box.querySelector(".die");
+    }
+    const rolls = s.history.filter((h) => h.player === null);
+    const last = rolls.length ? rolls[rolls.length - 1].text.replace("r", "") : "";
+    const face = s.view.roll || last;
+    const faces = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+    if (die.dataset.count !== String(rolls.length)) {
+      die.dataset.count = String(rolls.length);
+      die.classList.remove("rolling");
+      void die.offsetWidth;
+      die.classList.add("rolling");
+    }
+    die.textContent = faces[face] || "";
+    const p = s.turn.kind === "player" ? s.player_names[s.turn.player] : "";
+    box.querySelector("#die-note").textContent = p ? `${p} rolled ${face}: click a highlighted plane (hover a plane for its hit chance)` : "";
+  },
+};

@@ -10,7 +10,7 @@ use qiyi_core::{Game, Notation, Rng, Turn};
 use std::time::{Duration, Instant};
 
 /// The most chance outcomes resolved in a row after one move (a guard against endless chains).
-const MAX_CHANCE_CHAIN: usize = 64;
+const MAX_CHANCE_CHAIN: usize = 10_000;
 
 /// What an AI player chose, with what the search reported.
 #[derive(Clone, Debug)]

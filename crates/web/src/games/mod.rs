@@ -1,5 +1,6 @@
 //! The games the server offers: a catalog entry per game and the code that starts one.
 
+pub mod aeroplane;
 pub mod checkers;
 pub mod chinese_checkers;
 pub mod peg;
@@ -106,6 +107,49 @@ pub fn catalog() -> Vec<CatalogEntry> {
                 },
             ],
             solver: true,
+            listed: true,
+        },
+        CatalogEntry {
+            game: "aeroplane",
+            title: "Aeroplane chess 飞行棋",
+            about: "2-4 players, dice, planes that can move highlighted, hit chances on hover",
+            options: vec![
+                RuleOption {
+                    key: "players",
+                    label: "players",
+                    choices: [2, 3, 4].into_iter().map(Value::from).collect(),
+                    default: Value::from(4),
+                },
+                RuleOption {
+                    key: "set",
+                    label: "rule set",
+                    choices: vec![Value::from("standard"), Value::from("seed")],
+                    default: Value::from("standard"),
+                },
+                RuleOption {
+                    key: "takeoff",
+                    label: "take off on",
+                    choices: vec![Value::from("6"), Value::from("5-6"), Value::from("even")],
+                    default: Value::from("6"),
+                },
+                RuleOption {
+                    key: "three_sixes",
+                    label: "three sixes",
+                    choices: vec![
+                        Value::from("send-back"),
+                        Value::from("lose-turn"),
+                        Value::from("none"),
+                    ],
+                    default: Value::from("send-back"),
+                },
+                RuleOption {
+                    key: "ending",
+                    label: "ending",
+                    choices: vec![Value::from("first-wins"), Value::from("play-on")],
+                    default: Value::from("first-wins"),
+                },
+            ],
+            solver: false,
             listed: true,
         },
         CatalogEntry {
@@ -217,6 +261,27 @@ pub fn create(
             let adapter = chinese_checkers::ChineseCheckersAdapter {
                 options: *pos.options(),
             };
+            Ok(Box::new(Session::new(adapter, pos, seed)))
+        }
+        "aeroplane" => {
+            let pos = match position {
+                Some(text) => parse_position(text)?,
+                None => {
+                    let rules = aeroplane::rules_from(
+                        option_str(rules, "set", "standard")?,
+                        option_str(rules, "takeoff", "6")?,
+                        option_str(rules, "three_sixes", "send-back")?,
+                        option_str(rules, "ending", "first-wins")?,
+                    )
+                    .and_then(|r| {
+                        let players = option_u64(rules, "players", 4)?;
+                        qiyi_aeroplane::Aero::new(r, players as usize)
+                            .map_err(|e| ApiError::BadRequest(e.to_string()))
+                    })?;
+                    rules
+                }
+            };
+            let adapter = aeroplane::AeroplaneAdapter { rules: pos.rules() };
             Ok(Box::new(Session::new(adapter, pos, seed)))
         }
         "peg" => {
