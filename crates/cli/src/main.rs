@@ -9,6 +9,7 @@
 mod aeroplane;
 mod checkers;
 mod common;
+mod xiangqi;
 mod peg_solitaire;
 mod serve;
 
@@ -110,6 +111,8 @@ struct PerftArgs {
 enum PerftGame {
     /// English checkers (WCDF rules).
     Checkers(checkers::PerftArgs),
+    /// Xiangqi (Chinese chess).
+    Xiangqi(xiangqi::PerftArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -118,6 +121,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(a) => serve::serve(g, a),
         Command::Perft(args) => match args.game {
             PerftGame::Checkers(a) => checkers::perft(g, a),
+            PerftGame::Xiangqi(a) => xiangqi::perft(g, a),
         },
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
