@@ -184,3 +184,18 @@ fn fen_of_a_won_ending_is_probed_for_either_side() {
     let w = board_from_fen("W:WK32:BK1,K5").expect("FEN");
     assert_eq!(db.probe(&w), Some(Wld::Loss));
 }
+
+#[test]
+fn the_embedded_book_covers_the_openings_with_legal_moves() {
+    use qiyi_checkers::engine::book::{book_positions, Book};
+    let book = Book::embedded();
+    // Lines that do not parse or hold an illegal move are dropped, so this counts valid entries.
+    assert_eq!(book.len(), book_positions().len());
+    let start = Checkers::start();
+    let mv = book.lookup(&start).expect("the start is in the book");
+    assert!(start.moves().contains(&mv));
+    for ballot in qiyi_checkers::ballot::all_ballots() {
+        let (b, _) = ballot.play().expect("ballot");
+        assert!(book.lookup(&Checkers::from_board(b)).is_some(), "ballot {}", ballot.number);
+    }
+}
