@@ -181,6 +181,28 @@ fn perpetual_check_loses() {
 }
 
 #[test]
+fn perpetual_chase_loses() {
+    // The red horse attacks the black chariot with every move (d4b5 hits c7, b5d4 hits c6) while
+    // the chariot steps between c7 and c6: Red chases perpetually and loses at the third
+    // occurrence. pyffish is_optional_game_end on the same sequence: (True, -32000 for Red).
+    let fen = "4k4/9/2r6/9/9/3N5/9/9/9/3K5 w - - 0 1";
+    let cycle = "d4b5 c7c6 b5d4 c6c7";
+    let once = play(fen, cycle);
+    assert_eq!(once.outcome(), None);
+    let pos = play(fen, &format!("{cycle} {cycle}"));
+    let o = pos.outcome().unwrap();
+    assert_eq!(o.reason, EndReason::PerpetualChase);
+    assert_eq!(o.winner, Some(Color::Black));
+    assert_eq!(pos.returns(0), -1.0);
+    // The horse's move is a chase of the chariot (a stronger piece).
+    let after = play(fen, "d4b5");
+    assert_eq!(
+        after.chased_by_last_move(),
+        vec![qiyi_xiangqi::Square::new(2, 7).unwrap()]
+    );
+}
+
+#[test]
 fn other_repetitions_draw() {
     // Horses out and back twice: the start position occurs a third time, nobody checks or chases.
     let pos = play(START, "b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0 c7b9");
