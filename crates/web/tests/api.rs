@@ -712,3 +712,50 @@ async fn peg_solitaire_solves_the_english_board() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
 }
+
+/// Plays every game to its end with AI seats only (level 1, short searches): each game must
+/// finish with a result and a reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_can_be_played_to_the_end() {
+    let app = app();
+    for (game, players, rules) in [
+        ("xiangqi", 2, json!({})),
+        ("checkers", 2, json!({})),
+        ("chinese-checkers", 2, json!({"players": 2})),
+        ("peg", 1, json!({"board": "english"})),
+        ("aeroplane", 2, json!({"players": 2})),
+    ] {
+        let seats: Vec<Value> = (0..players)
+            .map(|_| json!({"kind": "ai", "level": 1}))
+            .collect();
+        let (id, _) = create(
+            &app,
+            json!({"game": game, "seats": seats, "rules": rules, "seed": 7}),
+        )
+        .await;
+        let mut state = Value::Null;
+        let mut calls = 0;
+        while calls < 3000 {
+            calls += 1;
+            let (status, v) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/ai"),
+                Some(r#"{"time_ms":30}"#),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{game}: {v}");
+            state = v["state"].clone();
+            if state["turn"]["kind"] == "over" {
+                break;
+            }
+        }
+        assert_eq!(
+            state["turn"]["kind"], "over",
+            "{game} did not end in {calls} AI moves"
+        );
+        let reason = state["result"]["reason"].as_str().expect("reason");
+        assert!(!reason.is_empty());
+        eprintln!("{game}: over after {calls} AI moves: {reason}");
+    }
+}
