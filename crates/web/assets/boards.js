@@ -263,6 +263,9 @@ Boards.aeroplane = {
     }
     die.textContent = faces[face] || "";
     const p = s.turn.kind === "player" ? s.player_names[s.turn.player] : "";
-    box.querySelector("#die-note").textContent = p ? `${p} rolled ${face}: click a highlighted plane (hover a plane for its hit chance)` : "";
+    const human = p && s.seats[s.turn.player].kind === "human";
+    box.querySelector("#die-note").textContent = !p ? "" : human
+      ? `${p} rolled ${face}: click a highlighted plane (hover a plane for its chance of being hit)`
+      : `${p} (AI) rolled ${face}`;
   },
 };

@@ -40,7 +40,7 @@ pub struct CatalogEntry {
     pub options: Vec<RuleOption>,
     /// Whether `POST /solve` works for this game.
     pub solver: bool,
-    /// Whether the page lists it on the home page (toys are for tests).
+    /// Whether the home page lists it (core's toys are reachable at `/play/{game}` but not listed).
     pub listed: bool,
 }
 
@@ -158,7 +158,7 @@ pub fn catalog() -> Vec<CatalogEntry> {
             about: "core's toy game: three in a row",
             options: vec![],
             solver: false,
-            listed: true,
+            listed: false,
         },
         CatalogEntry {
             game: "nim",
@@ -175,7 +175,7 @@ pub fn catalog() -> Vec<CatalogEntry> {
                 default: Value::from("3-4-5"),
             }],
             solver: false,
-            listed: true,
+            listed: false,
         },
     ]
 }
