@@ -12,13 +12,18 @@ xiangqi-oracle.tsv: positions from seeded random playouts (uniform and capture-b
     Columns: FEN, in_check (0/1), status (ongoing|checkmate|stalemate), the legal moves in ICCS
     sorted and space-separated, one random legal move in ICCS and its WXF text by pyffish.
 
-xiangqi-repetition.tsv: repetition sequences. From a playout position P the script picks a
+xiangqi-repetition.tsv: repetition sequences. From a playout position P (in 60% of the tries
+    first advanced by a checking move, so the side to move is in check) the script picks a
     reversible move A of the side to move and B of the other side such that A, B, undo A, undo B
     returns to P, and plays that cycle twice so P occurs a third time. A and B are often chosen
     among checking moves and moves of chariots, horses and cannons, so perpetual checks and
     chases occur. Columns: FEN of P, the 8 moves in ICCS, whether pyffish's
     is_optional_game_end ends the game (0/1), and its result for the side to move then
-    (1 win, -1 loss, 0 draw).
+    (1 win, -1 loss, 0 draw). Lines are written as they are made; the committed file holds the
+    first sequences of the seeded stream (`gen_fixture.py SEED repetition` regenerates them;
+    the run was stopped once enough were written, as the machine was shared).
+
+Usage: gen_fixture.py [SEED [all|oracle|repetition]]
 
 pyffish writes ranks 1..10; ICCS ranks are 0..9.
 """
@@ -114,15 +119,23 @@ def oracle(rng, target):
 
 
 def repetition(rng, target):
-    out = []
+    """Yields (fen, moves, ended, result) for `target` repetition sequences."""
+    made = 0
     attempts = 0
-    while len(out) < target and attempts < target * 50:
+    while made < target and attempts < target * 50:
         attempts += 1
-        seen = playout(rng, rng.choice([0.0, 0.4]), rng.randint(6, 160))
+        seen = playout(rng, rng.choice([0.0, 0.4]), rng.randint(6, 100))
         fen = seen[-1]
         if int(fen.split()[4]) > 80:
             continue
         legal = sf.legal_moves(V, fen, [])
+        if legal and rng.random() < 0.6:
+            # Start the cycle from a position in check, so that the checking side can repeat
+            # its checks (perpetual check) while the other side shuffles.
+            checks = [m for m in legal if sf.gives_check(V, fen, [m])]
+            if checks:
+                fen = sf.get_fen(V, fen, [rng.choice(checks)])
+                legal = sf.legal_moves(V, fen, [])
         if not legal:
             continue
         board = board_of(fen)
@@ -148,8 +161,8 @@ def repetition(rng, target):
                 if checks:
                     return rng.choice(checks)
             if r < 0.8:
-                strong = [m for m in cands
-                          if board_of(sf.get_fen(V, fen, prefix))[_conv(m)[:2]].lower() in "rnc"]
+                here = board_of(sf.get_fen(V, fen, prefix))
+                strong = [m for m in cands if here[_conv(m)[:2]].lower() in "rnc"]
                 if strong:
                     return rng.choice(strong)
             return rng.choice(cands)
@@ -177,8 +190,10 @@ def repetition(rng, target):
             continue
         ended, value = sf.is_optional_game_end(V, fen, seq)
         result = 0 if value == 0 else (1 if value > 0 else -1)
-        out.append((fen, " ".join(_conv(m) for m in seq), int(ended), result))
-    return out
+        made += 1
+        if made % 50 == 0:
+            print("repetition sequences:", made, "attempts:", attempts, flush=True)
+        yield (fen, " ".join(_conv(m) for m in seq), int(ended), result)
 
 
 def _rev(m):
@@ -190,30 +205,33 @@ def _rev(m):
 
 def main():
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 20261129
+    only = sys.argv[2] if len(sys.argv) > 2 else "all"
     rng = random.Random(seed)
-    rows = oracle(rng, 2400)
-    path = os.path.join(OUT, "xiangqi-oracle.tsv")
-    with open(path, "w") as f:
-        f.write(f"# pyffish {sf.version()} xiangqi oracle, seed {seed}; regenerate with scripts/xiangqi/gen_fixture.py\n")
-        f.write("# fen\tin_check\tstatus\tlegal_moves_iccs\tsample_move_iccs\tsample_move_wxf\n")
-        for fen, (check, st, legal, pick, wxf) in rows.items():
-            f.write(f"{fen}\t{check}\t{st}\t{legal}\t{pick}\t{wxf}\n")
-    counts = {}
-    for _, (check, st, legal, _, _) in rows.items():
-        counts[st] = counts.get(st, 0) + 1
-        counts["check"] = counts.get("check", 0) + check
-    print(path, len(rows), counts)
-    reps = repetition(rng, 700)
-    path = os.path.join(OUT, "xiangqi-repetition.tsv")
-    with open(path, "w") as f:
-        f.write(f"# pyffish {sf.version()} xiangqi repetition verdicts, seed {seed}; regenerate with scripts/xiangqi/gen_fixture.py\n")
-        f.write("# fen\tmoves_iccs\toptional_game_end\tresult_for_side_to_move\n")
-        for fen, seq, ended, result in reps:
-            f.write(f"{fen}\t{seq}\t{ended}\t{result}\n")
-    tally = {}
-    for _, _, ended, result in reps:
-        tally[(ended, result)] = tally.get((ended, result), 0) + 1
-    print(path, len(reps), tally)
+    if only in ("all", "oracle"):
+        rows = oracle(rng, 2400)
+        path = os.path.join(OUT, "xiangqi-oracle.tsv")
+        with open(path, "w") as f:
+            f.write(f"# pyffish {sf.version()} xiangqi oracle, seed {seed}; regenerate with scripts/xiangqi/gen_fixture.py\n")
+            f.write("# fen\tin_check\tstatus\tlegal_moves_iccs\tsample_move_iccs\tsample_move_wxf\n")
+            for fen, (check, st, legal, pick, wxf) in rows.items():
+                f.write(f"{fen}\t{check}\t{st}\t{legal}\t{pick}\t{wxf}\n")
+        counts = {}
+        for _, (check, st, legal, _, _) in rows.items():
+            counts[st] = counts.get(st, 0) + 1
+            counts["check"] = counts.get("check", 0) + check
+        print(path, len(rows), counts, flush=True)
+    if only in ("all", "repetition"):
+        rng = random.Random(seed + 1)
+        path = os.path.join(OUT, "xiangqi-repetition.tsv")
+        tally = {}
+        with open(path, "w") as f:
+            f.write(f"# pyffish {sf.version()} xiangqi repetition verdicts, seed {seed + 1}; regenerate with scripts/xiangqi/gen_fixture.py\n")
+            f.write("# fen\tmoves_iccs\toptional_game_end\tresult_for_side_to_move\n")
+            for fen, seq, ended, result in repetition(rng, 209):
+                f.write(f"{fen}\t{seq}\t{ended}\t{result}\n")
+                f.flush()
+                tally[(ended, result)] = tally.get((ended, result), 0) + 1
+        print(path, sum(tally.values()), tally, flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@
 //! let mv = pos.parse_move_text("h2e2").unwrap();   // ICCS (WXF "C2=5" works too)
 //! assert_eq!(pos.move_to_chinese(mv), "炮二平五");
 //! pos.make(mv);
-//! // The AI (alpha-beta over qiyi-core's `Searcher`) arrives with the evaluation in issue 4.
+//! // The AI: `engine::Engine::think` (alpha-beta over qiyi-core's `Searcher`).
 //! ```
 
 #![warn(missing_docs)]

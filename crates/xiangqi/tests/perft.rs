@@ -59,7 +59,7 @@ fn full_make_unmake_agrees_with_bulk_counting() {
 }
 
 #[test]
-#[ignore = "deep: cargo test -p qiyi-xiangqi --release --test perft -- --ignored"]
+#[ignore = "deep (minutes): cargo test -p qiyi-xiangqi --test perft -- --ignored"]
 fn published_counts_deep() {
     assert!(run(|n| n > FAST_LIMIT) >= 5);
 }
