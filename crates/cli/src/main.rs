@@ -8,10 +8,11 @@
 
 mod aeroplane;
 mod checkers;
+mod checkers_engine;
 mod common;
-mod xiangqi;
 mod peg_solitaire;
 mod serve;
+mod xiangqi;
 
 use clap::{Parser, Subcommand};
 use common::Global;
@@ -41,6 +42,32 @@ enum Command {
     Tournament(TournamentArgs),
     /// Measure simulation speed and decision times.
     Bench(BenchArgs),
+    /// Analyse a position with the engine: each depth's score, nodes and PV, then the best move.
+    Analyze(AnalyzeArgs),
+    /// Play a match between two engines and report W/D/L, score and Elo.
+    Match(MatchArgs),
+    /// Endgame databases.
+    Egdb(EgdbArgs),
+    /// Speak the Hub protocol (Scan/pydraughts) on stdin/stdout as an English checkers engine.
+    Hub(checkers_engine::HubArgs),
+    /// Build an opening book.
+    Book(BookArgs),
+    /// Tune evaluation weights by self-play.
+    Tune(TuneArgs),
+}
+
+/// Arguments of `qiyi analyze`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct AnalyzeArgs {
+    #[command(subcommand)]
+    game: AnalyzeGame,
+}
+
+/// The games `qiyi analyze` knows.
+#[derive(Subcommand, Debug)]
+enum AnalyzeGame {
+    /// English checkers.
+    Checkers(checkers_engine::AnalyzeArgs),
 }
 
 /// Arguments of `qiyi odds`: the game and its own options.
@@ -99,6 +126,76 @@ enum SolveGame {
     PegSolitaire(peg_solitaire::SolveArgs),
 }
 
+/// Arguments of `qiyi match`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    #[command(subcommand)]
+    game: MatchGame,
+}
+
+/// The games `qiyi match` knows.
+#[derive(Subcommand, Debug)]
+enum MatchGame {
+    /// English checkers, over the three-move ballots.
+    Checkers(checkers_engine::MatchArgs),
+}
+
+/// Arguments of `qiyi egdb`.
+#[derive(clap::Args, Debug)]
+struct EgdbArgs {
+    #[command(subcommand)]
+    action: EgdbAction,
+}
+
+/// What `qiyi egdb` does.
+#[derive(Subcommand, Debug)]
+enum EgdbAction {
+    /// Build (or resume building) a database.
+    Build(EgdbBuildArgs),
+}
+
+/// Arguments of `qiyi egdb build`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct EgdbBuildArgs {
+    #[command(subcommand)]
+    game: EgdbBuildGame,
+}
+
+/// The games `qiyi egdb build` knows.
+#[derive(Subcommand, Debug)]
+enum EgdbBuildGame {
+    /// English checkers: win/loss/draw by retrograde analysis.
+    Checkers(checkers_engine::EgdbBuildArgs),
+}
+
+/// Arguments of `qiyi book`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct BookArgs {
+    #[command(subcommand)]
+    game: BookGame,
+}
+
+/// The games `qiyi book` knows.
+#[derive(Subcommand, Debug)]
+enum BookGame {
+    /// English checkers.
+    Checkers(checkers_engine::BookArgs),
+}
+
+/// Arguments of `qiyi tune`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct TuneArgs {
+    #[command(subcommand)]
+    game: TuneGame,
+}
+
+/// The games `qiyi tune` knows.
+#[derive(Subcommand, Debug)]
+enum TuneGame {
+    /// English checkers (SPSA over self-play games).
+    Checkers(checkers_engine::TuneArgs),
+}
+
 /// Arguments of `qiyi perft`: the game and its own options.
 #[derive(clap::Args, Debug)]
 struct PerftArgs {
@@ -134,6 +231,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Bench(args) => match args.game {
             BenchGame::Aeroplane(a) => aeroplane::bench(g, a),
+        },
+        Command::Analyze(args) => match args.game {
+            AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
+        },
+        Command::Match(args) => match args.game {
+            MatchGame::Checkers(a) => checkers_engine::play_match(g, a),
+        },
+        Command::Egdb(args) => match args.action {
+            EgdbAction::Build(b) => match b.game {
+                EgdbBuildGame::Checkers(a) => checkers_engine::egdb_build(g, a),
+            },
+        },
+        Command::Hub(a) => checkers_engine::hub(g, a),
+        Command::Book(args) => match args.game {
+            BookGame::Checkers(a) => checkers_engine::book(g, a),
+        },
+        Command::Tune(args) => match args.game {
+            TuneGame::Checkers(a) => checkers_engine::tune(g, a),
         },
     }
 }

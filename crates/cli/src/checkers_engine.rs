@@ -1,0 +1,446 @@
+//! The checkers engine from the command line: `qiyi analyze checkers`, `qiyi match checkers`,
+//! `qiyi egdb build checkers`, `qiyi hub` (Hub protocol), `qiyi book checkers`,
+//! `qiyi tune checkers`.
+
+use crate::common::{print_json, progress, Global};
+use anyhow::{bail, Context};
+use clap::Args;
+use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
+use qiyi_checkers::engine::matches::{player_from_spec, run_match, GameScore};
+use qiyi_checkers::engine::tune::{tune as spsa, TuneConfig};
+use qiyi_checkers::engine::{book, hub, Engine, Level, Weights};
+use qiyi_checkers::notation::move_to_pdn;
+use qiyi_checkers::Checkers;
+use qiyi_core::search::SearchLimits;
+use qiyi_core::Game;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const START_FEN: &str = "B:W21-32:B1-12";
+
+fn level(text: &str) -> anyhow::Result<Level> {
+    Level::parse(text)
+        .with_context(|| format!("level must be 'seed', 'seed:DEPTH' or 1-10, not '{text}'"))
+}
+
+fn load_egdb(dir: &Option<PathBuf>) -> anyhow::Result<Option<Arc<Egdb>>> {
+    let Some(d) = dir else { return Ok(None) };
+    let n = Egdb::complete_pieces(d);
+    if n == 0 {
+        bail!("no complete endgame database in {}", d.display());
+    }
+    Ok(Some(Arc::new(Egdb::load(d, n)?)))
+}
+
+/// Options of `qiyi analyze checkers`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Position as a PDN FEN (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    fen: String,
+    /// Think for this many milliseconds.
+    #[arg(long, conflicts_with = "depth")]
+    movetime: Option<u64>,
+    /// Search to this depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Strength: `seed`, `seed:DEPTH` or 1-10.
+    #[arg(long, default_value = "10")]
+    level: String,
+    /// Endgame database directory (from `qiyi egdb build checkers`).
+    #[arg(long)]
+    egdb: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct AnalyzeReport {
+    bestmove: Option<String>,
+    score: i32,
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    nps: u64,
+    ms: u128,
+    pv: Vec<String>,
+    fen: String,
+    level: String,
+}
+
+fn pv_text(pos: &Checkers, pv: &[qiyi_checkers::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv {
+        out.push(move_to_pdn(&m));
+        p.make(m);
+    }
+    out
+}
+
+/// Analyses one position, printing each depth and the best move.
+pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
+    let pos = Checkers::from_fen(&args.fen).with_context(|| format!("bad FEN '{}'", args.fen))?;
+    let limits = match (args.movetime, args.depth) {
+        (Some(ms), None) => SearchLimits::move_time(Duration::from_millis(ms.max(1))),
+        (None, Some(d)) => SearchLimits::depth(d),
+        (None, None) => bail!("give --movetime MS or --depth N"),
+        (Some(_), Some(_)) => bail!("give either --movetime or --depth, not both"),
+    };
+    let lv = level(&args.level)?;
+    let db = load_egdb(&args.egdb)?;
+    let mut engine = Engine::with_parts(lv, g.threads(), Weights::default(), db);
+    let json = g.json;
+    let result = engine.analyse(&pos, &limits, |info| {
+        if !json {
+            println!(
+                "depth {:>2}  score {:>6}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
+                info.depth,
+                info.score,
+                info.stats.nodes,
+                info.stats.nps(),
+                info.stats.time.as_millis(),
+                pv_text(&pos, &info.pv).join(" ")
+            );
+        }
+    });
+    let report = AnalyzeReport {
+        bestmove: result.best_move.map(|m| move_to_pdn(&m)),
+        score: result.score,
+        depth: result.stats.depth,
+        seldepth: result.stats.seldepth,
+        nodes: result.stats.nodes,
+        nps: result.stats.nps(),
+        ms: result.stats.time.as_millis(),
+        pv: pv_text(&pos, &result.pv),
+        fen: pos.fen(),
+        level: args.level,
+    };
+    if json {
+        print_json(&report)
+    } else {
+        match &report.bestmove {
+            Some(m) => println!(
+                "bestmove {m} (score {}, depth {})",
+                report.score, report.depth
+            ),
+            None => println!("no legal move: the game is over"),
+        }
+        Ok(())
+    }
+}
+
+/// Options of `qiyi match checkers`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine: `qiyi[:level=N|:seed|:seed:D]`, `hub:COMMAND`, `cep:COMMAND` or a command
+    /// (protocol detected). Give exactly two; the score is the first one's.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Games to play (ballots in a seeded order, each twice with colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    games: u32,
+    /// Time per move in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    movetime: u64,
+    /// Endgame database directory used to adjudicate (and by the internal engines).
+    #[arg(long)]
+    egdb: Option<PathBuf>,
+    /// Print every game's moves.
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(Serialize)]
+struct MatchReport {
+    engine_a: String,
+    engine_b: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: f64,
+    score_margin95: f64,
+    elo: f64,
+    elo_low95: f64,
+    elo_high95: f64,
+    movetime_ms: u64,
+    seed: u64,
+    seconds: f64,
+}
+
+fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else if x > 0.0 {
+        9999.0
+    } else {
+        -9999.0
+    }
+}
+
+/// Plays a match and prints W/D/L, score and Elo with the 95% interval.
+pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
+    if args.engines.len() != 2 {
+        bail!(
+            "give exactly two --engine options, found {}",
+            args.engines.len()
+        );
+    }
+    let db = load_egdb(&args.egdb)?;
+    let threads = g.threads.map_or(1, usize::from);
+    let mut a = player_from_spec(&args.engines[0], threads, db.clone())?;
+    let mut b = player_from_spec(&args.engines[1], threads, db.clone())?;
+    let (na, nb) = (a.name(), b.name());
+    let bar = progress(u64::from(args.games), &format!("{na} vs {nb}"));
+    let started = Instant::now();
+    let verbose = args.verbose && !g.json;
+    let s = run_match(
+        a.as_mut(),
+        b.as_mut(),
+        args.games as usize,
+        Duration::from_millis(args.movetime),
+        g.seed,
+        db.as_deref(),
+        |rec, sum| {
+            bar.inc(1);
+            bar.set_message(format!(
+                "{na} vs {nb} +{}={}-{}",
+                sum.wins, sum.draws, sum.losses
+            ));
+            if verbose {
+                let r = match rec.score {
+                    GameScore::WinA => "1-0 for A",
+                    GameScore::Draw => "draw",
+                    GameScore::WinB => "0-1 for A",
+                };
+                bar.suspend(|| {
+                    println!(
+                        "ballot {:>3} A={} {r} ({}): {}",
+                        rec.ballot,
+                        if rec.a_black { "Black" } else { "White" },
+                        rec.reason,
+                        rec.moves.join(" ")
+                    )
+                });
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let (elo, lo, hi) = s.elo();
+    let report = MatchReport {
+        engine_a: na,
+        engine_b: nb,
+        games: s.games(),
+        wins: s.wins,
+        draws: s.draws,
+        losses: s.losses,
+        score: s.score(),
+        score_margin95: s.score_margin(),
+        elo: finite(elo),
+        elo_low95: finite(lo),
+        elo_high95: finite(hi),
+        movetime_ms: args.movetime,
+        seed: g.seed,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if g.json {
+        print_json(&report)
+    } else {
+        println!(
+            "{} vs {}: +{} ={} -{} in {} games, score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%), {} ms/move, seed {}",
+            report.engine_a,
+            report.engine_b,
+            report.wins,
+            report.draws,
+            report.losses,
+            report.games,
+            100.0 * report.score,
+            100.0 * report.score_margin95,
+            report.elo,
+            report.elo_low95,
+            report.elo_high95,
+            report.movetime_ms,
+            report.seed
+        );
+        Ok(())
+    }
+}
+
+/// Options of `qiyi egdb build checkers`.
+#[derive(Args, Debug)]
+pub struct EgdbBuildArgs {
+    /// Build every table with at most this many pieces.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    pieces: u8,
+    /// Directory for the tables (created; finished tables found there are kept: resumable).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Serialize)]
+struct EgdbReport {
+    pieces: u8,
+    tables: usize,
+    positions: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    bytes: usize,
+    seconds: f64,
+    threads: usize,
+    dir: String,
+}
+
+/// Builds the endgame database with a progress bar.
+pub fn egdb_build(g: &Global, args: EgdbBuildArgs) -> anyhow::Result<()> {
+    let threads = g.threads();
+    let total = qiyi_checkers::engine::egdb::Material::all_up_to(args.pieces as usize).len();
+    let bar = progress(total as u64, "egdb");
+    let started = Instant::now();
+    let mut counts = [0u64; 3];
+    let mut positions = 0u64;
+    let json = g.json;
+    let db = Egdb::build_with_threads(
+        args.pieces as usize,
+        Some(&args.out),
+        threads,
+        |p: &BuildProgress| {
+            bar.set_position(p.done as u64);
+            bar.set_message(format!("egdb {}", p.material.file_name()));
+            for (c, n) in counts.iter_mut().zip(p.counts) {
+                *c += n;
+            }
+            positions += p.counts.iter().sum::<u64>();
+            if !json && p.passes > 0 {
+                bar.suspend(|| {
+                    println!(
+                        "{:<14} {:>11} slots {:>3} passes  W {:>10} L {:>10} D {:>10}  {:.1}s",
+                        p.material.file_name(),
+                        p.slots,
+                        p.passes,
+                        p.counts[0],
+                        p.counts[1],
+                        p.counts[2],
+                        started.elapsed().as_secs_f64()
+                    )
+                });
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let report = EgdbReport {
+        pieces: args.pieces,
+        tables: total,
+        positions,
+        wins: counts[0],
+        losses: counts[1],
+        draws: counts[2],
+        bytes: db.bytes(),
+        seconds: started.elapsed().as_secs_f64(),
+        threads,
+        dir: args.out.display().to_string(),
+    };
+    if json {
+        print_json(&report)
+    } else {
+        println!(
+            "{} tables up to {} pieces: {} positions built now (W {} L {} D {}), {} bytes, {:.1}s on {} threads, in {}",
+            report.tables,
+            report.pieces,
+            report.positions,
+            report.wins,
+            report.losses,
+            report.draws,
+            report.bytes,
+            report.seconds,
+            report.threads,
+            report.dir
+        );
+        Ok(())
+    }
+}
+
+/// Options of `qiyi hub`.
+#[derive(Args, Debug)]
+pub struct HubArgs {
+    /// Strength: `seed`, `seed:DEPTH` or 1-10.
+    #[arg(long, default_value = "10")]
+    level: String,
+}
+
+/// Speaks the Hub protocol (English checkers) on stdin/stdout until `quit`.
+pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
+    let lv = level(&args.level)?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    hub::run(stdin.lock(), &mut out, lv, g.threads.map_or(1, usize::from))?;
+    Ok(())
+}
+
+/// Options of `qiyi book checkers`.
+#[derive(Args, Debug)]
+pub struct BookArgs {
+    /// Search time per book position in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    movetime: u64,
+    /// Where to write the book (TSV).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Builds the opening book.
+pub fn book(g: &Global, args: BookArgs) -> anyhow::Result<()> {
+    let n = book::book_positions().len();
+    let bar = progress(n as u64, "book");
+    let text = book::build_book(Duration::from_millis(args.movetime), g.threads(), |i, _| {
+        bar.set_position(i as u64)
+    });
+    bar.finish_and_clear();
+    std::fs::write(&args.out, &text).with_context(|| format!("writing {}", args.out.display()))?;
+    if g.json {
+        print_json(&serde_json::json!({ "positions": n, "out": args.out.display().to_string() }))
+    } else {
+        println!("{n} book positions written to {}", args.out.display());
+        Ok(())
+    }
+}
+
+/// Options of `qiyi tune checkers`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// SPSA steps (two games each).
+    #[arg(long, default_value_t = 200)]
+    iterations: usize,
+    /// Search depth of the self-play games.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+}
+
+/// Tunes the evaluation weights by self-play and prints them.
+pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
+    let bar = progress(args.iterations as u64, "tune");
+    let cfg = TuneConfig {
+        iterations: args.iterations,
+        depth: args.depth,
+        seed: g.seed,
+        rate: 1.0,
+    };
+    let w = spsa(Weights::HAND, &cfg, |i, _| bar.set_position(i as u64));
+    bar.finish_and_clear();
+    let pairs: Vec<(String, i32)> = Weights::NAMES
+        .iter()
+        .map(|n| n.to_string())
+        .zip(w.to_vec())
+        .collect();
+    if g.json {
+        print_json(
+            &serde_json::json!({ "weights": pairs.iter().map(|(n, v)| (n.clone(), *v)).collect::<std::collections::BTreeMap<_, _>>(), "seed": g.seed, "iterations": args.iterations, "depth": args.depth }),
+        )
+    } else {
+        for (n, v) in pairs {
+            println!("{n:<14} {v}");
+        }
+        Ok(())
+    }
+}
