@@ -49,9 +49,19 @@ impl Evaluator<Position> for DistanceEval {
     }
 }
 
-/// N-player evaluation: each player's lead (in holes) over the mean badness of the others.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MultiDistanceEval;
+/// N-player evaluation: each player's lead (in holes) over the mean badness of the others,
+/// the others counting with weight [`MultiDistanceEval::others`] (0: a pure race).
+#[derive(Clone, Copy, Debug)]
+pub struct MultiDistanceEval {
+    /// Weight of the opponents' mean badness.
+    pub others: f64,
+}
+
+impl Default for MultiDistanceEval {
+    fn default() -> Self {
+        MultiDistanceEval { others: 1.0 }
+    }
+}
 
 impl MultiEvaluator<Position> for MultiDistanceEval {
     fn evaluate(&self, pos: &Position, out: &mut [f64]) {
@@ -64,7 +74,7 @@ impl MultiEvaluator<Position> for MultiDistanceEval {
         }
         for p in 0..n {
             let others = (total - b[p]) / (n as f64 - 1.0);
-            out[p] = others - b[p];
+            out[p] = self.others * others - b[p];
         }
     }
 

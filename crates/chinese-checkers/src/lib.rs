@@ -2,6 +2,7 @@
 //! core, and an optimal solver for the one-player crossing puzzle.
 //!
 //! ```
+//! use qiyi_chinese_checkers::engine::{Player, PlayerKind};
 //! use qiyi_chinese_checkers::{Options, Position};
 //! use qiyi_core::{Game, Notation};
 //!
@@ -12,11 +13,16 @@
 //! let mv = pos.parse_move("n1-m5").unwrap(); // a step out of the bottom point
 //! let next = pos.after(mv);
 //! assert_eq!(next.to_move(), 1);
+//! let mut ai = Player::new(PlayerKind::best(3), 3, 42); // best-reply search, level 3
+//! let reply = ai.choose(&next);
+//! println!("the AI plays {}", next.move_to_text(reply));
 //! ```
 //!
 //! Module map: [`board`] (holes, coordinates, tables), [`movegen`] (steps and hop chains),
 //! [`position`] (the [`qiyi_core::Game`] implementation), [`rules`] (options, seats, ranking),
-//! [`notation`] (hole names, moves, position text, pictures).
+//! [`notation`] (hole names, moves, position text, pictures), [`eval`] (distance evaluators and
+//! the playout policy), [`engine`] (the players), [`tournament`] (rotating-seat matches),
+//! [`solitaire`] (the proven-optimal crossing solver).
 
 #![warn(missing_docs)]
 
