@@ -7,10 +7,12 @@
 //! one-line error and exit code 2.
 
 mod aeroplane;
+mod bench;
 mod checkers;
 mod checkers_engine;
 mod common;
 mod peg_solitaire;
+mod play;
 mod serve;
 mod xiangqi;
 
@@ -42,6 +44,8 @@ enum Command {
     Tournament(TournamentArgs),
     /// Measure simulation speed and decision times.
     Bench(BenchArgs),
+    /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
+    Play(play::PlayArgs),
     /// Analyse a position with the engine: each depth's score, nodes and PV, then the best move.
     Analyze(AnalyzeArgs),
     /// Play a match between two engines and report W/D/L, score and Elo.
@@ -101,8 +105,11 @@ enum TournamentGame {
 /// Arguments of `qiyi bench`: the game and its own options.
 #[derive(clap::Args, Debug)]
 struct BenchArgs {
+    /// Without a game: the fixed whole-house suite (nodes signature and speed per game).
     #[command(subcommand)]
-    game: BenchGame,
+    game: Option<BenchGame>,
+    #[command(flatten)]
+    suite: bench::SuiteArgs,
 }
 
 /// The games `qiyi bench` knows.
@@ -220,6 +227,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             PerftGame::Checkers(a) => checkers::perft(g, a),
             PerftGame::Xiangqi(a) => xiangqi::perft(g, a),
         },
+        Command::Play(a) => play::play(g, a),
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
         },
@@ -230,7 +238,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             TournamentGame::Aeroplane(a) => aeroplane::tournament(g, a),
         },
         Command::Bench(args) => match args.game {
-            BenchGame::Aeroplane(a) => aeroplane::bench(g, a),
+            Some(BenchGame::Aeroplane(a)) => aeroplane::bench(g, a),
+            None => bench::run(g, &args.suite),
         },
         Command::Analyze(args) => match args.game {
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
