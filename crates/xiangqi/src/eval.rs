@@ -135,18 +135,15 @@ impl Evaluation {
             s.eg += w.material_eg[kind as usize];
             phase += phase_weight(kind);
             match kind {
-                K_PAWN => {
-                    if rank >= 5 {
-                        let beyond = Score::from(rank - 5);
-                        let near_palace = (3..=5).contains(&file) && (6..=8).contains(&rank);
-                        s.mg +=
-                            w.soldier_crossed.0 + 6 * beyond.min(3) + 10 * Score::from(near_palace);
-                        s.eg += w.soldier_crossed.1 + w.soldier_advance * beyond.min(3);
-                        if rank == 9 {
-                            // A soldier on the last rank can only move sideways.
-                            s.mg -= 20;
-                            s.eg -= 30;
-                        }
+                K_PAWN if rank >= 5 => {
+                    let beyond = Score::from(rank - 5);
+                    let near_palace = (3..=5).contains(&file) && (6..=8).contains(&rank);
+                    s.mg += w.soldier_crossed.0 + 6 * beyond.min(3) + 10 * Score::from(near_palace);
+                    s.eg += w.soldier_crossed.1 + w.soldier_advance * beyond.min(3);
+                    if rank == 9 {
+                        // A soldier on the last rank can only move sideways.
+                        s.mg -= 20;
+                        s.eg -= 30;
                     }
                 }
                 K_HORSE => {
