@@ -128,3 +128,137 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
         Ok(())
     }
 }
+
+/// Options of `qiyi match xiangqi`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// A player, twice: `qiyi`, `qiyi:level=N`, `qiyi:seed`, `uci:COMMAND` or `ucci:COMMAND`.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Games to play (rounded up to colour-swapped pairs).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: u64,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with = "tc")]
+    movetime: Option<u64>,
+    /// Clock as BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Opening file (one FEN or `startpos moves ...` per line); default: the shipped set.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// A game reaching this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+}
+
+#[derive(Serialize)]
+struct MatchSummary {
+    engines: [String; 2],
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+    ms_per_move: [f64; 2],
+    time_control: String,
+    seed: u64,
+}
+
+/// Plays a match between two engines and reports W/D/L and Elo with a 95% interval.
+pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
+    use qiyi_xiangqi::matchplay::{self, MatchConfig, PlayerSpec, TimeControl};
+    let [a, b] = args.engines.as_slice() else {
+        bail!("give --engine exactly twice");
+    };
+    let pa = PlayerSpec::parse(a)?;
+    let pb = PlayerSpec::parse(b)?;
+    let time = match (args.movetime, &args.tc) {
+        (Some(ms), None) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
+        (None, Some(tc)) => TimeControl::parse_clock(tc)?,
+        _ => bail!("give --movetime MS or --tc BASE+INC"),
+    };
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            matchplay::parse_openings(&text)?
+        }
+        None => matchplay::parse_openings(matchplay::OPENINGS)?,
+    };
+    if openings.is_empty() {
+        bail!("the opening file has no positions");
+    }
+    let config = MatchConfig {
+        games: args.games as usize,
+        time: time.clone(),
+        openings,
+        max_plies: args.max_plies,
+        seed: g.seed,
+    };
+    let total = args.games.div_ceil(2) * 2;
+    let bar = crate::common::progress(total, "games");
+    let json = g.json;
+    let report = matchplay::play_match(&pa, &pb, &config, |rec| {
+        bar.inc(1);
+        // Read the position before `suspend`, which holds the bar's lock while it runs.
+        let played = bar.position();
+        if !json {
+            bar.suspend(|| {
+                println!(
+                    "game {:>3}  opening {:>2}  A={}  {:>3} plies  {}  A scores {}",
+                    played,
+                    rec.opening + 1,
+                    if rec.a_is_red { "red  " } else { "black" },
+                    rec.moves.len(),
+                    matchplay::describe_end(&rec.end),
+                    rec.a_score
+                )
+            });
+        }
+    })?;
+    bar.finish_and_clear();
+    let (lo, hi) = report.wdl.elo_interval();
+    let summary = MatchSummary {
+        engines: [pa.name(), pb.name()],
+        games: report.wdl.games(),
+        wins: report.wdl.wins,
+        draws: report.wdl.draws,
+        losses: report.wdl.losses,
+        score: report.wdl.score(),
+        elo: report.wdl.elo(),
+        elo_low: lo,
+        elo_high: hi,
+        ms_per_move: [report.ms_per_move.0, report.ms_per_move.1],
+        time_control: match time {
+            TimeControl::MoveTime(t) => format!("{} ms/move", t.as_millis()),
+            TimeControl::Clock { base, increment } => {
+                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+        },
+        seed: g.seed,
+    };
+    if json {
+        return print_json(&summary);
+    }
+    println!(
+        "{} vs {}: +{} ={} -{}  score {:.1}%  Elo {:+.0} [{:+.0}, {:+.0}] (95%)",
+        summary.engines[0],
+        summary.engines[1],
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        100.0 * summary.score,
+        summary.elo,
+        lo,
+        hi
+    );
+    println!(
+        "time per move: A {:.0} ms, B {:.0} ms ({}); rules: Asian/WXF (perpetual check/chase lose), 60-move rule, {}-ply cap; seed {}",
+        summary.ms_per_move[0], summary.ms_per_move[1], summary.time_control, args.max_plies, g.seed
+    );
+    Ok(())
+}
