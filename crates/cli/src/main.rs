@@ -10,11 +10,13 @@ mod aeroplane;
 mod bench;
 mod checkers;
 mod checkers_engine;
+mod chinese_checkers;
 mod common;
 mod peg_solitaire;
 mod play;
 mod serve;
 mod xiangqi;
+mod xiangqi_engine;
 
 use clap::{Parser, Subcommand};
 use common::Global;
@@ -36,16 +38,6 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Count the leaves of the move tree to a depth (move-generator check).
     Perft(PerftArgs),
-    /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
-    Solve(SolveArgs),
-    /// Exact odds tables (Markov chains): squares per turn, turns to finish, hit chances.
-    Odds(OddsArgs),
-    /// Play many games between player types, seats rotating; win rates with 95% intervals.
-    Tournament(TournamentArgs),
-    /// Measure simulation speed and decision times.
-    Bench(BenchArgs),
-    /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
-    Play(play::PlayArgs),
     /// Analyse a position with the engine: each depth's score, nodes and PV, then the best move.
     Analyze(AnalyzeArgs),
     /// Play a match between two engines and report W/D/L, score and Elo.
@@ -58,20 +50,36 @@ enum Command {
     Book(BookArgs),
     /// Tune evaluation weights by self-play.
     Tune(TuneArgs),
+    /// Speak UCI (Pikafish style) on stdin/stdout as a Xiangqi engine.
+    Uci(xiangqi_engine::ProtocolArgs),
+    /// Speak UCCI (ElephantEye style) on stdin/stdout as a Xiangqi engine.
+    Ucci(xiangqi_engine::ProtocolArgs),
+    /// Exact odds tables (Markov chains): squares per turn, turns to finish, hit chances.
+    Odds(OddsArgs),
+    /// Play many games between player types, seats rotating; win rates with 95% intervals.
+    Tournament(TournamentArgs),
+    /// Measure simulation speed and decision times.
+    Bench(BenchArgs),
+    /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
+    Solve(SolveArgs),
+    /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
+    Play(play::PlayArgs),
 }
 
-/// Arguments of `qiyi analyze`: the game and its own options.
+/// Arguments of `qiyi solve`: the puzzle and its own options.
 #[derive(clap::Args, Debug)]
-struct AnalyzeArgs {
+struct SolveArgs {
     #[command(subcommand)]
-    game: AnalyzeGame,
+    game: SolveGame,
 }
 
-/// The games `qiyi analyze` knows.
+/// The puzzles `qiyi solve` knows.
 #[derive(Subcommand, Debug)]
-enum AnalyzeGame {
-    /// English checkers.
-    Checkers(checkers_engine::AnalyzeArgs),
+enum SolveGame {
+    /// Peg solitaire on every classic board.
+    PegSolitaire(peg_solitaire::SolveArgs),
+    /// Chinese checkers alone: the fewest moves to cross the star with 1, 3, 6 or 10 pieces.
+    ChineseCheckers(chinese_checkers::SolveArgs),
 }
 
 /// Arguments of `qiyi odds`: the game and its own options.
@@ -100,6 +108,8 @@ struct TournamentArgs {
 enum TournamentGame {
     /// Aeroplane chess.
     Aeroplane(aeroplane::TournamentArgs),
+    /// Chinese checkers, 2-6 players.
+    ChineseCheckers(chinese_checkers::TournamentArgs),
 }
 
 /// Arguments of `qiyi bench`: the game and its own options.
@@ -119,18 +129,20 @@ enum BenchGame {
     Aeroplane(aeroplane::BenchArgs),
 }
 
-/// Arguments of `qiyi solve`: the puzzle and its own options.
+/// Arguments of `qiyi analyze`: the game and its own options.
 #[derive(clap::Args, Debug)]
-struct SolveArgs {
+struct AnalyzeArgs {
     #[command(subcommand)]
-    game: SolveGame,
+    game: AnalyzeGame,
 }
 
-/// The puzzles `qiyi solve` knows.
+/// The games `qiyi analyze` knows.
 #[derive(Subcommand, Debug)]
-enum SolveGame {
-    /// Peg solitaire on every classic board.
-    PegSolitaire(peg_solitaire::SolveArgs),
+enum AnalyzeGame {
+    /// Xiangqi (Chinese chess).
+    Xiangqi(xiangqi_engine::AnalyzeArgs),
+    /// English checkers.
+    Checkers(checkers_engine::AnalyzeArgs),
 }
 
 /// Arguments of `qiyi match`: the game and its own options.
@@ -145,6 +157,8 @@ struct MatchArgs {
 enum MatchGame {
     /// English checkers, over the three-move ballots.
     Checkers(checkers_engine::MatchArgs),
+    /// Xiangqi (Chinese chess): our engine or UCI/UCCI programs, over the shipped openings.
+    Xiangqi(xiangqi_engine::MatchArgs),
 }
 
 /// Arguments of `qiyi egdb`.
@@ -227,25 +241,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             PerftGame::Checkers(a) => checkers::perft(g, a),
             PerftGame::Xiangqi(a) => xiangqi::perft(g, a),
         },
-        Command::Play(a) => play::play(g, a),
-        Command::Solve(args) => match args.game {
-            SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
-        },
-        Command::Odds(args) => match args.game {
-            OddsGame::Aeroplane(a) => aeroplane::odds(g, a),
-        },
-        Command::Tournament(args) => match args.game {
-            TournamentGame::Aeroplane(a) => aeroplane::tournament(g, a),
-        },
-        Command::Bench(args) => match args.game {
-            Some(BenchGame::Aeroplane(a)) => aeroplane::bench(g, a),
-            None => bench::run(g, &args.suite),
-        },
         Command::Analyze(args) => match args.game {
+            AnalyzeGame::Xiangqi(a) => xiangqi_engine::analyze(g, a),
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
         },
         Command::Match(args) => match args.game {
             MatchGame::Checkers(a) => checkers_engine::play_match(g, a),
+            MatchGame::Xiangqi(a) => xiangqi_engine::play_match(g, a),
         },
         Command::Egdb(args) => match args.action {
             EgdbAction::Build(b) => match b.game {
@@ -258,6 +260,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Tune(args) => match args.game {
             TuneGame::Checkers(a) => checkers_engine::tune(g, a),
+        },
+        Command::Uci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Uci),
+        Command::Ucci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Ucci),
+        Command::Odds(args) => match args.game {
+            OddsGame::Aeroplane(a) => aeroplane::odds(g, a),
+        },
+        Command::Tournament(args) => match args.game {
+            TournamentGame::Aeroplane(a) => aeroplane::tournament(g, a),
+            TournamentGame::ChineseCheckers(a) => chinese_checkers::tournament(g, a),
+        },
+        Command::Bench(args) => match args.game {
+            Some(BenchGame::Aeroplane(a)) => aeroplane::bench(g, a),
+            None => bench::run(g, &args.suite),
+        },
+        Command::Play(a) => play::play(g, a),
+        Command::Solve(args) => match args.game {
+            SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
+            SolveGame::ChineseCheckers(a) => chinese_checkers::solve(g, a),
         },
     }
 }
