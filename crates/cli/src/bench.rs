@@ -147,7 +147,9 @@ pub fn run(g: &Global, a: &SuiteArgs) -> Result<()> {
                 b.nodes, b.nps, b.ms, b.what
             );
         }
-        signature = signature.wrapping_mul(0x100_0000_01B3).wrapping_add(b.nodes);
+        signature = signature
+            .wrapping_mul(0x100_0000_01B3)
+            .wrapping_add(b.nodes);
         out.insert(name.to_string(), serde_json::to_value(&b)?);
     }
     let ms = total.elapsed().as_millis() as u64;
@@ -157,7 +159,10 @@ pub fn run(g: &Global, a: &SuiteArgs) -> Result<()> {
         out.insert("ms".into(), Value::from(ms));
         print_json(&Value::Object(out))
     } else {
-        println!("signature {signature:016x} (seed {}), {ms} ms in all", g.seed);
+        println!(
+            "signature {signature:016x} (seed {}), {ms} ms in all",
+            g.seed
+        );
         Ok(())
     }
 }

@@ -118,7 +118,11 @@ fn parse_seats(text: &str, level: u8) -> Result<Vec<SeatKind>> {
 /// `key=value,...` into a JSON object (numbers and booleans typed).
 fn parse_rules(text: Option<&str>) -> Result<Value> {
     let mut map = serde_json::Map::new();
-    for part in text.unwrap_or("").split(',').filter(|p| !p.trim().is_empty()) {
+    for part in text
+        .unwrap_or("")
+        .split(',')
+        .filter(|p| !p.trim().is_empty())
+    {
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| anyhow!("bad rule option {part:?}: use key=value"))?;
@@ -157,13 +161,13 @@ fn find_move<'a>(legal: &'a [MoveOption], input: &str) -> Option<&'a MoveOption>
     if let Some(m) = legal.iter().find(|m| m.text.to_ascii_lowercase() == t) {
         return Some(m);
     }
-    if let Some(m) = legal.iter().find(|m| m.label.as_deref() == Some(input.trim())) {
+    if let Some(m) = legal
+        .iter()
+        .find(|m| m.label.as_deref() == Some(input.trim()))
+    {
         return Some(m);
     }
-    let parts: Vec<&str> = t
-        .split(['-', 'x', ' '])
-        .filter(|p| !p.is_empty())
-        .collect();
+    let parts: Vec<&str> = t.split(['-', 'x', ' ']).filter(|p| !p.is_empty()).collect();
     if parts.len() < 2 {
         return None;
     }
@@ -181,7 +185,8 @@ fn find_move<'a>(legal: &'a [MoveOption], input: &str) -> Option<&'a MoveOption>
         .iter()
         .filter(|m| {
             let p = lower(m);
-            p.len() >= 2 && p.first().map(String::as_str) == parts.first().copied()
+            p.len() >= 2
+                && p.first().map(String::as_str) == parts.first().copied()
                 && p.last().map(String::as_str) == parts.last().copied()
         })
         .collect();
@@ -212,7 +217,11 @@ impl Play {
     fn show(&self, snap: &Snapshot) {
         println!("{}", draw::board(self.game, snap, &self.style));
         if let Some(last) = snap.history.last() {
-            let label = last.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+            let label = last
+                .label
+                .as_deref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default();
             println!("last move: {}{}", last.text, label);
         }
     }
@@ -270,7 +279,11 @@ impl Play {
             .and_then(PlayGame::from_name)
             .ok_or_else(|| anyhow!("{file} has no known game"))?;
         if game != self.game {
-            bail!("{file} is a {} game, this is {}", game.name(), self.game.name());
+            bail!(
+                "{file} is a {} game, this is {}",
+                game.name(),
+                self.game.name()
+            );
         }
         let position = record["position"]
             .as_str()
@@ -404,7 +417,10 @@ impl Play {
                 let who = match result.winner {
                     Some(w) => format!(
                         "{} wins",
-                        snap.player_names.get(w).cloned().unwrap_or(format!("player {w}"))
+                        snap.player_names
+                            .get(w)
+                            .cloned()
+                            .unwrap_or(format!("player {w}"))
                     ),
                     None if snap.players == 1 => {
                         if result.returns.first().copied().unwrap_or(0.0) > 0.0 {
@@ -507,7 +523,11 @@ pub fn play(g: &Global, a: PlayArgs) -> Result<()> {
         },
         interactive: std::io::stdin().is_terminal(),
     };
-    println!("qiyi play {} (seed {}); type `help` for commands", a.game.name(), g.seed);
+    println!(
+        "qiyi play {} (seed {}); type `help` for commands",
+        a.game.name(),
+        g.seed
+    );
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     play.run(&mut input)

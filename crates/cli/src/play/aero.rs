@@ -70,10 +70,7 @@ impl Adapter for AeroAdapter {
 
     fn reason(&self, pos: &Aero) -> String {
         match pos.winner() {
-            Some(p) => format!(
-                "{} brought all four planes home",
-                self.player_names(pos)[p]
-            ),
+            Some(p) => format!("{} brought all four planes home", self.player_names(pos)[p]),
             None => "all planes home".into(),
         }
     }

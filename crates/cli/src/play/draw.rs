@@ -134,16 +134,12 @@ fn checkers(text: &str, style: &Style) -> Option<String> {
     let mut out = String::new();
     for &row in &rows {
         let mut line = String::new();
-        let mut first = 0;
         for &col in &cols {
             if (row + col) % 2 == 0 {
-                line.push_str(if style.unicode { "   " } else { "   " });
+                line.push_str("   ");
                 continue;
             }
             let sq = row * 4 + col / 2 + 1;
-            if first == 0 {
-                first = sq;
-            }
             let cell = match b.piece_at(sq) {
                 Some((c, king)) => {
                     let (s, colour) = match (c, king, style.unicode) {
@@ -156,21 +152,18 @@ fn checkers(text: &str, style: &Style) -> Option<String> {
                         (Color::White, false, false) => ("w", BLUE),
                         (Color::White, true, false) => ("W", BLUE),
                     };
-                    paint(s, colour, style)
+                    format!(" {} ", paint(s, colour, style))
                 }
-                None => format!("{sq:02}").chars().map(|_| ' ').collect::<String>(),
-            };
-            let cell = if b.piece_at(sq).is_some() {
-                format!(" {cell} ")
-            } else {
-                format!("{sq:>3}")
+                None => format!("{sq:>3}"),
             };
             line.push_str(&cell);
         }
         let lo = row * 4 + 1;
         out.push_str(&format!("{:>5} |{}|\n", format!("{lo}-{}", lo + 3), line));
     }
-    out.push_str("(empty dark squares show their number; Black b/B moves first, capitals are kings)\n");
+    out.push_str(
+        "(empty dark squares show their number; Black b/B moves first, capitals are kings)\n",
+    );
     Some(out)
 }
 
@@ -234,9 +227,7 @@ fn peg(view: &Value, style: &Style) -> Option<String> {
     }
     let header: String = (min_x..=max_x)
         .map(|x| match col_names.get(&x) {
-            Some(c) if x % 2 == 0 || view["board"] == "triangle" => {
-                c.chars().next().unwrap_or(' ')
-            }
+            Some(c) if x % 2 == 0 || view["board"] == "triangle" => c.chars().next().unwrap_or(' '),
             _ => ' ',
         })
         .collect();
@@ -265,7 +256,9 @@ fn peg(view: &Value, style: &Style) -> Option<String> {
     out.push_str(&format!(
         "pegs: {}  goal: {}  (o peg, . hole)\n",
         view.get("pegs").cloned().unwrap_or(Value::Null),
-        view.get("goal").and_then(Value::as_str).unwrap_or("one peg")
+        view.get("goal")
+            .and_then(Value::as_str)
+            .unwrap_or("one peg")
     ));
     Some(out)
 }

@@ -1,0 +1,209 @@
+//! `qiyi play` driven through stdin/stdout for every game (scripted games to their end, bad input,
+//! undo, save/load, end of input), and `qiyi bench --quick` giving the same signature twice.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `qiyi ARGS` with `input` on stdin; returns (exit code, stdout, stderr).
+fn qiyi(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the qiyi binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("input is written");
+    let out = child.wait_with_output().expect("qiyi ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let (code, out, err) = qiyi(&all, input);
+    assert_eq!(code, 0, "qiyi {all:?} failed: {err}\n{out}");
+    out
+}
+
+#[test]
+fn xiangqi_bad_input_undo_and_mate() {
+    // A typo and an illegal move are answered and the game goes on; undo takes back the AI's
+    // reply with the human move; end of input ends cleanly.
+    let out = play(
+        &["xiangqi", "--seats", "human,ai:1", "--ai-ms", "50"],
+        "h2e9\nhello\nh2e2\nundo\nmoves\n",
+    );
+    assert!(
+        out.contains("not a legal move or command: \"h2e9\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("not a legal move or command: \"hello\""),
+        "{out}"
+    );
+    assert!(out.contains("(AI) plays"), "{out}");
+    assert!(out.contains("undone: back to ply 0"), "{out}");
+    assert!(out.contains("44 legal moves"), "{out}");
+    assert!(out.contains("end of input"), "{out}");
+    // Chinese notation is accepted too; a scripted mate ends the game with its reason.
+    let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w";
+    let out = play(&["xiangqi", "--seats", "human", "--fen", fen], "车八进九\n");
+    assert!(out.contains("game over: Red"), "{out}");
+    assert!(out.contains("checkmate"), "{out}");
+}
+
+#[test]
+fn checkers_capture_ends_the_game_and_undo() {
+    let fen = "B:W18:B14";
+    let out = play(
+        &["checkers", "--seats", "human", "--fen", fen],
+        "14-18\nundo\n14-23\n",
+    );
+    assert!(
+        out.contains("not a legal move or command: \"14-18\""),
+        "{out}"
+    );
+    assert!(out.contains("cannot undo"), "{out}");
+    assert!(out.contains("game over: Black wins"), "{out}");
+}
+
+#[test]
+fn checkers_ai_move_and_undo() {
+    let out = play(
+        &["checkers", "--seats", "human,ai:1", "--ai-ms", "50"],
+        "11-15\nundo\nquit\n",
+    );
+    assert!(out.contains("White (AI) plays"), "{out}");
+    assert!(out.contains("undone: back to ply 0"), "{out}");
+    assert!(out.lines().any(|l| l.trim() == "quit"), "{out}");
+}
+
+#[test]
+fn chinese_checkers_ai_game_to_the_end() {
+    let out = play(
+        &["chinese-checkers", "--seats", "ai:1,ai:1", "--ai-ms", "50"],
+        "",
+    );
+    assert!(out.contains("game over: "), "{out}");
+    assert!(out.contains("filled the opposite point"), "{out}");
+}
+
+#[test]
+fn chinese_checkers_bad_input_and_from_to() {
+    let out = play(
+        &["chinese-checkers", "--seats", "human,human", "--ascii"],
+        "moves\nz9-z10\no1-m5\nundo\n",
+    );
+    assert!(
+        out.contains("not a legal move or command: \"z9-z10\""),
+        "{out}"
+    );
+    assert!(out.contains("last move: o1:m5"), "{out}");
+    assert!(out.contains("undone: back to ply 0"), "{out}");
+}
+
+#[test]
+fn peg_solitaire_from_to_undo_and_solve() {
+    let out = play(&["peg-solitaire"], "d4-d6\nd2-d4\nundo\nd2-d4\nsolve\n");
+    assert!(
+        out.contains("not a legal move or command: \"d4-d6\""),
+        "{out}"
+    );
+    assert!(out.contains("undone: back to ply 0"), "{out}");
+    assert!(out.contains("solution: "), "{out}");
+    assert!(out.contains("game over: "), "{out}");
+    assert!(out.contains("one peg left in d4"), "{out}");
+    assert!(out.contains("pegs: 1 "), "{out}");
+}
+
+#[test]
+fn aeroplane_ai_game_to_the_end() {
+    let out = play(&["aeroplane", "--seats", "ai:1", "--seed", "7"], "");
+    assert!(out.contains("game over: "), "{out}");
+    assert!(out.contains("wins"), "{out}");
+}
+
+#[test]
+fn aeroplane_human_sees_roll_and_bad_input() {
+    let out = play(
+        &[
+            "aeroplane",
+            "--seats",
+            "human,ai:1",
+            "--rules",
+            "players=2",
+            "--seed",
+            "3",
+        ],
+        "zz\nquit\n",
+    );
+    assert!(out.contains("rolled "), "{out}");
+    assert!(out.contains("not a legal move or command: \"zz\""), "{out}");
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("qiyi-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("game.json");
+    let f = file.to_string_lossy().to_string();
+    let out = play(
+        &["checkers", "--seats", "human"],
+        &format!("11-15\nsave {f}\n"),
+    );
+    assert!(out.contains("saved to"), "{out}");
+    let out = play(
+        &["checkers", "--seats", "human"],
+        &format!("load {f}\nload /nonexistent/x.json\nmoves\n"),
+    );
+    assert!(out.contains("loaded"), "{out}");
+    assert!(out.contains("cannot load"), "{out}");
+    // White to move after 11-15: White's opening moves are listed.
+    assert!(out.contains("22-18"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let (code, _, err) = qiyi(&["play", "xiangqi", "--seats", "robot"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("bad seat"), "{err}");
+    let (code, _, err) = qiyi(&["play", "xiangqi", "--fen", "nonsense"], "");
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn bench_quick_signature_is_stable() {
+    let run = || {
+        let (code, out, err) = qiyi(&["bench", "--quick", "--json"], "");
+        assert_eq!(code, 0, "{err}");
+        let last = out.lines().last().expect("a JSON line").to_string();
+        let v: serde_json::Value = serde_json::from_str(&last).expect("JSON");
+        v
+    };
+    let a = run();
+    let b = run();
+    for game in [
+        "xiangqi",
+        "checkers",
+        "chinese-checkers",
+        "peg-solitaire",
+        "aeroplane",
+    ] {
+        let na = a[game]["nodes"].as_u64().expect("nodes");
+        assert!(na > 0, "{game}");
+        assert_eq!(Some(na), b[game]["nodes"].as_u64(), "{game}");
+        assert!(a[game]["nps"].as_u64().is_some(), "{game}");
+    }
+    assert_eq!(a["signature"], b["signature"]);
+}
