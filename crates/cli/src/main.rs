@@ -60,8 +60,6 @@ enum Command {
     Tournament(TournamentArgs),
     /// Measure simulation speed and decision times.
     Bench(BenchArgs),
-    /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
-    Play(play::PlayArgs),
     /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
     Solve(SolveArgs),
     /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
