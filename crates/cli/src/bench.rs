@@ -90,7 +90,7 @@ fn peg_solitaire() -> Result<GameBench> {
 
 fn chinese_checkers(quick: bool) -> Result<GameBench> {
     use qiyi_chinese_checkers::solitaire::{Board, Solitaire, SolveLimits};
-    let pieces = if quick { 1 } else { 3 };
+    let pieces = if quick { 1 } else { 6 };
     measure(
         format!("{pieces}-piece solitaire across the star (fewest moves)"),
         || {
