@@ -196,6 +196,10 @@ fn the_embedded_book_covers_the_openings_with_legal_moves() {
     assert!(start.moves().contains(&mv));
     for ballot in qiyi_checkers::ballot::all_ballots() {
         let (b, _) = ballot.play().expect("ballot");
-        assert!(book.lookup(&Checkers::from_board(b)).is_some(), "ballot {}", ballot.number);
+        assert!(
+            book.lookup(&Checkers::from_board(b)).is_some(),
+            "ballot {}",
+            ballot.number
+        );
     }
 }
