@@ -328,22 +328,7 @@ impl Position {
                 reason,
             });
         }
-        if self.halfmove >= MOVE_LIMIT_PLIES {
-            return Some(Outcome {
-                winner: None,
-                reason: EndReason::MoveLimit,
-            });
-        }
-        if let Some(o) = self.repetition_outcome() {
-            return Some(o);
-        }
-        if !self.any_attacker() {
-            return Some(Outcome {
-                winner: None,
-                reason: EndReason::NoAttackers,
-            });
-        }
-        None
+        self.rule_ending()
     }
 
     /// Whether either side still has a chariot, horse, cannon or soldier.
