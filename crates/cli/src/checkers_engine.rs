@@ -2,7 +2,7 @@
 //! `qiyi egdb build checkers`, `qiyi hub` (Hub protocol), `qiyi book checkers`,
 //! `qiyi tune checkers`.
 
-use crate::common::{print_json, progress, Global};
+use crate::common::{analyze_limits, print_depth, print_json, progress, AnalyzeReport, Global};
 use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
@@ -11,7 +11,6 @@ use qiyi_checkers::engine::tune::{tune as spsa, TuneConfig};
 use qiyi_checkers::engine::{book, hub, Engine, Level, Weights};
 use qiyi_checkers::notation::move_to_pdn;
 use qiyi_checkers::Checkers;
-use qiyi_core::search::SearchLimits;
 use qiyi_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -54,20 +53,6 @@ pub struct AnalyzeArgs {
     egdb: Option<PathBuf>,
 }
 
-#[derive(Serialize)]
-struct AnalyzeReport {
-    bestmove: Option<String>,
-    score: i32,
-    depth: u32,
-    seldepth: u32,
-    nodes: u64,
-    nps: u64,
-    ms: u128,
-    pv: Vec<String>,
-    fen: String,
-    level: String,
-}
-
 fn pv_text(pos: &Checkers, pv: &[qiyi_checkers::Move]) -> Vec<String> {
     let mut p = pos.clone();
     let mut out = Vec::new();
@@ -81,53 +66,24 @@ fn pv_text(pos: &Checkers, pv: &[qiyi_checkers::Move]) -> Vec<String> {
 /// Analyses one position, printing each depth and the best move.
 pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = Checkers::from_fen(&args.fen).with_context(|| format!("bad FEN '{}'", args.fen))?;
-    let limits = match (args.movetime, args.depth) {
-        (Some(ms), None) => SearchLimits::move_time(Duration::from_millis(ms.max(1))),
-        (None, Some(d)) => SearchLimits::depth(d),
-        (None, None) => bail!("give --movetime MS or --depth N"),
-        (Some(_), Some(_)) => bail!("give either --movetime or --depth, not both"),
-    };
+    let limits = analyze_limits(args.movetime, args.depth)?;
     let lv = level(&args.level)?;
     let db = load_egdb(&args.egdb)?;
     let mut engine = Engine::with_parts(lv, g.threads(), Weights::default(), db);
     let json = g.json;
     let result = engine.analyse(&pos, &limits, |info| {
         if !json {
-            println!(
-                "depth {:>2}  score {:>6}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
-                info.depth,
-                info.score,
-                info.stats.nodes,
-                info.stats.nps(),
-                info.stats.time.as_millis(),
-                pv_text(&pos, &info.pv).join(" ")
-            );
+            print_depth(info, &pv_text(&pos, &info.pv));
         }
     });
-    let report = AnalyzeReport {
-        bestmove: result.best_move.map(|m| move_to_pdn(&m)),
-        score: result.score,
-        depth: result.stats.depth,
-        seldepth: result.stats.seldepth,
-        nodes: result.stats.nodes,
-        nps: result.stats.nps(),
-        ms: result.stats.time.as_millis(),
-        pv: pv_text(&pos, &result.pv),
-        fen: pos.fen(),
-        level: args.level,
-    };
-    if json {
-        print_json(&report)
-    } else {
-        match &report.bestmove {
-            Some(m) => println!(
-                "bestmove {m} (score {}, depth {})",
-                report.score, report.depth
-            ),
-            None => println!("no legal move: the game is over"),
-        }
-        Ok(())
-    }
+    let report = AnalyzeReport::new(
+        &result,
+        result.best_move.map(|m| move_to_pdn(&m)),
+        pv_text(&pos, &result.pv),
+        pos.fen(),
+        args.level,
+    );
+    report.print(json)
 }
 
 /// Options of `qiyi match checkers`.

@@ -46,3 +46,93 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// The limits of an `analyze` command: exactly one of `--movetime MS` and `--depth N`.
+pub fn analyze_limits(
+    movetime: Option<u64>,
+    depth: Option<u32>,
+) -> anyhow::Result<qiyi_core::search::SearchLimits> {
+    use qiyi_core::search::SearchLimits;
+    match (movetime, depth) {
+        (Some(ms), None) => Ok(SearchLimits::move_time(std::time::Duration::from_millis(
+            ms.max(1),
+        ))),
+        (None, Some(d)) => Ok(SearchLimits::depth(d)),
+        (None, None) => anyhow::bail!("give --movetime MS or --depth N"),
+        (Some(_), Some(_)) => anyhow::bail!("give either --movetime or --depth, not both"),
+    }
+}
+
+/// One line of `analyze` progress: a completed depth with its principal variation.
+pub fn print_depth<M>(info: &qiyi_core::search::SearchInfo<M>, pv: &[String]) {
+    println!(
+        "depth {:>2}  score {:>6}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
+        info.depth,
+        info.score,
+        info.stats.nodes,
+        info.stats.nps(),
+        info.stats.time.as_millis(),
+        pv.join(" ")
+    );
+}
+
+/// What `analyze` reports at the end (the `--json` object).
+#[derive(Serialize)]
+pub struct AnalyzeReport {
+    /// Best move in the game's notation (`None` when the game is over).
+    pub bestmove: Option<String>,
+    /// Score from the side to move's view.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds spent.
+    pub ms: u128,
+    /// Principal variation in the game's notation.
+    pub pv: Vec<String>,
+    /// The position analysed.
+    pub fen: String,
+    /// The level used.
+    pub level: String,
+}
+
+impl AnalyzeReport {
+    /// The report of `result`, with moves already written in the game's notation.
+    pub fn new<M>(
+        result: &qiyi_core::search::SearchResult<M>,
+        bestmove: Option<String>,
+        pv: Vec<String>,
+        fen: String,
+        level: String,
+    ) -> Self {
+        AnalyzeReport {
+            bestmove,
+            score: result.score,
+            depth: result.stats.depth,
+            seldepth: result.stats.seldepth,
+            nodes: result.stats.nodes,
+            nps: result.stats.nps(),
+            ms: result.stats.time.as_millis(),
+            pv,
+            fen,
+            level,
+        }
+    }
+
+    /// Prints the report: one JSON line with `--json`, else the best move in words.
+    pub fn print(&self, json: bool) -> anyhow::Result<()> {
+        if json {
+            return print_json(self);
+        }
+        match &self.bestmove {
+            Some(m) => println!("bestmove {m} (score {}, depth {})", self.score, self.depth),
+            None => println!("no legal move: the game is over"),
+        }
+        Ok(())
+    }
+}

@@ -1,9 +1,8 @@
 //! `qiyi uci`, `qiyi ucci` and `qiyi analyze xiangqi`: the Xiangqi engine from the command line.
 
-use crate::common::{print_json, Global};
+use crate::common::{analyze_limits, print_depth, print_json, AnalyzeReport, Global};
 use anyhow::{bail, Context};
 use clap::Args;
-use qiyi_core::search::SearchLimits;
 use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
 use qiyi_xiangqi::protocol::{self, Dialect};
 use qiyi_xiangqi::{Position, START_FEN};
@@ -58,29 +57,10 @@ pub struct AnalyzeArgs {
     hash: u64,
 }
 
-#[derive(Serialize)]
-struct AnalyzeReport {
-    bestmove: Option<String>,
-    score: i32,
-    depth: u32,
-    seldepth: u32,
-    nodes: u64,
-    nps: u64,
-    ms: u128,
-    pv: Vec<String>,
-    fen: String,
-    level: String,
-}
-
 /// Analyses one position, printing each depth and the best move.
 pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = Position::from_fen(&args.fen).with_context(|| format!("bad FEN '{}'", args.fen))?;
-    let limits = match (args.movetime, args.depth) {
-        (Some(ms), None) => SearchLimits::move_time(Duration::from_millis(ms.max(1))),
-        (None, Some(d)) => SearchLimits::depth(d),
-        (None, None) => bail!("give --movetime MS or --depth N"),
-        (Some(_), Some(_)) => bail!("give either --movetime or --depth, not both"),
-    };
+    let limits = analyze_limits(args.movetime, args.depth)?;
     let config = EngineConfig {
         hash_mib: args.hash as usize,
         threads: g.threads(),
@@ -92,41 +72,17 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let result = engine.think(&pos, &limits, |info| {
         if !json {
             let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-            println!(
-                "depth {:>2}  score {:>6}  nodes {:>10}  nps {:>9}  time {:>6} ms  pv {}",
-                info.depth,
-                info.score,
-                info.stats.nodes,
-                info.stats.nps(),
-                info.stats.time.as_millis(),
-                pv.join(" ")
-            );
+            print_depth(info, &pv);
         }
     });
-    let report = AnalyzeReport {
-        bestmove: result.best_move.map(|m| m.to_string()),
-        score: result.score,
-        depth: result.stats.depth,
-        seldepth: result.stats.seldepth,
-        nodes: result.stats.nodes,
-        nps: result.stats.nps(),
-        ms: result.stats.time.as_millis(),
-        pv: result.pv.iter().map(|m| m.to_string()).collect(),
-        fen: pos.to_fen(),
-        level: args.level,
-    };
-    if json {
-        print_json(&report)
-    } else {
-        match &report.bestmove {
-            Some(m) => println!(
-                "bestmove {m} (score {}, depth {})",
-                report.score, report.depth
-            ),
-            None => println!("no legal move: the game is over"),
-        }
-        Ok(())
-    }
+    let report = AnalyzeReport::new(
+        &result,
+        result.best_move.map(|m| m.to_string()),
+        result.pv.iter().map(|m| m.to_string()).collect(),
+        pos.to_fen(),
+        args.level,
+    );
+    report.print(json)
 }
 
 /// Options of `qiyi match xiangqi`.
