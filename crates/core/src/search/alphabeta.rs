@@ -628,10 +628,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 best_index = Some(index as u16);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         if !noisy {
                             self.reward_quiet(mv, depth, ply);
@@ -660,6 +657,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             );
         }
         best
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn order_score(&self, pos: &G, mv: G::Move, index: usize, tt: Option<u16>, ply: usize) -> i32 {
@@ -765,10 +770,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         break;
                     }
