@@ -14,6 +14,7 @@
 use crate::board::{Color, PieceKind};
 use crate::eval::Evaluation;
 use crate::position::{Move, Position};
+use crate::search::XiangqiSearch;
 use qiyi_core::eval::{Evaluator, Score};
 use qiyi_core::rng::splitmix64;
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
@@ -208,7 +209,7 @@ impl Default for EngineConfig {
 
 enum Inner {
     Seed(Searcher<Position, MaterialEval>),
-    Strong(Searcher<Position, Noisy<Evaluation>>),
+    Strong(Box<XiangqiSearch<Noisy<Evaluation>>>),
 }
 
 /// A Xiangqi engine: settings plus a searcher whose table lives between moves.
@@ -234,17 +235,16 @@ impl Engine {
                 Inner::Seed(Searcher::new(MaterialEval, opts))
             }
             level => {
-                let opts = SearchOptions {
-                    tt_mib: config.hash_mib.max(1),
-                    threads: config.threads.max(1),
-                    ..SearchOptions::all()
-                };
                 let eval = Noisy {
                     inner: Evaluation::default(),
                     amplitude: level.noise(),
                     seed: config.seed,
                 };
-                Inner::Strong(Searcher::new(eval, opts).with_null_move())
+                Inner::Strong(Box::new(XiangqiSearch::new(
+                    eval,
+                    config.hash_mib,
+                    config.threads,
+                )))
             }
         }
     }

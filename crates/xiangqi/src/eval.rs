@@ -1,56 +1,132 @@
-//! The engine's evaluation: material, piece-square tables for every piece, mobility of chariots,
-//! horses and cannons, general safety (advisors and elephants left against the attackers the
-//! opponent still has) and soldier advancement, tapered between middlegame and endgame by the
-//! attacking material left on the board. Weights are in centipawns in [`Weights`], so a tuner can
-//! change them without touching the code.
+//! The engine's evaluation: a linear sum of features, each with a middlegame and an endgame
+//! weight, tapered by the attacking material left on the board (the phase).
+//!
+//! Features ([`features`] lists them for a position): material per kind, a piece-square table for
+//! every kind (50 points per kind: the board folded left-right, seen from the piece's owner),
+//! mobility of horses, chariots and cannons, general safety (missing advisors/elephants times the
+//! opponent's attackers, attackers across the river, a cannon on the enemy general's file with no
+//! screen or with one), chariots on files free of own soldiers, and the move (tempo).
+//!
+//! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
+//! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
 use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_ADVISOR, K_CANNON, K_ELEPHANT};
 use crate::board::{K_HORSE, K_KING, K_PAWN, K_ROOK, RED_BIT, SLOT_START};
 use crate::position::Position;
 use qiyi_core::eval::Score;
 
-/// Every weight of the evaluation, middlegame and endgame.
+/// Material feature of kind `k` (0 king .. 6 soldier).
+pub const F_MATERIAL: usize = 0;
+/// First piece-square feature: `F_PST + kind * 50 + rank * 5 + folded file`.
+pub const F_PST: usize = 7;
+/// Horse mobility (per reachable point).
+pub const F_MOB_HORSE: usize = F_PST + 7 * 50;
+/// Chariot mobility.
+pub const F_MOB_ROOK: usize = F_MOB_HORSE + 1;
+/// Cannon mobility.
+pub const F_MOB_CANNON: usize = F_MOB_HORSE + 2;
+/// Missing advisors and elephants times the opponent's attackers (chariot 2, horse/cannon 1).
+pub const F_GUARD_THREAT: usize = F_MOB_HORSE + 3;
+/// A chariot on a file with no own soldier.
+pub const F_OPEN_FILE_ROOK: usize = F_MOB_HORSE + 4;
+/// A cannon on the enemy general's file with nothing between (a "hollow" cannon).
+pub const F_HOLLOW_CANNON: usize = F_MOB_HORSE + 5;
+/// A cannon on the enemy general's file with exactly one piece between.
+pub const F_SCREEN_CANNON: usize = F_MOB_HORSE + 6;
+/// A chariot, horse or cannon standing across the river.
+pub const F_ATTACKER_ACROSS: usize = F_MOB_HORSE + 7;
+/// The side to move (tempo).
+pub const F_TEMPO: usize = F_MOB_HORSE + 8;
+/// Number of features.
+pub const NUM_FEATURES: usize = F_TEMPO + 1;
+
+/// Whether feature `f` is a piece-square entry (regularised toward zero when tuning).
+pub fn is_square_feature(f: usize) -> bool {
+    (F_PST..F_MOB_HORSE).contains(&f)
+}
+
+/// Whether feature `f` is held fixed when tuning (the general's material, which never varies).
+pub fn is_fixed_feature(f: usize) -> bool {
+    f == F_MATERIAL + K_KING as usize
+}
+
+/// Receives the features of a position: `count` is Red's count minus Black's.
+pub trait Features {
+    /// Adds `count` occurrences of feature `index`.
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Every weight of the evaluation: one middlegame and one endgame weight per feature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    /// Material by kind (king, advisor, elephant, horse, chariot, cannon, soldier): middlegame.
-    pub material_mg: [Score; 7],
-    /// Material by kind: endgame.
-    pub material_eg: [Score; 7],
-    /// Mobility per reachable point for horse, chariot, cannon (middlegame, endgame).
-    pub mobility: [(Score, Score); 3],
-    /// Penalty per missing advisor / elephant, scaled by the opponent's attackers.
-    pub missing_guard: Score,
-    /// Soldier bonus for crossing the river, and per rank advanced beyond it.
-    pub soldier_crossed: (Score, Score),
-    /// Soldier bonus per rank beyond the river (endgame).
-    pub soldier_advance: Score,
-    /// Bonus for a cannon on the central file (middlegame).
-    pub central_cannon: Score,
-    /// Penalty for a general off its home point, per step.
-    pub general_off_home: Score,
-    /// Bonus for a chariot on a file with no own soldier.
-    pub open_file_chariot: Score,
+    /// Middlegame weights, indexed by feature.
+    pub mg: Vec<Score>,
+    /// Endgame weights, indexed by feature.
+    pub eg: Vec<Score>,
 }
 
 impl Default for Weights {
+    /// The tuned weights.
     fn default() -> Self {
         Weights {
-            material_mg: [0, 120, 120, 390, 900, 440, 30],
-            material_eg: [0, 140, 140, 450, 950, 400, 50],
-            mobility: [(6, 8), (4, 5), (2, 2)],
-            missing_guard: 12,
-            soldier_crossed: (40, 60),
-            soldier_advance: 12,
-            central_cannon: 25,
-            general_off_home: 12,
-            open_file_chariot: 15,
+            mg: TUNED_MG.to_vec(),
+            eg: TUNED_EG.to_vec(),
         }
+    }
+}
+
+impl Weights {
+    /// The hand-set weights the tuner started from (session 1's evaluation, feature by feature).
+    pub fn hand() -> Self {
+        let mut mg = vec![0; NUM_FEATURES];
+        let mut eg = vec![0; NUM_FEATURES];
+        let mat_mg = [0, 120, 120, 390, 900, 440, 30];
+        let mat_eg = [0, 140, 140, 450, 950, 400, 50];
+        mg[F_MATERIAL..F_MATERIAL + 7].copy_from_slice(&mat_mg);
+        eg[F_MATERIAL..F_MATERIAL + 7].copy_from_slice(&mat_eg);
+        for rank in 0..10u8 {
+            for folded in 0..5u8 {
+                let i = usize::from(rank) * 5 + usize::from(folded);
+                let centre = Score::from(folded); // 0 edge .. 4 centre
+                let r = Score::from(rank);
+                // Soldiers: a bonus for crossing, growing toward the palace; none on the last rank.
+                if rank >= 5 {
+                    let beyond = (r - 5).min(3);
+                    let near_palace = folded >= 3 && (6..=8).contains(&rank);
+                    let p = F_PST + K_PAWN as usize * 50 + i;
+                    mg[p] = 40 + 6 * beyond + 10 * Score::from(near_palace);
+                    eg[p] = 60 + 12 * beyond;
+                    if rank == 9 {
+                        mg[p] -= 20;
+                        eg[p] -= 30;
+                    }
+                }
+                let h = F_PST + K_HORSE as usize * 50 + i;
+                mg[h] = centre * 4 + 4 * r.min(7) - if rank == 0 { 15 } else { 0 };
+                eg[h] = (centre * 4 + 4 * r.min(7)) / 2;
+                let kg = F_PST + K_KING as usize * 50 + i;
+                mg[kg] = -12 * (r + 4 - centre);
+                if folded == 4 {
+                    mg[F_PST + K_CANNON as usize * 50 + i] = 25;
+                }
+            }
+        }
+        mg[F_MOB_HORSE] = 6;
+        eg[F_MOB_HORSE] = 8;
+        mg[F_MOB_ROOK] = 4;
+        eg[F_MOB_ROOK] = 5;
+        mg[F_MOB_CANNON] = 2;
+        eg[F_MOB_CANNON] = 2;
+        mg[F_GUARD_THREAT] = -6;
+        mg[F_OPEN_FILE_ROOK] = 15;
+        Weights { mg, eg }
     }
 }
 
 /// Game phase: 0 (bare endgame) to [`MAX_PHASE`] (all attackers on the board).
 pub const MAX_PHASE: i32 = 2 * (2 * 4 + 2 * 2 + 2 * 2);
 
+#[inline]
 fn phase_weight(kind: u8) -> i32 {
     match kind {
         K_ROOK => 4,
@@ -59,17 +135,133 @@ fn phase_weight(kind: u8) -> i32 {
     }
 }
 
-fn kind_of_slot(slot: u8) -> u8 {
-    let mut k = 0;
-    while k < 7 && slot >= SLOT_START[k + 1] {
-        k += 1;
+/// Kind of each slot 0..16 of a side.
+const SLOT_KIND: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut slot = 0;
+    while slot < 16 {
+        let mut k = 0;
+        while k < 7 && slot >= SLOT_START[k + 1] as usize {
+            k += 1;
+        }
+        t[slot] = k as u8;
+        slot += 1;
     }
-    k as u8
+    t
+};
+
+/// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
+#[inline]
+pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
+    let mut phase = 0;
+    let mut soldier_files = [0u16; 2];
+    let mut guards = [0i32; 2];
+    let mut attackers = [0i32; 2];
+    for (side, files) in soldier_files.iter_mut().enumerate() {
+        for slot in 11..16 {
+            let sq = pos.squares[side * 16 + slot];
+            if sq != 0 {
+                *files |= 1 << Square::from_mailbox(sq).file();
+            }
+        }
+    }
+    let kings = [pos.squares[0], pos.squares[16]];
+    for (i, &sq) in pos.squares.iter().enumerate() {
+        if sq == 0 {
+            continue;
+        }
+        let side = i / 16;
+        let sign = if side == 0 { 1 } else { -1 };
+        let kind = SLOT_KIND[i % 16];
+        let point = Square::from_mailbox(sq);
+        let file = point.file();
+        let rank = if side == 0 {
+            point.rank()
+        } else {
+            9 - point.rank()
+        };
+        let folded = file.min(8 - file);
+        out.add(F_MATERIAL + kind as usize, sign);
+        out.add(
+            F_PST + kind as usize * 50 + rank as usize * 5 + folded as usize,
+            sign,
+        );
+        phase += phase_weight(kind);
+        match kind {
+            K_HORSE => {
+                attackers[side] += 1;
+                out.add(F_MOB_HORSE, sign * horse_mobility(pos, sq));
+                if rank >= 5 {
+                    out.add(F_ATTACKER_ACROSS, sign);
+                }
+            }
+            K_ROOK => {
+                attackers[side] += 2;
+                out.add(F_MOB_ROOK, sign * slide_mobility(pos, sq));
+                if soldier_files[side] & (1 << file) == 0 {
+                    out.add(F_OPEN_FILE_ROOK, sign);
+                }
+                if rank >= 5 {
+                    out.add(F_ATTACKER_ACROSS, sign);
+                }
+            }
+            K_CANNON => {
+                attackers[side] += 1;
+                out.add(F_MOB_CANNON, sign * slide_mobility(pos, sq));
+                if rank >= 5 {
+                    out.add(F_ATTACKER_ACROSS, sign);
+                }
+                let k = kings[1 - side];
+                if k != 0 && (k ^ sq) & 0x0F == 0 {
+                    let d: i16 = if k > sq { 16 } else { -16 };
+                    let mut t = i16::from(sq) + d;
+                    let mut between = 0;
+                    while t != i16::from(k) && between < 2 {
+                        if cell(pos, t) != EMPTY {
+                            between += 1;
+                        }
+                        t += d;
+                    }
+                    match between {
+                        0 => out.add(F_HOLLOW_CANNON, sign),
+                        1 => out.add(F_SCREEN_CANNON, sign),
+                        _ => {}
+                    }
+                }
+            }
+            K_ADVISOR | K_ELEPHANT => guards[side] += 1,
+            _ => {}
+        }
+    }
+    let threat = [
+        (4 - guards[0]) * attackers[1],
+        (4 - guards[1]) * attackers[0],
+    ];
+    out.add(F_GUARD_THREAT, threat[0] - threat[1]);
+    out.add(
+        F_TEMPO,
+        if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        },
+    );
+    phase.min(MAX_PHASE)
 }
 
-/// Centralisation bonus by file (0..9): 0 on the edge, 4 in the centre.
-fn centrality(file: u8) -> Score {
-    4 - (i32::from(file) - 4).abs()
+/// Sums weighted features.
+struct Accumulate<'a> {
+    w: &'a Weights,
+    mg: Score,
+    eg: Score,
+}
+
+impl Features for Accumulate<'_> {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        self.mg += self.w.mg[index] * count;
+        self.eg += self.w.eg[index] * count;
+    }
 }
 
 /// The evaluator of the full-strength engine.
@@ -79,118 +271,21 @@ pub struct Evaluation {
     pub weights: Weights,
 }
 
-struct Side {
-    mg: Score,
-    eg: Score,
-    attackers: i32,
-    guards: i32,
-}
-
 impl Evaluation {
+    /// An evaluation with the given weights.
+    pub fn with_weights(weights: Weights) -> Self {
+        Evaluation { weights }
+    }
+
     /// Score of `pos` from Red's view (positive = good for Red).
     pub fn red_score(&self, pos: &Position) -> Score {
-        let w = &self.weights;
-        let mut sides = [
-            Side {
-                mg: 0,
-                eg: 0,
-                attackers: 0,
-                guards: 0,
-            },
-            Side {
-                mg: 0,
-                eg: 0,
-                attackers: 0,
-                guards: 0,
-            },
-        ];
-        let mut phase = 0;
-        let mut own_soldier_files = [[false; 9]; 2];
-        for (i, &sq) in pos.squares.iter().enumerate() {
-            if sq == 0 {
-                continue;
-            }
-            let side = i / 16;
-            let kind = kind_of_slot((i % 16) as u8);
-            if kind == K_PAWN {
-                own_soldier_files[side][Square::from_mailbox(sq).file() as usize] = true;
-            }
-        }
-        for (i, &sq) in pos.squares.iter().enumerate() {
-            if sq == 0 {
-                continue;
-            }
-            let side = i / 16;
-            let kind = kind_of_slot((i % 16) as u8);
-            let point = Square::from_mailbox(sq);
-            let file = point.file();
-            // Ranks counted from the piece owner's side: 0 = own back rank, 9 = the far edge.
-            let rank = if side == 0 {
-                point.rank()
-            } else {
-                9 - point.rank()
-            };
-            let s = &mut sides[side];
-            s.mg += w.material_mg[kind as usize];
-            s.eg += w.material_eg[kind as usize];
-            phase += phase_weight(kind);
-            match kind {
-                K_PAWN if rank >= 5 => {
-                    let beyond = Score::from(rank - 5);
-                    let near_palace = (3..=5).contains(&file) && (6..=8).contains(&rank);
-                    s.mg += w.soldier_crossed.0 + 6 * beyond.min(3) + 10 * Score::from(near_palace);
-                    s.eg += w.soldier_crossed.1 + w.soldier_advance * beyond.min(3);
-                    if rank == 9 {
-                        // A soldier on the last rank can only move sideways.
-                        s.mg -= 20;
-                        s.eg -= 30;
-                    }
-                }
-                K_HORSE => {
-                    s.attackers += 1;
-                    let centre = centrality(file) * 4 + 4 * Score::from(rank.min(7));
-                    s.mg += centre - if rank == 0 { 15 } else { 0 };
-                    s.eg += centre / 2;
-                    let m = horse_mobility(pos, sq);
-                    s.mg += w.mobility[0].0 * m;
-                    s.eg += w.mobility[0].1 * m;
-                }
-                K_ROOK => {
-                    s.attackers += 2;
-                    let m = slide_mobility(pos, sq);
-                    s.mg += w.mobility[1].0 * m;
-                    s.eg += w.mobility[1].1 * m;
-                    if !own_soldier_files[side][file as usize] {
-                        s.mg += w.open_file_chariot;
-                    }
-                }
-                K_CANNON => {
-                    s.attackers += 1;
-                    let m = slide_mobility(pos, sq);
-                    s.mg += w.mobility[2].0 * m;
-                    s.eg += w.mobility[2].1 * m;
-                    if file == 4 {
-                        s.mg += w.central_cannon;
-                    }
-                }
-                K_ADVISOR | K_ELEPHANT => s.guards += 1,
-                K_KING => {
-                    let off = Score::from(rank) + (i32::from(file) - 4).abs();
-                    s.mg -= w.general_off_home * off;
-                }
-                _ => {}
-            }
-        }
-        // General safety: each missing guard costs more the more attackers the opponent has.
-        for side in 0..2 {
-            let missing = 4 - sides[side].guards;
-            let threat = sides[1 - side].attackers;
-            sides[side].mg -= w.missing_guard * missing * threat / 2;
-        }
-        let phase = phase.min(MAX_PHASE);
-        let mg = sides[0].mg - sides[1].mg;
-        let eg = sides[0].eg - sides[1].eg;
-        (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+        let mut acc = Accumulate {
+            w: &self.weights,
+            mg: 0,
+            eg: 0,
+        };
+        let phase = features(pos, &mut acc);
+        (acc.mg * phase + acc.eg * (MAX_PHASE - phase)) / MAX_PHASE
     }
 
     /// Score from the side to move's view.
@@ -216,6 +311,7 @@ const HORSE_JUMPS: [(i16, i16); 8] = [
     (-18, -1),
 ];
 
+#[inline]
 fn cell(pos: &Position, sq: i16) -> u8 {
     pos.board[(sq as usize) & 255]
 }
@@ -250,36 +346,64 @@ fn horse_mobility(pos: &Position, sq: u8) -> Score {
     n
 }
 
+include!("eval_weights.rs");
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_start_position_is_balanced() {
-        let e = Evaluation::default();
-        assert_eq!(e.red_score(&Position::start()), 0);
+    fn the_start_position_is_balanced_but_for_the_move() {
+        for w in [Weights::hand(), Weights::default()] {
+            let tempo = w.mg[F_TEMPO];
+            let e = Evaluation::with_weights(w);
+            assert_eq!(e.red_score(&Position::start()), tempo);
+        }
     }
 
     #[test]
     fn mirrored_positions_score_opposite() {
-        let e = Evaluation::default();
-        let red = Position::from_fen("4k4/9/9/9/9/2P6/9/9/4A4/3AK1R2 w - - 0 1").expect("fen");
-        let black = Position::from_fen("3ak1r2/4a4/9/9/2p6/9/9/9/9/4K4 b - - 0 1").expect("fen");
-        assert_eq!(e.red_score(&red), -e.red_score(&black));
-        assert_eq!(e.score(&red), e.score(&black));
+        for w in [Weights::hand(), Weights::default()] {
+            let e = Evaluation::with_weights(w);
+            let red = Position::from_fen("4k4/9/9/9/9/2P6/9/9/4A4/3AK1R2 w - - 0 1").expect("fen");
+            let black =
+                Position::from_fen("3ak1r2/4a4/9/9/2p6/9/9/9/9/4K4 b - - 0 1").expect("fen");
+            assert_eq!(e.red_score(&red), -e.red_score(&black));
+            assert_eq!(e.score(&red), e.score(&black));
+            // Left-right mirror images score the same.
+            let mirrored =
+                Position::from_fen("4k4/9/9/9/9/6P2/9/9/4A4/2R1KA3 w - - 0 1").expect("fen");
+            assert_eq!(e.red_score(&red), e.red_score(&mirrored));
+        }
     }
 
     #[test]
     fn material_and_activity_count() {
-        let e = Evaluation::default();
-        let up_a_chariot = Position::from_fen(
-            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-        )
-        .expect("fen");
-        assert!(e.score(&up_a_chariot) > 700);
-        // A soldier across the river is worth more than one at home.
-        let home = Position::from_fen("4k4/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1").expect("fen");
-        let crossed = Position::from_fen("4k4/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
-        assert!(e.score(&crossed) > e.score(&home));
+        for w in [Weights::hand(), Weights::default()] {
+            let e = Evaluation::with_weights(w);
+            let up_a_chariot = Position::from_fen(
+                "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            )
+            .expect("fen");
+            assert!(e.score(&up_a_chariot) > 500);
+            // A soldier across the river is worth more than one at home.
+            let home = Position::from_fen("4k4/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1").expect("fen");
+            let crossed = Position::from_fen("4k4/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
+            assert!(e.score(&crossed) > e.score(&home));
+        }
+    }
+
+    #[test]
+    fn features_are_collected_for_every_piece() {
+        struct Count(usize);
+        impl Features for Count {
+            fn add(&mut self, _: usize, _: i32) {
+                self.0 += 1;
+            }
+        }
+        let mut c = Count(0);
+        let phase = features(&Position::start(), &mut c);
+        assert_eq!(phase, MAX_PHASE);
+        assert!(c.0 >= 64, "two features per piece at least, got {}", c.0);
     }
 }

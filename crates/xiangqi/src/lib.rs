@@ -34,6 +34,8 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod tune;
 
 pub use board::{Color, PieceKind, Square};
 pub use error::XiangqiError;

@@ -1,0 +1,91 @@
+//! Development driver for the engine without the CLI:
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- analyze FEN|startpos DEPTH|Nms`
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- match SPEC_A SPEC_B GAMES MS [SKIP]`
+//! (specs as in `qiyi match xiangqi`: `qiyi`, `qiyi:seed`, `ucci:CMD`, `uci:CMD`; SKIP = openings
+//! to skip, so several shards can run side by side).
+
+use qiyi_core::search::SearchLimits;
+use qiyi_xiangqi::engine::{Engine, EngineConfig};
+use qiyi_xiangqi::matchplay::{self, MatchConfig, PlayerSpec, TimeControl, OPENINGS};
+use qiyi_xiangqi::{Position, START_FEN};
+use std::time::Duration;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("analyze") => {
+            let fen = match args.get(2).map(String::as_str) {
+                None | Some("startpos") => START_FEN,
+                Some(f) => f,
+            };
+            let pos = Position::from_fen(fen).expect("fen");
+            let lim = args.get(3).map_or("8", String::as_str);
+            let limits = if let Some(ms) = lim.strip_suffix("ms") {
+                SearchLimits::move_time(Duration::from_millis(ms.parse().expect("ms")))
+            } else {
+                SearchLimits::depth(lim.parse().expect("depth"))
+            };
+            let mut e = Engine::new(EngineConfig::default());
+            let r = e.think(&pos, &limits, |i| {
+                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                println!(
+                    "depth {:2} score {:6} nodes {:9} time {:6} ms sel {:3} pv {}",
+                    i.depth,
+                    i.score,
+                    i.stats.nodes,
+                    i.stats.time.as_millis(),
+                    i.stats.seldepth,
+                    pv.join(" ")
+                );
+            });
+            println!(
+                "bestmove {:?} score {} nodes {} time {:?}",
+                r.best_move, r.score, r.stats.nodes, r.stats.time
+            );
+        }
+        Some("match") => {
+            let a = PlayerSpec::parse(&args[2]).expect("spec a");
+            let b = PlayerSpec::parse(&args[3]).expect("spec b");
+            let games: usize = args[4].parse().expect("games");
+            let ms: u64 = args[5].parse().expect("ms");
+            let skip: usize = args.get(6).map_or(0, |s| s.parse().expect("skip"));
+            let mut openings = matchplay::parse_openings(OPENINGS).expect("openings");
+            let len = openings.len();
+            openings.rotate_left(skip % len);
+            let config = MatchConfig {
+                games,
+                time: TimeControl::MoveTime(Duration::from_millis(ms)),
+                openings,
+                max_plies: 300,
+                seed: 1,
+            };
+            let mut n = 0;
+            let r = matchplay::play_match(&a, &b, &config, |g| {
+                n += 1;
+                eprintln!(
+                    "game {n}: opening {} a_red {} plies {} a_score {} ({:?})",
+                    g.opening,
+                    g.a_is_red,
+                    g.moves.len(),
+                    g.a_score,
+                    g.end
+                );
+            })
+            .expect("match");
+            let (lo, hi) = r.wdl.elo_interval();
+            println!(
+                "A +{} ={} -{} score {:.3} elo {:.0} [{:.0}, {:.0}] ms/move A {:.1} B {:.1}",
+                r.wdl.wins,
+                r.wdl.draws,
+                r.wdl.losses,
+                r.wdl.score(),
+                r.wdl.elo(),
+                lo,
+                hi,
+                r.ms_per_move.0,
+                r.ms_per_move.1
+            );
+        }
+        _ => eprintln!("usage: xq_dev analyze FEN DEPTH|Nms | xq_dev match A B GAMES MS [SKIP]"),
+    }
+}

@@ -1,0 +1,919 @@
+//! The full-strength Xiangqi search: principal-variation alpha-beta written for this board.
+//!
+//! Core's generic [`qiyi_core::search::Searcher`] asks the rules for the complete legal move list
+//! and the game outcome at every node (including every quiescence node), which costs more than
+//! the search itself. This search keeps core's vocabulary (its shared lock-free
+//! [`TranspositionTable`], [`SearchLimits`], [`SearchInfo`], [`SearchResult`]) and adds what makes
+//! a chess engine strong:
+//!
+//! - quiescence over captures only (pseudo-legal captures, legality checked lazily, losing
+//!   captures by static exchange evaluation ([`see`]) and hopeless ones (delta) pruned), with
+//!   full check evasions and mate detection when in check;
+//! - PVS with aspiration windows, TT cut-offs, check extension, mate-distance pruning;
+//! - null move with a verification search at high depth, reverse futility, futility and
+//!   move-count pruning of quiet moves near the leaves, logarithmic late-move reductions;
+//! - ordering: TT move, winning/equal captures (MVV-LVA), killers, history, losing captures last;
+//! - the rules inside the search: 60-move rule, no attackers left, and repetitions scored by the
+//!   perpetual check/chase verdict ([`Position::cycle_verdict`]);
+//! - Lazy SMP over the shared table.
+
+use crate::board::*;
+use crate::position::{Move, Position};
+use crate::rules::MOVE_LIMIT_PLIES;
+use qiyi_core::eval::{is_mate_score, Evaluator, Score, INFINITY, MATE};
+use qiyi_core::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use qiyi_core::search::{SearchInfo, SearchLimits, SearchResult, SearchStats};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Deepest ply the search reaches (quiescence included).
+const MAX_PLY: usize = 100;
+/// What winning by a repetition rule (perpetual check or chase) is worth: less than any mate.
+pub const RULE_WIN: Score = 20_000;
+
+/// Values for static exchange evaluation and MVV-LVA, indexed by kind code.
+const SEE_VALUE: [Score; 8] = [10_000, 200, 200, 400, 900, 450, 100, 0];
+
+#[inline]
+fn kind_at(b: &[u8; 256], sq: u8) -> u8 {
+    CELL_KIND[b[sq as usize] as usize]
+}
+
+/// Whether the piece `code` standing on `p` attacks `s` on board `b`.
+#[inline]
+fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
+    let ci = if code & RED_BIT != 0 { 0 } else { 1 };
+    let d = s as i16 - p as i16;
+    match CELL_KIND[code as usize] {
+        K_PAWN => d == FORWARD[ci] || (!OWN_HALF[ci][p as usize] && (d == 1 || d == -1)),
+        K_ADVISOR => matches!(d, 15 | 17 | -15 | -17) && IN_PALACE[ci][s as usize],
+        K_ELEPHANT => {
+            matches!(d, 30 | 34 | -30 | -34)
+                && OWN_HALF[ci][s as usize]
+                && b[step(p, d / 2) as usize] == EMPTY
+        }
+        K_HORSE => HORSE_JUMPS
+            .iter()
+            .any(|&(j, leg)| j == d && b[step(p, leg) as usize] == EMPTY),
+        K_KING => matches!(d, 1 | -1 | 16 | -16) && IN_PALACE[ci][s as usize],
+        K_ROOK | K_CANNON => {
+            let dir = if (p ^ s) & 0x0F == 0 {
+                if d > 0 {
+                    16
+                } else {
+                    -16
+                }
+            } else if (p ^ s) & 0xF0 == 0 {
+                if d > 0 {
+                    1
+                } else {
+                    -1
+                }
+            } else {
+                return false;
+            };
+            let mut between = 0;
+            let mut t = step(p, dir);
+            while t != s {
+                if b[t as usize] != EMPTY {
+                    between += 1;
+                    if between > 1 {
+                        return false;
+                    }
+                }
+                t = step(t, dir);
+            }
+            if CELL_KIND[code as usize] == K_ROOK {
+                between == 0
+            } else {
+                between == 1
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Slots of a side in the order SEE tries them: cheapest attacker first.
+const SEE_ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
+
+/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored).
+fn least_attacker(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+    let bit = side_bit(color);
+    for &slot in SEE_ORDER.iter() {
+        let code = bit | slot;
+        let p = squares[code_index(code)];
+        if p != 0 && p != s && b[p as usize] == code && attacks(b, code, p, s) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Static exchange evaluation of the capture `mv`: the material the mover nets when both sides
+/// keep recapturing on the target point with their cheapest attacker (x-rays and cannon screens
+/// follow from replaying on a scratch board; pins are ignored).
+pub fn see(pos: &Position, mv: Move) -> Score {
+    let mut b = pos.board;
+    let s = mv.to;
+    let mut gain = [0 as Score; 34];
+    gain[0] = SEE_VALUE[kind_at(&b, s) as usize];
+    let mut on_square = SEE_VALUE[kind_at(&b, mv.from) as usize];
+    b[s as usize] = b[mv.from as usize];
+    b[mv.from as usize] = EMPTY;
+    let mut side = pos.side.opposite();
+    let mut d = 0;
+    while let Some(p) = least_attacker(&b, &pos.squares, s, side) {
+        d += 1;
+        gain[d] = on_square - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 || d >= 32 {
+            break;
+        }
+        on_square = SEE_VALUE[kind_at(&b, p) as usize];
+        b[s as usize] = b[p as usize];
+        b[p as usize] = EMPTY;
+        side = side.opposite();
+    }
+    while d > 0 {
+        gain[d - 1] = -((-gain[d - 1]).max(gain[d]));
+        d -= 1;
+    }
+    gain[0]
+}
+
+/// Whether the capture `mv` cannot lose material (cheap cases first, SEE otherwise).
+#[inline]
+fn capture_is_safe(pos: &Position, mv: Move) -> bool {
+    let victim = SEE_VALUE[kind_at(&pos.board, mv.to) as usize];
+    let attacker = SEE_VALUE[kind_at(&pos.board, mv.from) as usize];
+    victim >= attacker || see(pos, mv) >= 0
+}
+
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    SEE_VALUE[kind_at(&pos.board, mv.to) as usize] * 16
+        - SEE_VALUE[kind_at(&pos.board, mv.from) as usize] / 16
+}
+
+fn has_major_piece(pos: &Position) -> bool {
+    let base = code_index(side_bit(pos.side));
+    (5..11).any(|slot| pos.squares[base + slot] != 0)
+}
+
+#[inline]
+fn encode(mv: Move) -> u16 {
+    (u16::from(mv.from) << 8) | u16::from(mv.to)
+}
+
+#[inline]
+fn decode(m: u16) -> Move {
+    Move {
+        from: (m >> 8) as u8,
+        to: (m & 0xFF) as u8,
+    }
+}
+
+/// The score of the position by the rules when the search must stop here (`ply` > 0): the
+/// 60-move rule and no attackers draw; a repeated position scores by its cycle's verdict.
+fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
+    if pos.halfmove >= MOVE_LIMIT_PLIES {
+        return Some(0);
+    }
+    let h = &pos.history;
+    let n = h.len();
+    let end = (pos.halfmove as usize).min(n);
+    let mut j = 1;
+    let mut repeated = false;
+    while j <= end {
+        let e = &h[n - j];
+        if e.mv.is_null() {
+            break;
+        }
+        if j >= 4 && j % 2 == 0 && e.hash == pos.hash {
+            repeated = true;
+            break;
+        }
+        j += 1;
+    }
+    if repeated {
+        let verdict = pos.cycle_verdict()?;
+        return Some(match verdict.winner {
+            None => 0,
+            Some(c) if c == pos.side => RULE_WIN - ply as Score,
+            Some(_) => -RULE_WIN + ply as Score,
+        });
+    }
+    if pos.halfmove == 0 && !pos.any_attacker() {
+        return Some(0);
+    }
+    None
+}
+
+/// Late-move reduction for a depth and a move number.
+fn lmr_reduction(depth: i32, searched: usize) -> i32 {
+    let d = f64::from(depth.clamp(1, 63));
+    let m = (searched.clamp(1, 63)) as f64;
+    (0.6 + d.ln() * m.ln() / 2.2) as i32
+}
+
+/// The Xiangqi searcher: an evaluator, a shared transposition table and a thread count.
+pub struct XiangqiSearch<E> {
+    eval: E,
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+}
+
+struct Shared {
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    deadline: Option<Instant>,
+    limits: SearchLimits,
+    start: Instant,
+}
+
+impl<E: Evaluator<Position>> XiangqiSearch<E> {
+    /// A searcher with a fresh table of `tt_mib` MiB and `threads` Lazy SMP threads.
+    pub fn new(eval: E, tt_mib: usize, threads: usize) -> Self {
+        XiangqiSearch {
+            eval,
+            tt: Arc::new(TranspositionTable::new(tt_mib.max(1))),
+            threads: threads.max(1),
+        }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Forgets the table (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches `pos` within `limits`, calling `on_info` after every completed depth.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        mut on_info: impl FnMut(&SearchInfo<Move>),
+    ) -> SearchResult<Move> {
+        let start = Instant::now();
+        self.tt.new_search();
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits.effective_deadline(start),
+            limits: limits.clone(),
+            start,
+        };
+        let mut result = if self.threads == 1 {
+            Worker::new(&self.eval, &self.tt, &shared, 0).iterate(pos, &mut on_info)
+        } else {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..self.threads)
+                    .map(|id| {
+                        let (shared, eval, tt) = (&shared, &self.eval, &*self.tt);
+                        let pos = pos.clone();
+                        scope.spawn(move || {
+                            let mut w = Worker::new(eval, tt, shared, id);
+                            w.iterate(&pos, &mut |_: &SearchInfo<Move>| {}).stats
+                        })
+                    })
+                    .collect();
+                let mut r =
+                    Worker::new(&self.eval, &self.tt, &shared, 0).iterate(pos, &mut on_info);
+                shared.stop.store(true, Ordering::Relaxed);
+                for h in helpers {
+                    if let Ok(stats) = h.join() {
+                        r.stats.merge(&stats);
+                    }
+                }
+                r
+            })
+        };
+        result.stats.nodes = shared.nodes.load(Ordering::Relaxed).max(result.stats.nodes);
+        result.stats.time = start.elapsed();
+        result
+    }
+}
+
+struct Worker<'a, E> {
+    eval: &'a E,
+    tt: &'a TranspositionTable,
+    shared: &'a Shared,
+    id: usize,
+    stats: SearchStats,
+    unflushed: u64,
+    stopped: bool,
+    root_depth: i32,
+    pv: Vec<Vec<Move>>,
+    killers: Vec<[Move; 2]>,
+    /// History by moving piece code (16..48) and target point.
+    history: Vec<[i32; 256]>,
+    /// Best root move of the current iteration (survives an interrupted iteration).
+    root_best: Option<(Score, Vec<Move>)>,
+}
+
+const HISTORY_MAX: i32 = 1 << 20;
+
+impl<'a, E: Evaluator<Position>> Worker<'a, E> {
+    fn new(eval: &'a E, tt: &'a TranspositionTable, shared: &'a Shared, id: usize) -> Self {
+        Worker {
+            eval,
+            tt,
+            shared,
+            id,
+            stats: SearchStats::default(),
+            unflushed: 0,
+            stopped: false,
+            root_depth: 0,
+            pv: (0..=MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
+            history: vec![[0; 256]; 48],
+            root_best: None,
+        }
+    }
+
+    fn iterate(
+        &mut self,
+        root: &Position,
+        on_info: &mut dyn FnMut(&SearchInfo<Move>),
+    ) -> SearchResult<Move> {
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(SearchLimits::MAX_DEPTH)
+            .clamp(1, MAX_PLY as u32 - 4);
+        let mut pos = root.clone();
+        let mut best: Option<(Score, Vec<Move>)> = None;
+        let first = 1 + (self.id as u32 % 2);
+        let mut prev = 0;
+        for depth in first..=max_depth {
+            self.root_depth = depth as i32;
+            self.root_best = None;
+            let score = if depth >= 4 && !is_mate_score(prev) {
+                self.aspiration(&mut pos, depth as i32, prev)
+            } else {
+                self.negamax(&mut pos, depth as i32, -INFINITY, INFINITY, 0, true)
+            };
+            if self.stopped {
+                if let Some(rb) = self.root_best.take() {
+                    best = Some(rb);
+                }
+                break;
+            }
+            prev = score;
+            self.stats.depth = depth;
+            best = Some((score, self.pv[0].clone()));
+            if self.id == 0 {
+                let mut stats = self.stats.clone();
+                stats.nodes = self.total_nodes();
+                stats.time = self.shared.start.elapsed();
+                on_info(&SearchInfo {
+                    depth,
+                    score,
+                    pv: self.pv[0].clone(),
+                    stats,
+                });
+            }
+            if self.pv[0].is_empty() || self.soft_time_up() {
+                break;
+            }
+        }
+        self.flush_nodes();
+        let (score, pv) = best.unwrap_or_else(|| {
+            let moves = root.legal_move_list();
+            (0, moves.as_slice().first().copied().into_iter().collect())
+        });
+        SearchResult {
+            best_move: pv.first().copied(),
+            score,
+            pv,
+            stats: self.stats.clone(),
+        }
+    }
+
+    fn aspiration(&mut self, pos: &mut Position, depth: i32, guess: Score) -> Score {
+        let mut delta = 30;
+        let mut alpha = (guess - delta).max(-INFINITY);
+        let mut beta = (guess + delta).min(INFINITY);
+        loop {
+            let score = self.negamax(pos, depth, alpha, beta, 0, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta;
+            if delta > 800 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn soft_time_up(&self) -> bool {
+        match (self.shared.limits.move_time, self.shared.deadline) {
+            (Some(t), _) => self.shared.start.elapsed() * 2 > t,
+            (None, Some(d)) => Instant::now() >= d,
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.stats.nodes += 1;
+        self.unflushed += 1;
+        if ply as u32 > self.stats.seldepth {
+            self.stats.seldepth = ply as u32;
+        }
+        if self.unflushed >= 1024 {
+            self.flush_nodes();
+            self.check_stop();
+        }
+    }
+
+    fn check_stop(&mut self) {
+        let s = self.shared;
+        if s.stop.load(Ordering::Relaxed)
+            || s.limits.stop_requested()
+            || s.deadline.is_some_and(|d| Instant::now() >= d)
+            || s.limits
+                .nodes
+                .is_some_and(|n| s.nodes.load(Ordering::Relaxed) >= n)
+        {
+            self.stopped = true;
+            s.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    #[inline]
+    fn history_of(&self, pos: &Position, mv: Move) -> i32 {
+        let code = pos.board[mv.from as usize] as usize;
+        self.history[code & 47][mv.to as usize]
+    }
+
+    fn add_history(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        let code = pos.board[mv.from as usize] as usize;
+        let h = &mut self.history[code & 47][mv.to as usize];
+        // Gravity: entries saturate toward +-HISTORY_MAX.
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        let is_pv = beta - alpha > 1;
+        if ply > 0 {
+            if self.stopped {
+                return 0;
+            }
+            if let Some(s) = rule_score(pos, ply) {
+                self.count_node(ply);
+                return s;
+            }
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        if in_check && (ply as i32) < 2 * self.root_depth + 8 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.count_node(ply);
+
+        let key = pos.hash;
+        let mut tt_move = Move::NULL;
+        let mut tt_hit = None;
+        self.stats.tt_probes += 1;
+        if let Some(e) = self.tt.probe(key) {
+            self.stats.tt_hits += 1;
+            if let Some(m) = e.move_index {
+                tt_move = decode(m);
+            }
+            let s = score_from_tt(e.score, ply);
+            if !is_pv && i32::from(e.depth) >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+            tt_hit = Some((s, e.bound));
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            let e = self.eval.evaluate(pos);
+            // A stored bound is a better guess than the static score when it points the same way.
+            match tt_hit {
+                Some((s, Bound::Lower)) if s > e && !is_mate_score(s) => s,
+                Some((s, Bound::Upper)) if s < e && !is_mate_score(s) => s,
+                Some((s, Bound::Exact)) if !is_mate_score(s) => s,
+                _ => e,
+            }
+        };
+
+        if !is_pv && !in_check && !is_mate_score(beta) {
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 4 && static_eval - 110 * depth >= beta {
+                return static_eval;
+            }
+            // Null move with verification.
+            if allow_null && depth >= 2 && static_eval >= beta && has_major_piece(pos) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let undo = pos.make_null();
+                let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                pos.unmake_null(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if is_mate_score(score) { beta } else { score };
+                    if depth < 8 {
+                        return score;
+                    }
+                    let v = self.negamax(pos, depth - 1 - r, beta - 1, beta, ply, false);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        let mut list = crate::movegen::MoveList::new();
+        pos.generate_legal(&mut list);
+        let n = list.len();
+        if n == 0 {
+            // Checkmate and stalemate both lose.
+            return -MATE + ply as Score;
+        }
+        let moves = list.as_slice();
+        let mut scores = [0i32; crate::movegen::MAX_MOVES];
+        let killers = self.killers[ply];
+        for (i, &mv) in moves.iter().enumerate() {
+            scores[i] = if mv == tt_move {
+                1 << 30
+            } else if pos.board[mv.to as usize] != EMPTY {
+                if capture_is_safe(pos, mv) {
+                    (1 << 26) + mvv_lva(pos, mv)
+                } else {
+                    -(1 << 24) + mvv_lva(pos, mv)
+                }
+            } else if mv == killers[0] {
+                1 << 25
+            } else if mv == killers[1] {
+                (1 << 25) - 1
+            } else {
+                self.history_of(pos, mv)
+            };
+        }
+        let mut order = [0u8; crate::movegen::MAX_MOVES];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut quiets_tried = [Move::NULL; 64];
+        let mut n_quiets = 0;
+        let futility_ok = !is_pv && !in_check && depth <= 3 && !is_mate_score(alpha);
+        let futility_margin = [0, 130, 260, 420][depth.clamp(0, 3) as usize];
+        for searched in 0..n {
+            // Selection sort: the best remaining move.
+            let mut b = searched;
+            for j in searched + 1..n {
+                if scores[order[j] as usize] > scores[order[b] as usize] {
+                    b = j;
+                }
+            }
+            order.swap(searched, b);
+            let idx = order[searched] as usize;
+            let mv = moves[idx];
+            let order_score = scores[idx];
+            let capture = pos.board[mv.to as usize] != EMPTY;
+            let quiet = !capture;
+            let is_killer = mv == killers[0] || mv == killers[1];
+
+            // Move-count pruning of late quiet moves in non-PV nodes near the leaves.
+            if quiet
+                && !is_pv
+                && !in_check
+                && best > -MATE + 1000
+                && depth <= 4
+                && searched as i32 >= 4 + 2 * depth * depth
+            {
+                continue;
+            }
+            // Losing captures at shallow depth.
+            if capture
+                && !is_pv
+                && !in_check
+                && depth <= 2
+                && order_score < 0
+                && best > -MATE + 1000
+            {
+                continue;
+            }
+
+            let undo = pos.make(mv);
+            let gives_check = pos.in_check();
+            if futility_ok
+                && quiet
+                && !gives_check
+                && searched > 0
+                && static_eval + futility_margin <= alpha
+            {
+                pos.unmake(mv, undo);
+                continue;
+            }
+            let score = if searched == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
+                    r = lmr_reduction(depth, searched);
+                    if is_pv {
+                        r -= 1;
+                    }
+                    if is_killer {
+                        r -= 1;
+                    }
+                    if order_score > HISTORY_MAX / 2 {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            pos.unmake(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_best = Some((score, self.pv[0].clone()));
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                            let bonus = (depth * depth * 16).min(4000);
+                            self.add_history(pos, mv, bonus);
+                            for &q in &quiets_tried[..n_quiets] {
+                                self.add_history(pos, q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = mv;
+                n_quiets += 1;
+            }
+        }
+        if best == -INFINITY {
+            // Every move was pruned: fail low with the static guess.
+            return alpha_orig;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mv = if best_move.is_null() {
+            (!tt_move.is_null()).then(|| encode(tt_move))
+        } else {
+            Some(encode(best_move))
+        };
+        self.tt.store(
+            key,
+            mv,
+            score_to_tt(best, ply),
+            depth.clamp(0, 255) as u8,
+            bound,
+        );
+        best
+    }
+
+    fn quiescence(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.count_node(ply);
+        self.stats.qnodes += 1;
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(pos);
+        }
+        let mut list = crate::movegen::MoveList::new();
+        if pos.in_check() {
+            pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as Score;
+            }
+            let moves = list.as_slice();
+            let mut scores = [0i32; crate::movegen::MAX_MOVES];
+            for (i, &mv) in moves.iter().enumerate() {
+                scores[i] = if pos.board[mv.to as usize] != EMPTY {
+                    (1 << 26) + mvv_lva(pos, mv)
+                } else {
+                    self.history_of(pos, mv)
+                };
+            }
+            let mut best = -INFINITY;
+            let n = moves.len();
+            let mut order: [u8; crate::movegen::MAX_MOVES] = [0; crate::movegen::MAX_MOVES];
+            for (i, o) in order.iter_mut().enumerate().take(n) {
+                *o = i as u8;
+            }
+            order[..n].sort_unstable_by_key(|&i| std::cmp::Reverse(scores[i as usize]));
+            for &i in &order[..n] {
+                let mv = moves[i as usize];
+                let undo = pos.make(mv);
+                let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
+                pos.unmake(mv, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        self.update_pv(ply, mv);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        let stand = self.eval.evaluate(pos);
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        pos.pseudo_legal_moves(&mut list);
+        let mut caps = [(0i32, Move::NULL); 48];
+        let mut n = 0;
+        for &mv in list.as_slice() {
+            let victim = pos.board[mv.to as usize];
+            if victim == EMPTY || n == caps.len() {
+                continue;
+            }
+            // Delta pruning: even winning the piece outright does not reach alpha.
+            if stand + SEE_VALUE[CELL_KIND[victim as usize] as usize] + 150 <= alpha {
+                continue;
+            }
+            caps[n] = (mvv_lva(pos, mv), mv);
+            n += 1;
+        }
+        caps[..n].sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        for &(_, mv) in &caps[..n] {
+            if !capture_is_safe(pos, mv) || !pos.is_legal_pseudo(mv) {
+                continue;
+            }
+            let undo = pos.make(mv);
+            let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
+            pos.unmake(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Evaluation;
+    use qiyi_core::eval::MATE_BOUND;
+
+    fn mv(pos: &Position, text: &str) -> Move {
+        pos.parse_move_text(text).expect("legal")
+    }
+
+    #[test]
+    fn see_counts_exchanges() {
+        // A chariot takes a soldier defended by a horse: loses the chariot for a soldier.
+        let pos = Position::from_fen("3k5/9/9/2n6/4p4/9/9/9/4R4/5K3 w - - 0 1").expect("fen");
+        assert_eq!(see(&pos, mv(&pos, "e1e5")), 100 - 900);
+        // Undefended soldier: a clean win.
+        let pos = Position::from_fen("3k5/9/9/9/4p4/9/9/9/4R4/5K3 w - - 0 1").expect("fen");
+        assert_eq!(see(&pos, mv(&pos, "e1e5")), 100);
+        // A cannon screen appears when the first capturer moves in: the cannon on e9 recaptures
+        // over the piece now on e5? No: e9 sees e5 through e7 only if one piece stands between.
+        let pos = Position::from_fen("3k5/9/4c4/9/4p4/9/9/9/4R4/5K3 w - - 0 1").expect("fen");
+        // Chariot takes e5: nothing between e7 and e5, so the cannon cannot recapture.
+        assert_eq!(see(&pos, mv(&pos, "e1e5")), 100);
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_two() {
+        let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1").expect("fen");
+        let mut s = XiangqiSearch::new(Evaluation::default(), 4, 1);
+        let r = s.search(&pos, &SearchLimits::depth(4), |_| {});
+        assert!(r.score >= MATE_BOUND, "score {}", r.score);
+    }
+
+    #[test]
+    fn searches_are_deterministic_single_threaded() {
+        let pos = Position::start();
+        let mut a = XiangqiSearch::new(Evaluation::default(), 4, 1);
+        let mut b = XiangqiSearch::new(Evaluation::default(), 4, 1);
+        let ra = a.search(&pos, &SearchLimits::depth(6), |_| {});
+        let rb = b.search(&pos, &SearchLimits::depth(6), |_| {});
+        assert_eq!(ra.stats.nodes, rb.stats.nodes);
+        assert_eq!(ra.best_move, rb.best_move);
+        assert!(ra.best_move.is_some());
+    }
+}

@@ -1,0 +1,308 @@
+//! Texel tuning of the evaluation: positions from self-play games labelled with the game result,
+//! and a logistic-regression fit of the evaluation weights to those results.
+//!
+//! 1. [`selfplay`] plays engine-vs-engine games (fixed nodes per move, a few random plies after a
+//!    shipped opening for variety) and keeps the quiet positions (not in check, reached by a
+//!    non-capture and left by a non-capture) with the result from Red's view.
+//! 2. [`fit`] minimises the mean squared error between the result and
+//!    `sigmoid(K * eval / 400)` over the linear features of [`crate::eval`] (Adam on the exact
+//!    gradient, with an L2 pull of the piece-square entries toward zero), after fitting `K` to the
+//!    starting weights.
+
+use crate::engine::{Engine, EngineConfig, Level};
+use crate::eval::{Features, Weights, NUM_FEATURES};
+use crate::matchplay::{parse_openings, OPENINGS};
+use crate::position::Position;
+use qiyi_core::game::Game;
+use qiyi_core::rng::Rng;
+use qiyi_core::search::SearchLimits;
+
+/// One labelled position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The position in FEN.
+    pub fen: String,
+    /// Game result from Red's view: 1, 0.5 or 0.
+    pub result: f64,
+}
+
+/// Settings of [`selfplay`].
+#[derive(Clone, Debug)]
+pub struct SelfPlayConfig {
+    /// Games to play.
+    pub games: usize,
+    /// Search nodes per move.
+    pub nodes: u64,
+    /// Random plies played after the opening position (uniformly 0..=this).
+    pub random_plies: usize,
+    /// Seed (game `i` uses `Rng::derive(seed, i)`).
+    pub seed: u64,
+    /// A game reaching this many plies is a draw.
+    pub max_plies: usize,
+}
+
+/// Plays `config.games` self-play games and returns their quiet positions with the results;
+/// `on_game` gets the game number and its result after each game.
+pub fn selfplay(config: &SelfPlayConfig, mut on_game: impl FnMut(usize, f64)) -> Vec<Sample> {
+    let openings = parse_openings(OPENINGS).unwrap_or_default();
+    let mut out = Vec::new();
+    let mut engine = Engine::new(EngineConfig {
+        hash_mib: 16,
+        threads: 1,
+        level: Level::Strength(10),
+        seed: config.seed,
+    });
+    for g in 0..config.games {
+        let mut rng = Rng::derive(config.seed, g as u64);
+        let fen = if openings.is_empty() {
+            crate::START_FEN.to_string()
+        } else {
+            openings[rng.below(openings.len())].clone()
+        };
+        let Ok(mut pos) = Position::from_fen(&fen) else {
+            continue;
+        };
+        pos.clear_history();
+        let mut moves = Vec::new();
+        for _ in 0..rng.below(config.random_plies + 1) {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+        }
+        engine.new_game();
+        let mut kept: Vec<String> = Vec::new();
+        let mut last_capture = true;
+        let mut result = 0.5;
+        for _ in 0..config.max_plies {
+            if let Some(o) = pos.outcome() {
+                result = match o.winner {
+                    Some(crate::Color::Red) => 1.0,
+                    Some(crate::Color::Black) => 0.0,
+                    None => 0.5,
+                };
+                break;
+            }
+            let r = engine.think(&pos, &SearchLimits::nodes(config.nodes), |_| {});
+            let Some(mv) = r.best_move else { break };
+            let capture = pos.piece_at(mv.to()).is_some();
+            if !last_capture && !capture && !pos.in_check() {
+                kept.push(pos.to_fen());
+            }
+            last_capture = capture;
+            pos.make(mv);
+        }
+        on_game(g, result);
+        out.extend(kept.into_iter().map(|fen| Sample { fen, result }));
+    }
+    out
+}
+
+/// Reads samples written as `FEN;result` lines (bad lines are skipped).
+pub fn parse_samples(text: &str) -> Vec<Sample> {
+    text.lines()
+        .filter_map(|l| {
+            let (fen, r) = l.rsplit_once(';')?;
+            Some(Sample {
+                fen: fen.to_string(),
+                result: r.trim().parse().ok()?,
+            })
+        })
+        .collect()
+}
+
+/// A position reduced to its features: `(index, count)` pairs and the phase.
+struct Row {
+    feats: Vec<(u16, i8)>,
+    /// Middlegame share in [0, 1].
+    mg: f64,
+    result: f64,
+}
+
+/// Collects the features of one position.
+struct Collect(Vec<(u16, i8)>);
+
+impl Features for Collect {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        self.0.push((index as u16, count as i8));
+    }
+}
+
+/// Settings of [`fit`].
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Full passes over the data.
+    pub epochs: usize,
+    /// Adam step size (centipawns).
+    pub learning_rate: f64,
+    /// L2 pull of piece-square entries toward zero, per sample.
+    pub l2: f64,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            epochs: 300,
+            learning_rate: 1.0,
+            l2: 1e-7,
+        }
+    }
+}
+
+/// What [`fit`] found.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    /// The scaling constant of the sigmoid.
+    pub k: f64,
+    /// Mean squared error of the starting weights.
+    pub error_before: f64,
+    /// Mean squared error of the fitted weights.
+    pub error_after: f64,
+    /// The fitted weights (rounded to centipawns).
+    pub weights: Weights,
+    /// Positions used.
+    pub samples: usize,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn rows(samples: &[Sample]) -> Vec<Row> {
+    samples
+        .iter()
+        .filter_map(|s| {
+            let pos = Position::from_fen(&s.fen).ok()?;
+            let mut c = Collect(Vec::with_capacity(48));
+            let phase = crate::eval::features(&pos, &mut c);
+            Some(Row {
+                feats: c.0,
+                mg: f64::from(phase) / f64::from(crate::eval::MAX_PHASE),
+                result: s.result,
+            })
+        })
+        .collect()
+}
+
+fn eval_row(r: &Row, mg: &[f64], eg: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.0, 0.0);
+    for &(i, c) in &r.feats {
+        a += mg[i as usize] * f64::from(c);
+        b += eg[i as usize] * f64::from(c);
+    }
+    a * r.mg + b * (1.0 - r.mg)
+}
+
+fn error(rows: &[Row], mg: &[f64], eg: &[f64], k: f64) -> f64 {
+    let s: f64 = rows
+        .iter()
+        .map(|r| {
+            let p = sigmoid(k * eval_row(r, mg, eg) / 400.0);
+            (r.result - p) * (r.result - p)
+        })
+        .sum();
+    s / rows.len().max(1) as f64
+}
+
+/// Fits the weights to the samples starting from `start`; `on_epoch` gets (epoch, error).
+pub fn fit(
+    samples: &[Sample],
+    start: &Weights,
+    config: &FitConfig,
+    mut on_epoch: impl FnMut(usize, f64),
+) -> FitReport {
+    let rows = rows(samples);
+    let mut mg: Vec<f64> = start.mg.iter().map(|&w| f64::from(w)).collect();
+    let mut eg: Vec<f64> = start.eg.iter().map(|&w| f64::from(w)).collect();
+    // K: golden-section-free scan, good enough for a one-dimensional convex-ish fit.
+    let mut k = 1.0;
+    let mut best = f64::MAX;
+    for step in 1..=40 {
+        let kk = f64::from(step) * 0.1;
+        let e = error(&rows, &mg, &eg, kk);
+        if e < best {
+            best = e;
+            k = kk;
+        }
+    }
+    let error_before = best;
+    let n = rows.len().max(1) as f64;
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0; 2 * NUM_FEATURES];
+    let mut v = vec![0.0; 2 * NUM_FEATURES];
+    let mut grad = vec![0.0; 2 * NUM_FEATURES];
+    for epoch in 1..=config.epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for r in &rows {
+            let e = eval_row(r, &mg, &eg);
+            let p = sigmoid(k * e / 400.0);
+            // d(result - p)^2 / d eval
+            let d = -2.0 * (r.result - p) * p * (1.0 - p) * k / 400.0;
+            for &(i, c) in &r.feats {
+                let c = f64::from(c);
+                grad[i as usize] += d * c * r.mg;
+                grad[NUM_FEATURES + i as usize] += d * c * (1.0 - r.mg);
+            }
+        }
+        for i in 0..2 * NUM_FEATURES {
+            let f = i % NUM_FEATURES;
+            let w = if i < NUM_FEATURES { mg[f] } else { eg[f] };
+            let mut g = grad[i] / n;
+            if crate::eval::is_square_feature(f) {
+                g += config.l2 * w;
+            }
+            if crate::eval::is_fixed_feature(f) {
+                continue;
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - f64::powi(b1, epoch as i32));
+            let vh = v[i] / (1.0 - f64::powi(b2, epoch as i32));
+            let delta = config.learning_rate * mh / (vh.sqrt() + eps);
+            if i < NUM_FEATURES {
+                mg[f] -= delta;
+            } else {
+                eg[f] -= delta;
+            }
+        }
+        if epoch % 10 == 0 || epoch == config.epochs {
+            on_epoch(epoch, error(&rows, &mg, &eg, k));
+        }
+    }
+    let error_after = error(&rows, &mg, &eg, k);
+    let mut weights = start.clone();
+    for f in 0..NUM_FEATURES {
+        weights.mg[f] = mg[f].round() as i32;
+        weights.eg[f] = eg[f].round() as i32;
+    }
+    FitReport {
+        k,
+        error_before,
+        error_after,
+        weights,
+        samples: rows.len(),
+    }
+}
+
+/// The weights as the Rust source of `eval_weights.rs` (`TUNED_MG`, `TUNED_EG`).
+pub fn weights_to_rust(w: &Weights, note: &str) -> String {
+    let fmt = |v: &[i32]| {
+        let mut s = String::new();
+        for (i, chunk) in v.chunks(10).enumerate() {
+            let items: Vec<String> = chunk.iter().map(|x| x.to_string()).collect();
+            s.push_str(&format!("    {}, // {}\n", items.join(", "), i * 10));
+        }
+        s
+    };
+    format!(
+        "// Written by the Xiangqi Texel tuner ({note}). Feature layout: see the F_* constants.\n\
+         /// Tuned middlegame weights, indexed by feature.\n\
+         pub const TUNED_MG: [Score; NUM_FEATURES] = [\n{}];\n\
+         /// Tuned endgame weights, indexed by feature.\n\
+         pub const TUNED_EG: [Score; NUM_FEATURES] = [\n{}];\n",
+        fmt(&w.mg),
+        fmt(&w.eg)
+    )
+}
