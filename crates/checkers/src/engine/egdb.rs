@@ -16,11 +16,13 @@
 //! for 2 Black men, no Black king, 1 White man, 1 White king) through a temporary name, so an
 //! interrupted build resumes at the first missing file.
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, Dir, NEIGHBOUR, NO_SQUARE};
 use crate::movegen::Move;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+#[cfg(test)]
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The most pieces a database can cover.
 pub const MAX_PIECES: usize = 8;
@@ -460,7 +462,16 @@ impl Egdb {
     pub fn build(
         pieces: usize,
         dir: Option<&Path>,
+        progress: impl FnMut(&BuildProgress),
+    ) -> Result<Egdb, EgdbError> {
+        Self::build_by(pieces, dir, progress, solve_group)
+    }
+
+    fn build_by(
+        pieces: usize,
+        dir: Option<&Path>,
         mut progress: impl FnMut(&BuildProgress),
+        solver: fn(&Egdb, &[Material]) -> (Vec<Vec<AtomicU8>>, u32),
     ) -> Result<Egdb, EgdbError> {
         if pieces > MAX_PIECES {
             return Err(EgdbError::TooManyPieces(pieces));
@@ -508,7 +519,7 @@ impl Egdb {
                 i += 1;
                 continue;
             }
-            let (tables, passes) = solve_group(&db, &group);
+            let (tables, passes) = solver(&db, &group);
             for (g, values) in group.iter().zip(tables) {
                 let mut counts = [0u64; 3];
                 for v in values.iter() {
@@ -615,9 +626,261 @@ fn save_table(dir: &Path, m: &Material, t: &Table) -> Result<(), EgdbError> {
 /// Slots handled per parallel work item.
 const CHUNK: u64 = 1 << 14;
 
-/// Solves a material (and its twin) given every table it depends on; returns the raw values and
-/// the number of passes.
+/// Frontier entries handled per parallel work item.
+const FRONTIER_CHUNK: usize = 1 << 12;
+
+// The retrograde solver's slot states: below `R_WIN`, an unknown position's count of successors
+// not yet known to be won for the opponent (plus one when a successor is a known draw, so it
+// never reaches zero).
+const R_WIN: u8 = 0x80;
+const R_LOSS: u8 = 0x81;
+const R_UNUSED: u8 = 0x82;
+
+/// The tables of a group being solved, and what they depend on.
+struct Group<'a> {
+    db: &'a Egdb,
+    materials: &'a [Material],
+    values: Vec<Vec<AtomicU8>>,
+}
+
+impl Group<'_> {
+    /// Which table of the group holds Black-to-move positions of `m`.
+    #[inline]
+    fn table_of(&self, m: &Material) -> usize {
+        if self.materials[0] == *m {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// The value (from the mover's view, `WIN`/`LOSS`/draw as 3) of a finished table's position,
+    /// for `child` with White to move and a material outside the group.
+    #[inline]
+    fn outside(&self, child: &Board) -> u8 {
+        if child.pieces(Color::White) == 0 {
+            return LOSS;
+        }
+        let f = flip(child);
+        let m = Material::of(&f);
+        match self.db.tables[m.slot()].as_ref() {
+            Some(t) => match t.get(index(&f, &m)) {
+                0 => 3,
+                x => x,
+            },
+            // Cannot happen when materials are solved in order; treated as a draw.
+            None => 3,
+        }
+    }
+
+    /// First pass: every position's successors outside the group are looked up and its moves
+    /// inside the group counted; returns the positions already decided.
+    fn init(&self, t: usize) -> Vec<u32> {
+        let m = self.materials[t];
+        let vals = &self.values[t];
+        let chunks = m.size().div_ceil(CHUNK);
+        let lists: Vec<Vec<u32>> = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let start = c * CHUNK;
+                let end = (start + CHUNK).min(m.size());
+                let mut odo = Odometer::at(m, start);
+                let mut moves: Vec<Move> = Vec::with_capacity(32);
+                let mut decided = Vec::new();
+                for i in start..end {
+                    let v = match odo.board() {
+                        None => R_UNUSED,
+                        Some(b) => {
+                            b.generate(&mut moves);
+                            let kings = b.kings();
+                            let mut inside = 0u8;
+                            let mut draw = 0u8;
+                            let mut won = false;
+                            for &mv in &moves {
+                                let promotes = kings & (1 << (mv.from() - 1)) == 0
+                                    && (1u32 << (mv.to() - 1)) & Color::Black.crown_row() != 0;
+                                if !mv.is_capture() && !promotes {
+                                    inside += 1;
+                                    continue;
+                                }
+                                match self.outside(&b.play(mv)) {
+                                    LOSS => {
+                                        won = true;
+                                        break;
+                                    }
+                                    WIN => {}
+                                    _ => draw = 1,
+                                }
+                            }
+                            if won {
+                                R_WIN
+                            } else if inside + draw == 0 {
+                                R_LOSS
+                            } else {
+                                inside + draw
+                            }
+                        }
+                    };
+                    if v == R_WIN || v == R_LOSS {
+                        decided.push(i as u32);
+                    }
+                    vals[i as usize].store(v, Ordering::Relaxed);
+                    odo.advance();
+                }
+                decided
+            })
+            .collect();
+        lists.concat()
+    }
+
+    /// Takes the decided positions `frontier` of table `t` back one move: their predecessors
+    /// (in the twin table) are won, or one step nearer to lost. Returns the predecessors decided
+    /// now, per table.
+    fn retreat(&self, t: usize, frontier: &[u32]) -> [Vec<u32>; 2] {
+        let m = self.materials[t];
+        let twin = m.swapped();
+        let pt = self.table_of(&twin);
+        let pvals = &self.values[pt];
+        let lists: Vec<Vec<u32>> = frontier
+            .par_chunks(FRONTIER_CHUNK)
+            .map(|chunk| {
+                let mut decided = Vec::new();
+                for &i in chunk {
+                    let Some(b) = Odometer::at(m, u64::from(i)).board() else {
+                        continue;
+                    };
+                    let lost = self.values[t][i as usize].load(Ordering::Relaxed) == R_LOSS;
+                    unmoves(&b, |q| {
+                        // `q` has White to move; its table stores it flipped.
+                        let fq = flip(&q);
+                        if fq.has_capture() {
+                            return; // the quiet move was not legal there
+                        }
+                        let slot = &pvals[index(&fq, &twin) as usize];
+                        let mut cur = slot.load(Ordering::Relaxed);
+                        loop {
+                            if cur >= R_WIN {
+                                return;
+                            }
+                            let next = if lost {
+                                R_WIN
+                            } else if cur == 1 {
+                                R_LOSS
+                            } else {
+                                cur - 1
+                            };
+                            match slot.compare_exchange_weak(
+                                cur,
+                                next,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            ) {
+                                Ok(_) => {
+                                    if next >= R_WIN {
+                                        decided.push(index(&fq, &twin) as u32);
+                                    }
+                                    return;
+                                }
+                                Err(now) => cur = now,
+                            }
+                        }
+                    });
+                }
+                decided
+            })
+            .collect();
+        let mut out = [Vec::new(), Vec::new()];
+        out[pt] = lists.concat();
+        out
+    }
+}
+
+/// Calls `f` with every position (White to move) from which a quiet, non-crowning White move
+/// leads to `b` (Black to move): a White man steps back towards 32, a White king one square any
+/// way. Whether that move was legal (no capture available) is for the caller to check.
+#[inline]
+fn unmoves(b: &Board, mut f: impl FnMut(Board)) {
+    let occ = b.occupied();
+    let white = b.pieces(Color::White);
+    let mut set = white;
+    while set != 0 {
+        let sq = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let bit = 1u32 << sq;
+        let king = b.kings() & bit != 0;
+        let dirs: &[Dir] = if king {
+            &Dir::ALL
+        } else {
+            &[Dir::DownLeft, Dir::DownRight]
+        };
+        for &d in dirs {
+            let n = NEIGHBOUR[d as usize][sq];
+            if n == NO_SQUARE || occ & (1 << n) != 0 {
+                continue;
+            }
+            let nb = 1u32 << n;
+            f(Board {
+                pieces: [b.pieces(Color::Black), (white & !bit) | nb],
+                kings: if king {
+                    (b.kings() & !bit) | nb
+                } else {
+                    b.kings()
+                },
+                side: Color::White,
+                hash: 0,
+            });
+        }
+    }
+}
+
+/// Solves a material (and its twin) given every table it depends on, by retrograde analysis:
+/// one pass of move generation counts each position's moves inside the group and looks up the
+/// others; then the decided positions are taken back move by move (un-move generation) until
+/// nothing changes. Returns the values (`WIN`/`LOSS`/`UNKNOWN` = draw/`UNUSED`) and the number
+/// of retrograde iterations.
 fn solve_group(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
+    let g = Group {
+        db,
+        materials: group,
+        values: group
+            .iter()
+            .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
+            .collect(),
+    };
+    let mut frontier: Vec<Vec<u32>> = (0..group.len()).map(|t| g.init(t)).collect();
+    let mut passes = 1;
+    while frontier.iter().any(|f| !f.is_empty()) {
+        passes += 1;
+        let mut next: Vec<Vec<u32>> = vec![Vec::new(); group.len()];
+        for (t, f) in frontier.iter().enumerate() {
+            let [a, b] = g.retreat(t, f);
+            next[0].extend(a);
+            if group.len() > 1 {
+                next[1].extend(b);
+            } else {
+                next[0].extend(b);
+            }
+        }
+        frontier = next;
+    }
+    for vals in &g.values {
+        vals.par_iter().for_each(|v| {
+            let x = match v.load(Ordering::Relaxed) {
+                R_WIN => WIN,
+                R_LOSS => LOSS,
+                R_UNUSED => UNUSED,
+                _ => UNKNOWN,
+            };
+            v.store(x, Ordering::Relaxed);
+        });
+    }
+    (g.values, passes)
+}
+
+/// The earlier solver, kept as a cross-check: passes over every unknown position until nothing
+/// changes.
+#[cfg(test)]
+fn solve_group_fixpoint(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
     let values: Vec<Vec<AtomicU8>> = group
         .iter()
         .map(|m| (0..m.size()).map(|_| AtomicU8::new(UNKNOWN)).collect())
@@ -732,6 +995,64 @@ mod tests {
             odo.advance();
         }
         assert!(seen > 0);
+    }
+
+    /// Every table up to `pieces`, bit for bit (the fixpoint solver is the one checked against
+    /// the exhaustive game-graph solver in tests/engine_egdb.rs).
+    fn solvers_agree(pieces: usize) {
+        let a = Egdb::build_by(pieces, None, |_| {}, solve_group).expect("retrograde");
+        let b = Egdb::build_by(pieces, None, |_| {}, solve_group_fixpoint).expect("fixpoint");
+        let mut compared = 0;
+        for m in Material::all_up_to(pieces) {
+            let (ta, tb) = (&a.tables[m.slot()], &b.tables[m.slot()]);
+            assert_eq!(
+                ta.as_ref().map(|t| &t.bits),
+                tb.as_ref().map(|t| &t.bits),
+                "{m:?}"
+            );
+            compared += 1;
+        }
+        assert_eq!(compared, Material::all_up_to(pieces).len());
+    }
+
+    #[test]
+    fn retrograde_solver_agrees_with_fixpoint_passes() {
+        solvers_agree(3);
+    }
+
+    #[test]
+    #[ignore = "about a minute: cargo test -p qiyi-checkers --lib -- --ignored solvers"]
+    fn retrograde_solver_agrees_with_fixpoint_passes_4_pieces() {
+        solvers_agree(4);
+    }
+
+    #[test]
+    fn unmoves_undo_quiet_white_moves() {
+        // Every quiet non-crowning White move from a few positions is found again as an un-move.
+        for fen in [
+            "W:WK10,K20,14:B5,K27",
+            "W:W18,22,K3:BK9,13,K30",
+            "W:WK1,K32,16:B12,K21",
+        ] {
+            let q = crate::Checkers::from_fen(fen)
+                .expect("fen")
+                .board()
+                .to_owned();
+            let mut moves = Vec::new();
+            q.generate(&mut moves);
+            for mv in moves {
+                let crowning = q.kings() & (1 << (mv.from() - 1)) == 0 && mv.to() <= 4;
+                if mv.is_capture() || crowning {
+                    continue;
+                }
+                let p = q.play(mv);
+                let mut found = false;
+                unmoves(&p, |b| {
+                    found |= b.pieces == q.pieces && b.kings == q.kings && b.side == q.side
+                });
+                assert!(found, "{fen} {mv:?}");
+            }
+        }
     }
 
     #[test]
