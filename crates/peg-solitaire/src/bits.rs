@@ -40,6 +40,12 @@ pub trait Bits:
     fn lowest(self) -> u32;
     /// The set without its lowest element.
     fn clear_lowest(self) -> Self;
+    /// The set shifted towards higher bits by `n` (`n < BITS`).
+    fn shl(self, n: u32) -> Self;
+    /// The set shifted towards lower bits by `n` (`n < BITS`).
+    fn shr(self, n: u32) -> Self;
+    /// The lowest element alone (`ZERO` when empty).
+    fn lowest_bit(self) -> Self;
 }
 
 #[inline]
@@ -50,6 +56,18 @@ fn mix64(mut z: u64) -> u64 {
 }
 
 impl Bits for u64 {
+    #[inline]
+    fn shl(self, n: u32) -> Self {
+        self << n
+    }
+    #[inline]
+    fn shr(self, n: u32) -> Self {
+        self >> n
+    }
+    #[inline]
+    fn lowest_bit(self) -> Self {
+        self & self.wrapping_neg()
+    }
     const ZERO: Self = 0;
     const BITS: u32 = 64;
     #[inline]
@@ -87,6 +105,18 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
+    #[inline]
+    fn shl(self, n: u32) -> Self {
+        self << n
+    }
+    #[inline]
+    fn shr(self, n: u32) -> Self {
+        self >> n
+    }
+    #[inline]
+    fn lowest_bit(self) -> Self {
+        self & self.wrapping_neg()
+    }
     const ZERO: Self = 0;
     const BITS: u32 = 128;
     #[inline]

@@ -100,6 +100,44 @@ fn count_matches_plain_enumeration_on_small_boards() {
     }
 }
 
+/// The same on small square boards, which use the 8x8 grid layout, shift move generation and
+/// the xor canonical forms (the triangles above use the general path).
+#[test]
+fn count_and_solutions_match_plain_search_on_small_square_boards() {
+    for picture in [
+        "oooo\noooo\no.oo\noooo\n",
+        "ooooo\noo.oo\nooooo\nooooo\n",
+        " ooo\nooooo\noo.oo\nooooo\n ooo\n",
+    ] {
+        let b = Board::from_picture(picture).unwrap();
+        let p = Problem::new(b.clone(), None, Some("any")).unwrap();
+        let c = p.count(&mut |_, _, _, _| {});
+        let mut seen = HashSet::new();
+        reachable(&b, p.start, &mut seen);
+        assert_eq!(c.positions_full, seen.len() as u64, "{picture}");
+        let all: Vec<usize> = (0..b.symmetries().len()).collect();
+        let orbits: HashSet<u128> = seen.iter().map(|&s| b.canonical_in(&all, s)).collect();
+        assert_eq!(c.positions, orbits.len() as u64, "{picture}");
+        for f in 0..b.len() {
+            let p = Problem {
+                finish: Finish::Hole(f),
+                ..p.clone()
+            };
+            let slow = paths(&b, p.start, 1u128 << f, &mut HashMap::new());
+            assert_eq!(
+                p.count_solutions(&mut |_, _, _, _| {}),
+                slow,
+                "{picture} {f}"
+            );
+            assert_eq!(
+                p.min_moves(&mut |_, _, _, _| {}).moves,
+                min_moves_plain(&b, p.start, 1u128 << f),
+                "{picture} {f}"
+            );
+        }
+    }
+}
+
 /// Paths to one peg at `finish` by plain memoised recursion.
 fn paths(b: &Board, s: u128, finish: u128, memo: &mut HashMap<u128, u128>) -> u128 {
     if s.count_ones() == 1 {

@@ -124,29 +124,31 @@ pub fn previous_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>) -> Layer<B> {
 fn step_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>, reverse: bool) -> Layer<B> {
     let cur = layer.states();
     let threads = rayon::current_num_threads().max(1);
-    let chunk = (cur.len() / (threads * 8)).max(1 << 12);
-    // About 16k successors per bucket.
+    // About 32k successors per bucket (about 10 per position), at most 1024 buckets: the
+    // scatter then writes to few enough places at once to stay in the cache, and each bucket's
+    // dedup table (twice the bucket) stays in L2.
     let expected = cur.len() * 10;
-    let bits = (expected / (1 << 14))
+    let bits = (expected / (1 << 15))
         .max(1)
         .next_power_of_two()
         .trailing_zeros()
-        .min(14);
+        .min(10);
     let shift = 64 - bits;
     let nb = 1usize << bits;
-    let parts: Vec<(Vec<B>, Vec<usize>)> = cur
+    let chunk = (cur.len() / (threads * 4)).clamp(1 << 10, 1 << 15);
+    let parts: Vec<(Vec<B>, Vec<u32>)> = cur
         .par_chunks(chunk)
         .map(|chunk| {
             let mut out = Vec::with_capacity(chunk.len() * 12);
             for &s in chunk {
                 if reverse {
-                    t.for_each_reverse_jump(s, |_, n| out.push(t.canonical(n)));
+                    t.for_each_neighbour::<true>(s, |_, c| out.push(c));
                 } else {
-                    t.for_each_jump(s, |_, n| out.push(t.canonical(n)));
+                    t.for_each_neighbour::<false>(s, |_, c| out.push(c));
                 }
             }
             // Counting scatter by bucket.
-            let mut off = vec![0usize; nb + 1];
+            let mut off = vec![0u32; nb + 1];
             for &s in &out {
                 off[bucket(s, shift) + 1] += 1;
             }
@@ -157,7 +159,7 @@ fn step_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>, reverse: bool) -> Layer<
             let mut scattered = vec![B::ZERO; out.len()];
             for &s in &out {
                 let b = bucket(s, shift);
-                scattered[fill[b]] = s;
+                scattered[fill[b] as usize] = s;
                 fill[b] += 1;
             }
             (scattered, off)
@@ -166,13 +168,33 @@ fn step_layer<B: Bits>(t: &Tables<B>, layer: &Layer<B>, reverse: bool) -> Layer<
     let buckets: Vec<Vec<B>> = (0..nb)
         .into_par_iter()
         .map(|b| {
-            let mut v = Vec::with_capacity(parts.iter().map(|(_, o)| o[b + 1] - o[b]).sum());
+            let range = |o: &[u32]| o[b] as usize..o[b + 1] as usize;
+            let total: usize = parts.iter().map(|(_, o)| range(o).len()).sum();
+            // Dedup in an open-addressing table (the empty board never occurs: a successor
+            // has at least one peg), then sort the distinct positions.
+            let cap = (2 * total).max(16).next_power_of_two();
+            let mask = cap - 1;
+            let mut table = vec![B::ZERO; cap];
+            let mut uniq = Vec::with_capacity(total / 4 + 16);
             for (data, off) in &parts {
-                v.extend_from_slice(&data[off[b]..off[b + 1]]);
+                for &s in &data[range(off)] {
+                    let mut i = (s.mix() as usize) & mask;
+                    loop {
+                        let slot = table[i];
+                        if slot == s {
+                            break;
+                        }
+                        if slot == B::ZERO {
+                            table[i] = s;
+                            uniq.push(s);
+                            break;
+                        }
+                        i = (i + 1) & mask;
+                    }
+                }
             }
-            v.sort_unstable();
-            v.dedup();
-            v
+            uniq.sort_unstable();
+            uniq
         })
         .collect();
     drop(parts);
@@ -237,8 +259,8 @@ pub fn good_layers<B: Bits>(
             let below = &good[k + 1];
             layer.filter(|s| {
                 let mut ok = false;
-                t.for_each_jump(s, |_, n| {
-                    ok = ok || below.contains(t.canonical(n));
+                t.for_each_neighbour::<false>(s, |_, c| {
+                    ok = ok || below.contains(c);
                 });
                 ok
             })
@@ -274,8 +296,8 @@ pub fn count_paths<B: Bits>(t: &Tables<B>, good: &[Layer<B>]) -> u128 {
             .map(|(states, counts)| {
                 let mut acc = vec![0u128; below.len()];
                 for (&s, &c) in states.iter().zip(counts) {
-                    t.for_each_jump(s, |_, n| {
-                        if let Some(i) = below.index_of(t.canonical(n)) {
+                    t.for_each_neighbour::<false>(s, |_, n| {
+                        if let Some(i) = below.index_of(n) {
                             acc[i] += c;
                         }
                     });

@@ -36,7 +36,24 @@ pub struct Tables<B: Bits> {
     pos: Vec<u8>,
     /// Grid layout: the board's width and height and the grid operations of the group.
     grid: Option<(u32, u32, Vec<u8>)>,
+    /// Jumps as lines of three holes `q, q + d, q + 2d` (internal bits): `(d, set of q)`, when
+    /// every jump of the board is such a line (square boards in the grid layout); the successors
+    /// are then found with shifts instead of a loop over the jumps.
+    lines: Option<Vec<(u32, B)>>,
+    /// True when the grid group is all 8 operations of a square grid (`w == h`): the images are
+    /// then built from one transpose, two mirrors and byte swaps (see [`all_images`]).
+    full8: bool,
+    /// Number of group elements (identity included).
+    group: usize,
+    /// For each jump (index into `jumps`): the images of its mask under the group, in the order
+    /// of [`Tables::images`]; `group` entries per jump.
+    jump_img: Vec<B>,
+    /// The same for each line `(k, q)` of `lines`: entry `(k * BITS + q) * group`.
+    line_img: Vec<B>,
 }
+
+/// Most symmetries a group can have (the triangular lattice's 12).
+pub const MAX_GROUP: usize = 12;
 
 const K1: u64 = 0x5500_5500_5500_5500;
 const K2: u64 = 0x3333_0000_3333_0000;
@@ -61,6 +78,18 @@ fn grid_op(mut x: u64, op: u8, w: u32, h: u32) -> u64 {
         x = x.swap_bytes() >> (8 * (8 - h));
     }
     x
+}
+
+/// The eight images of `x` under the symmetries of a `n` x `n` board at the top left of an 8x8
+/// grid, sharing work: one transpose, two left-right mirrors and four byte swaps (top-bottom
+/// flips). Order: `x`, flip, mirror, flip∘mirror, then the same four after the transpose.
+#[inline(always)]
+pub fn all_images(x: u64, n: u32) -> [u64; 8] {
+    let mirror = |v: u64| v.reverse_bits().swap_bytes() >> (8 - n);
+    let flip = |v: u64| v.swap_bytes() >> (8 * (8 - n));
+    let t = grid_op(x, 1, n, n);
+    let (m, mt) = (mirror(x), mirror(t));
+    [x, flip(x), m, flip(m), t, flip(t), mt, flip(mt)]
 }
 
 impl<B: Bits> Tables<B> {
@@ -120,14 +149,168 @@ impl<B: Bits> Tables<B> {
         if grid.is_some() {
             sym.clear();
         }
-        Tables {
+        let full8 = matches!(&grid, Some((w, h, ops)) if w == h && ops.len() == 7);
+        let lines = Self::lines_of(board, &pos);
+        let mut t = Tables {
+            lines,
+            group: 0,
+            jump_img: Vec::new(),
+            line_img: Vec::new(),
             jumps,
             from_hole,
             sym,
             bytes,
             pos,
             grid,
+            full8,
+        };
+        t.group = t.group_size();
+        let mut jump_img = Vec::with_capacity(t.jumps.len() * t.group);
+        for j in &t.jumps {
+            jump_img.extend_from_slice(&t.images(j.all)[..t.group]);
         }
+        let mut line_img = Vec::new();
+        if let Some(lines) = &t.lines {
+            line_img = vec![B::ZERO; lines.len() * B::BITS as usize * t.group];
+            for (k, &(d, base)) in lines.iter().enumerate() {
+                let mut q = base;
+                while q != B::ZERO {
+                    let low = q.lowest_bit();
+                    q = q ^ low;
+                    let at = (k * B::BITS as usize + low.lowest() as usize) * t.group;
+                    let img = t.images(low | low.shl(d) | low.shl(2 * d));
+                    line_img[at..at + t.group].copy_from_slice(&img[..t.group]);
+                }
+            }
+        }
+        t.jump_img = jump_img;
+        t.line_img = line_img;
+        t
+    }
+
+    /// The images of `s` under every element of the group (identity first); only the first
+    /// [`Tables::group_size`] entries are meaningful. Images are bitwise: the image of `a ^ b`
+    /// is the xor of the images, which [`Tables::canonical_after`] relies on.
+    #[inline]
+    pub fn images(&self, s: B) -> [B; MAX_GROUP] {
+        let mut out = [B::ZERO; MAX_GROUP];
+        out[0] = s;
+        if let Some((w, h, ops)) = &self.grid {
+            let x = s.to_u128() as u64;
+            if self.full8 {
+                for (o, i) in out.iter_mut().zip(all_images(x, *w)) {
+                    *o = B::from_u128(i as u128);
+                }
+            } else {
+                for (o, &op) in out[1..].iter_mut().zip(ops) {
+                    *o = B::from_u128(grid_op(x, op, *w, *h) as u128);
+                }
+            }
+        } else {
+            for (o, table) in out[1..].iter_mut().zip(&self.sym) {
+                *o = self.image_with(table, s);
+            }
+        }
+        out
+    }
+
+    /// The canonical form of `s ^ mask` given `images(s)` and the images of `mask` (a slice
+    /// of `group_size` entries): one xor and one comparison per group element.
+    #[inline(always)]
+    fn min_xor(&self, img: &[B; MAX_GROUP], mask_img: &[B]) -> B {
+        if self.group == 8 && mask_img.len() == 8 {
+            let mut best = img[0] ^ mask_img[0];
+            for k in 1..8 {
+                let v = img[k] ^ mask_img[k];
+                if v < best {
+                    best = v;
+                }
+            }
+            return best;
+        }
+        let mut best = img[0] ^ mask_img[0];
+        for (a, b) in img.iter().zip(mask_img).skip(1) {
+            let v = *a ^ *b;
+            if v < best {
+                best = v;
+            }
+        }
+        best
+    }
+
+    /// The canonical form of the position after jump `index` (or before it: the same masks),
+    /// given `images(s)` of the position `s`.
+    #[inline]
+    pub fn canonical_after(&self, img: &[B; MAX_GROUP], index: u16) -> B {
+        let at = index as usize * self.group;
+        self.min_xor(img, &self.jump_img[at..at + self.group])
+    }
+
+    /// Applies jump `index` to images `img` of a position (giving the images of the result).
+    #[inline]
+    pub fn apply_to_images(&self, img: &mut [B; MAX_GROUP], index: u16) {
+        let at = index as usize * self.group;
+        for (a, b) in img.iter_mut().zip(&self.jump_img[at..at + self.group]) {
+            *a = *a ^ *b;
+        }
+    }
+
+    /// Calls `f(next, canonical(next))` for every legal jump in `s` (or, with `REVERSE`, for
+    /// every position one jump before `s`): the images of `s` are computed once and each
+    /// neighbour's canonical form costs one xor and one comparison per symmetry.
+    #[inline]
+    pub fn for_each_neighbour<const REVERSE: bool>(&self, s: B, mut f: impl FnMut(B, B)) {
+        let img = self.images(s);
+        let g = self.group;
+        match &self.lines {
+            Some(lines) => {
+                for (k, &(d, base)) in lines.iter().enumerate() {
+                    let (b, c) = (s.shr(d), s.shr(2 * d));
+                    let mid = if REVERSE { !b } else { b };
+                    let mut q = base & mid & (s ^ c);
+                    while q != B::ZERO {
+                        let low = q.lowest_bit();
+                        q = q ^ low;
+                        let at = (k * B::BITS as usize + low.lowest() as usize) * g;
+                        let n = s ^ low ^ low.shl(d) ^ low.shl(2 * d);
+                        f(n, self.min_xor(&img, &self.line_img[at..at + g]));
+                    }
+                }
+            }
+            None => {
+                for j in &self.jumps {
+                    let ok = if REVERSE {
+                        s & j.all == j.all ^ j.need
+                    } else {
+                        s & j.all == j.need
+                    };
+                    if ok {
+                        f(s ^ j.all, self.canonical_after(&img, j.index));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The jumps grouped into lines of constant bit offset, if every jump is such a line.
+    fn lines_of(board: &Board, pos: &[u8]) -> Option<Vec<(u32, B)>> {
+        let mut lines: Vec<(u32, B)> = Vec::new();
+        for j in board.jumps() {
+            let (a, b, c) = (
+                pos[j.from as usize] as i32,
+                pos[j.over as usize] as i32,
+                pos[j.to as usize] as i32,
+            );
+            if b - a != c - b {
+                return None;
+            }
+            let (q, d) = (a.min(c) as usize, (b - a).unsigned_abs());
+            match lines.iter_mut().find(|l| l.0 == d) {
+                Some(l) => l.1 = l.1 | B::bit(q),
+                None => lines.push((d, B::bit(q))),
+            }
+        }
+        Some(lines)
     }
 
     /// The grid operations that realise `group`, when the board fits the 8x8 grid layout.
@@ -200,6 +383,13 @@ impl<B: Bits> Tables<B> {
     /// The smallest image of `s` under the group.
     #[inline]
     pub fn canonical(&self, s: B) -> B {
+        if self.full8 {
+            if let Some((n, _, _)) = &self.grid {
+                let im = all_images(s.to_u128() as u64, *n);
+                let best = im.iter().fold(u64::MAX, |a, &b| a.min(b));
+                return B::from_u128(best as u128);
+            }
+        }
         if let Some((w, h, ops)) = &self.grid {
             let x = s.to_u128() as u64;
             let mut best = x;
@@ -221,6 +411,15 @@ impl<B: Bits> Tables<B> {
     /// The number of distinct images of `s` (the size of its orbit).
     #[inline]
     pub fn orbit_size(&self, s: B) -> usize {
+        if self.full8 {
+            if let Some((n, _, _)) = &self.grid {
+                let x = s.to_u128() as u64;
+                let im = all_images(x, *n);
+                // The stabiliser's order divides 8 (a power of two): no division needed.
+                let fixed = im.iter().map(|&i| (i == x) as u32).sum::<u32>();
+                return 8 >> fixed.trailing_zeros();
+            }
+        }
         if let Some((w, h, ops)) = &self.grid {
             let x = s.to_u128() as u64;
             let fixed = 1 + ops
@@ -235,6 +434,47 @@ impl<B: Bits> Tables<B> {
             .filter(|t| self.image_with(t, s) == s)
             .count();
         self.group_size() / fixed
+    }
+
+    /// Calls `f(next_state)` for every legal jump in `s` (the same successors as
+    /// [`Tables::for_each_jump`], possibly in another order; with shifts where the layout allows).
+    #[inline]
+    pub fn for_each_successor(&self, s: B, mut f: impl FnMut(B)) {
+        match &self.lines {
+            Some(lines) => {
+                for &(d, base) in lines {
+                    let (b, c) = (s.shr(d), s.shr(2 * d));
+                    // Peg, peg, hole (jump up the line) or hole, peg, peg (jump down the line).
+                    let mut q = base & b & (s ^ c);
+                    while q != B::ZERO {
+                        let low = q.lowest_bit();
+                        q = q ^ low;
+                        f(s ^ low ^ low.shl(d) ^ low.shl(2 * d));
+                    }
+                }
+            }
+            None => self.for_each_jump(s, |_, n| f(n)),
+        }
+    }
+
+    /// Calls `f(previous_state)` for every jump that could have led to `s`.
+    #[inline]
+    pub fn for_each_predecessor(&self, s: B, mut f: impl FnMut(B)) {
+        match &self.lines {
+            Some(lines) => {
+                for &(d, base) in lines {
+                    let (b, c) = (s.shr(d), s.shr(2 * d));
+                    // Hole, hole, peg or peg, hole, hole: the middle peg was jumped.
+                    let mut q = base & !b & (s ^ c);
+                    while q != B::ZERO {
+                        let low = q.lowest_bit();
+                        q = q ^ low;
+                        f(s ^ low ^ low.shl(d) ^ low.shl(2 * d));
+                    }
+                }
+            }
+            None => self.for_each_reverse_jump(s, |_, n| f(n)),
+        }
     }
 
     /// Calls `f(jump, previous_state)` for every jump that could have led to `s`.
@@ -253,6 +493,68 @@ impl<B: Bits> Tables<B> {
         for j in &self.jumps {
             if s & j.all == j.need {
                 f(j, s ^ j.all);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiyi_core::Rng;
+    use std::collections::BTreeSet;
+
+    /// Neighbours and canonical forms from the shift/xor fast paths agree with the plain jump
+    /// loop and with applying every symmetry hole by hole, for the whole group and subgroups.
+    #[test]
+    fn fast_neighbours_and_canonical_forms_agree_with_plain_ones() {
+        let mut rng = Rng::new(7);
+        for name in ["english", "french", "wiegleb", "triangle:6"] {
+            let b = Board::named(name).unwrap();
+            let all: Vec<usize> = (0..b.symmetries().len()).collect();
+            let sub = b.stabilizer(1u128 << 1);
+            for group in [all, sub] {
+                let t = Tables::<u64>::new(&b, &group);
+                assert_eq!(t.group_size(), group.len(), "{name}");
+                for _ in 0..300 {
+                    let holes = (rng.next_u64() as u128) & b.full();
+                    let s = t.to_internal(holes);
+                    let plain = |n: u64| t.to_internal(b.canonical_in(&group, t.to_holes(n)));
+                    assert_eq!(t.canonical(s), plain(s), "{name}");
+                    for reverse in [false, true] {
+                        let mut fast = BTreeSet::new();
+                        let mut slow = BTreeSet::new();
+                        let mut fast_only = BTreeSet::new();
+                        if reverse {
+                            t.for_each_neighbour::<true>(s, |n, c| {
+                                fast.insert((n, c));
+                            });
+                            t.for_each_predecessor(s, |n| {
+                                fast_only.insert(n);
+                            });
+                            t.for_each_reverse_jump(s, |_, n| {
+                                slow.insert((n, plain(n)));
+                            });
+                        } else {
+                            t.for_each_neighbour::<false>(s, |n, c| {
+                                fast.insert((n, c));
+                            });
+                            t.for_each_successor(s, |n| {
+                                fast_only.insert(n);
+                            });
+                            t.for_each_jump(s, |_, n| {
+                                slow.insert((n, plain(n)));
+                            });
+                        }
+                        assert_eq!(fast, slow, "{name} reverse={reverse}");
+                        let states: BTreeSet<u64> = slow.iter().map(|p| p.0).collect();
+                        assert_eq!(fast_only, states, "{name} reverse={reverse}");
+                    }
+                    let img = t.images(s);
+                    for j in &t.jumps {
+                        assert_eq!(t.canonical_after(&img, j.index), plain(s ^ j.all));
+                    }
+                }
             }
         }
     }
