@@ -203,36 +203,46 @@ impl RowBound {
             binom,
             dist: Vec::new(),
         };
-        // Backward BFS from the goal's row multiset (moves are reversible), scanning the table
-        // for each depth's frontier.
+        // Backward BFS from the goal's row multiset (moves are reversible), one frontier list
+        // per depth, each frontier expanded in parallel.
+        use rayon::prelude::*;
         let mut dist = vec![u8::MAX; size];
         let goal_rows = rb.rows_of(goal);
-        dist[rb.rank(&goal_rows)] = 0;
-        let mut rows = vec![0u8; pieces];
+        let root = rb.rank(&goal_rows);
+        dist[root] = 0;
+        let mut frontier = vec![root as u32];
         let mut depth = 0u8;
-        loop {
-            let mut grew = false;
-            for r in 0..size {
-                if dist[r] != depth {
-                    continue;
-                }
-                rb.unrank(r, &mut rows);
-                let mut counts = [0u8; ROWS];
-                for &x in &rows {
-                    counts[x as usize] += 1;
-                }
-                rb.for_each_neighbour(&counts, |c| {
-                    let k = rb.rank_counts(c);
-                    if dist[k] == u8::MAX {
-                        dist[k] = depth + 1;
-                        grew = true;
+        while !frontier.is_empty() {
+            let found: Vec<Vec<u32>> = frontier
+                .par_chunks(2048)
+                .map(|chunk| {
+                    let mut out = Vec::new();
+                    let mut rows = vec![0u8; pieces];
+                    for &r in chunk {
+                        rb.unrank(r as usize, &mut rows);
+                        let mut counts = [0u8; ROWS];
+                        for &x in &rows {
+                            counts[x as usize] += 1;
+                        }
+                        rb.for_each_neighbour(&counts, |c| {
+                            let k = rb.rank_counts(c);
+                            if dist[k] == u8::MAX {
+                                out.push(k as u32);
+                            }
+                        });
                     }
-                });
-            }
-            if !grew {
-                break;
-            }
+                    out
+                })
+                .collect();
             depth += 1;
+            let mut next = Vec::new();
+            for k in found.into_iter().flatten() {
+                if dist[k as usize] == u8::MAX {
+                    dist[k as usize] = depth;
+                    next.push(k);
+                }
+            }
+            frontier = next;
         }
         rb.dist = dist;
         rb
@@ -346,6 +356,7 @@ pub struct Solitaire {
     pub goal: u128,
     bound: RowBound,
     mirror_table: [u8; CELLS],
+    row_masks: [u128; ROWS],
 }
 
 /// The top triangle of `n` holes filled from the tip (`n` = 1, 3, 6 or 10).
@@ -380,6 +391,10 @@ impl Solitaire {
         }
         let goal = permute(start, &flip_table);
         let board = board.mask();
+        let mut row_masks = [0u128; ROWS];
+        for c in Bits(board) {
+            row_masks[geometry().row[c as usize] as usize] |= bit(c);
+        }
         Ok(Solitaire {
             pieces,
             board,
@@ -387,6 +402,7 @@ impl Solitaire {
             goal,
             bound: RowBound::new(pieces, board, goal),
             mirror_table,
+            row_masks,
         })
     }
 
@@ -484,6 +500,72 @@ impl Solitaire {
         }
     }
 
+    /// Beam search for a short solution (an upper bound, not a proof): layers of states at
+    /// depth `g` with `g + bound <= budget`, each cut to the `width` states with the smallest
+    /// bound (ties: the fewest rows still to travel). Returns the states of a solution of at
+    /// most `budget` moves, or `None` when the beam lost every way to the goal.
+    pub fn beam_search(&self, budget: u32, width: usize) -> Option<Vec<u128>> {
+        use rayon::prelude::*;
+        let g = geometry();
+        let goal_rows: u32 = Bits(self.goal).map(|c| g.row[c as usize] as u32).sum();
+        let score = |t: u128| -> u64 {
+            let rows: u32 = Bits(t).map(|c| g.row[c as usize] as u32).sum();
+            ((self.lower_bound(t) as u64) << 32) | goal_rows.saturating_sub(rows) as u64
+        };
+        // Each layer: (state, index of its parent in the previous layer).
+        let mut layers: Vec<Vec<(u128, u32)>> = vec![vec![(self.start, u32::MAX)]];
+        let mut seen = StateSet::default();
+        seen.insert(self.canonical(self.start));
+        for depth in 1..=budget {
+            let prev = layers.last()?;
+            let left = budget - depth;
+            let found: Vec<Vec<(u64, u128, u32)>> = prev
+                .par_chunks(1024)
+                .enumerate()
+                .map(|(k, chunk)| {
+                    let mut out = Vec::new();
+                    let mut buf = Vec::new();
+                    for (i, &(st, _)) in chunk.iter().enumerate() {
+                        self.successors(st, &mut buf);
+                        for &(_, _, t) in &buf {
+                            let sc = score(t);
+                            if (sc >> 32) as u32 <= left {
+                                out.push((sc, t, (k * 1024 + i) as u32));
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect();
+            let mut next: Vec<(u64, u128, u32)> = Vec::new();
+            for (sc, t, parent) in found.into_iter().flatten() {
+                if t == self.goal {
+                    let mut states = vec![t];
+                    let mut idx = parent;
+                    for layer in layers.iter().rev() {
+                        let (st, up) = layer[idx as usize];
+                        states.push(st);
+                        idx = up;
+                    }
+                    states.reverse();
+                    return Some(states);
+                }
+                if seen.insert(self.canonical(t)) {
+                    next.push((sc, t, parent));
+                }
+            }
+            if next.len() > width {
+                next.select_nth_unstable_by_key(width, |e| e.0);
+                next.truncate(width);
+            }
+            if next.is_empty() {
+                return None;
+            }
+            layers.push(next.into_iter().map(|(_, t, p)| (t, p)).collect());
+        }
+        None
+    }
+
     fn flip_state(&self, s: u128) -> u128 {
         Bits(s).fold(0, |acc, c| acc | bit(flip(c)))
     }
@@ -541,7 +623,8 @@ impl Solitaire {
     }
 
     /// Calls `f` with the canonical form of every successor of `s` whose bound is at most
-    /// `left` (bounds and mirror images are updated incrementally).
+    /// `left` (bounds and mirror images are updated incrementally; the bound depends only on the
+    /// rows a move leaves and enters, so it is looked up once per pair of rows).
     #[inline]
     fn expand(&self, s: u128, left: u32, mut f: impl FnMut(u128)) {
         let g = geometry();
@@ -550,29 +633,42 @@ impl Solitaire {
         for c in Bits(s) {
             counts[g.row[c as usize] as usize] += 1;
         }
+        // ok[rf][rt]: whether a move from row rf to row rt keeps the bound within `left`
+        // (0 unknown, 1 yes, 2 no), looked up the first time a destination needs it.
+        let mut ok = [[0u8; ROWS]; ROWS];
         for from in Bits(s) {
+            let rf = g.row[from as usize] as usize;
             let mut dests = hop_targets_within(s, from, self.board);
             for &n in &g.neighbours[from as usize] {
                 if n != crate::board::NONE && (s | !self.board) & bit(n) == 0 {
                     dests |= bit(n);
                 }
             }
-            let rf = g.row[from as usize] as usize;
-            counts[rf] -= 1;
+            let mut keep = 0u128;
+            let mut rest = dests;
+            while rest != 0 {
+                let rt = g.row[rest.trailing_zeros() as usize] as usize;
+                let cells = self.row_masks[rt];
+                rest &= !cells;
+                if ok[rf][rt] == 0 {
+                    counts[rf] -= 1;
+                    counts[rt] += 1;
+                    let d = self.bound.dist[self.bound.rank_counts(&counts)] as u32;
+                    counts[rt] -= 1;
+                    counts[rf] += 1;
+                    ok[rf][rt] = if d <= left { 1 } else { 2 };
+                }
+                if ok[rf][rt] == 1 {
+                    keep |= cells;
+                }
+            }
+            let dests = dests & keep;
             let mf = bit(self.mirror_table[from as usize]);
             for to in Bits(dests) {
-                let rt = g.row[to as usize] as usize;
-                counts[rt] += 1;
-                let d = self.bound.dist[self.bound.rank_counts(&counts)] as u32;
-                counts[rt] -= 1;
-                if d > left {
-                    continue;
-                }
                 let t = s ^ bit(from) ^ bit(to);
                 let mt = ms ^ mf ^ bit(self.mirror_table[to as usize]);
                 f(t.min(mt));
             }
-            counts[rf] += 1;
         }
     }
 
