@@ -244,7 +244,10 @@ pub fn explore<B: Bits>(
 
 /// The positions of each layer from which a goal position can still be reached.
 ///
-/// `is_goal` is asked about the one-peg positions and must be invariant under the group.
+/// `is_goal` is asked about the one-peg positions and must be invariant under the group. Works
+/// backwards: the good positions of layer `k` are the predecessors of the good positions of
+/// layer `k + 1` that are in layer `k` (far fewer lookups than testing every successor of every
+/// reachable position, since few positions can still finish).
 pub fn good_layers<B: Bits>(
     t: &Tables<B>,
     layers: &[Layer<B>],
@@ -256,14 +259,7 @@ pub fn good_layers<B: Bits>(
         let kept = if layer.states().first().map(|s| s.count()) == Some(1) {
             layer.filter(&is_goal)
         } else if k + 1 < layers.len() && !good[k + 1].is_empty() {
-            let below = &good[k + 1];
-            layer.filter(|s| {
-                let mut ok = false;
-                t.for_each_neighbour::<false>(s, |_, c| {
-                    ok = ok || below.contains(c);
-                });
-                ok
-            })
+            previous_layer(t, &good[k + 1]).filter(|p| layer.contains(p))
         } else {
             Layer::from_vec(Vec::new())
         };

@@ -14,6 +14,8 @@ pub struct JumpMask<B> {
     pub index: u16,
     /// The landing hole's internal bit.
     pub to: u8,
+    /// The starting hole's internal bit.
+    pub from: u8,
 }
 
 /// Jump masks and symmetry tables for one board and one symmetry group.
@@ -118,6 +120,7 @@ impl<B: Bits> Tables<B> {
                 need: bit(j.from) | bit(j.over),
                 index: i as u16,
                 to: pos[j.to as usize],
+                from: pos[j.from as usize],
             })
             .collect();
         let mut from_hole = vec![Vec::new(); B::BITS as usize];
