@@ -77,6 +77,44 @@ pub static RING_OF: [[u8; 64]; 4] = build_ring();
 /// `PROGRESS_ON[seat][sq]`: the seat's progress on ring square `sq`, 0 when it never stands there.
 pub static PROGRESS_ON: [[u8; 64]; 4] = build_progress_on();
 
+const fn build_same_square() -> [[[[u8; 64]; 4]; 4]; 5] {
+    let mut t = [[[[NOWHERE; 64]; 4]; 4]; 5];
+    let mut n = 2;
+    while n <= 4 {
+        let mut p = 0;
+        while p < n {
+            let mut q = 0;
+            while q < n {
+                if q != p {
+                    let mut d = 1;
+                    while d <= RING_LAST as usize {
+                        let sq = (13 * SEAT[n][p] as usize + d - 1) % RING as usize;
+                        let e = (sq + RING as usize - 13 * SEAT[n][q] as usize) % RING as usize + 1;
+                        t[n][p][q][d] = if e <= RING_LAST as usize {
+                            e as u8
+                        } else {
+                            NOWHERE
+                        };
+                        d += 1;
+                    }
+                }
+                q += 1;
+            }
+            p += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// A progress value no plane ever has.
+pub const NOWHERE: u8 = 255;
+
+/// `SAME_SQUARE[n][p][q][d]`: in an `n`-player game, the progress at which player `q` stands on
+/// the ring square of player `p`'s progress `d` ([`NOWHERE`] when `q` never stands there, off
+/// the ring, or `q == p`).
+pub static SAME_SQUARE: [[[[u8; 64]; 4]; 4]; 5] = build_same_square();
+
 /// Colour names of the seats.
 pub const SEAT_NAMES: [&str; 4] = ["red", "yellow", "blue", "green"];
 

@@ -6,6 +6,7 @@ use crate::board::{
 };
 use crate::odds::LoneOdds;
 use crate::position::Aero;
+use crate::race::race_table;
 use crate::rules::Rules;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -24,11 +25,22 @@ pub fn value_table(rules: &Rules) -> Arc<ValueTable> {
             return t.clone();
         }
     }
-    let odds = LoneOdds::new(rules);
+    // The lone-plane chain: read from the shipped solo-race table where there is one (one plane
+    // left is a lone plane; `tests/race.rs` checks they agree), else solved here (~10-50 ms).
+    let (turns_to_finish, full) = match race_table(rules) {
+        Some(race) => {
+            let c = CENTRE;
+            let turns: Vec<f64> = (0..=CENTRE).map(|d| race.value([d, c, c, c])).collect();
+            (turns, race.value([HANGAR, c, c, c]))
+        }
+        None => {
+            let odds = LoneOdds::new(rules);
+            (odds.turns_to_finish, odds.turns_from_hangar)
+        }
+    };
     let mut table = [[0.0; PLANE_STATES]; 2];
-    let full = odds.turns_from_hangar;
-    let pad = odds.turns_from_hangar - odds.turns_to_finish[0];
-    for (d, &turns) in odds.turns_to_finish.iter().enumerate() {
+    let pad = full - turns_to_finish[0];
+    for (d, &turns) in turns_to_finish.iter().enumerate() {
         table[0][d] = full - turns;
         table[1][d] = pad + (full - pad) * d as f64 / CENTRE as f64;
     }
@@ -191,6 +203,9 @@ pub fn all_scores(pos: &Aero, values: &ValueTable, w: &Weights, out: &mut [f64])
 /// The score of `p` relative to the opponents: own score minus `enemy` times their mean and
 /// `leader` times the best of them.
 pub fn relative_score(scores: &[f64], p: usize, n: usize, w: &Weights) -> f64 {
+    if n <= 1 {
+        return scores[p];
+    }
     let mut sum = 0.0;
     let mut best = f64::NEG_INFINITY;
     for (q, &s) in scores.iter().enumerate().take(n) {

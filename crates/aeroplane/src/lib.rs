@@ -24,6 +24,7 @@ pub mod notation;
 pub mod odds;
 pub mod players;
 pub mod position;
+pub mod race;
 pub mod record;
 pub mod rules;
 pub mod search;

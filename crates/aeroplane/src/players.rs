@@ -3,8 +3,9 @@
 
 use crate::board::{on_ring, ring_square, CENTRE, HANGAR, RING_LAST};
 use crate::error::AeroError;
-use crate::eval::{all_scores, relative_score, value_table, Weights};
+use crate::eval::{all_scores, danger, relative_score, value_table, Weights};
 use crate::position::{Aero, AeroMove};
+use crate::race::{race_table, RaceTable};
 use crate::record::random_game;
 use crate::search::{ExpectimaxPlayer, MctsPlayer};
 use qiyi_core::{Game, Rng, Turn};
@@ -28,6 +29,9 @@ pub enum PlayerKind {
     SeedMc,
     /// The self-play-tuned heuristic (one ply, exact values and hit chances).
     Heuristic,
+    /// The exact solo-race table (optimal play against the dice alone) plus the danger to its
+    /// planes and the opponents' race (one ply); the heuristic where no table exists.
+    Race,
     /// n-player expectimax (max-n over the dice), depth-limited, heuristic leaves.
     Expectimax,
     /// Monte Carlo tree search with chance nodes and heuristic playouts.
@@ -40,18 +44,19 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// Every named type (for help texts).
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "random",
         "seed-greedy",
         "seed-mc",
         "heuristic",
+        "race",
         "expectimax",
         "mcts",
         "best",
     ];
 
     /// The concrete type `best` stands for.
-    pub const BEST: PlayerKind = PlayerKind::Heuristic;
+    pub const BEST: PlayerKind = PlayerKind::Race;
 }
 
 impl fmt::Display for PlayerKind {
@@ -61,6 +66,7 @@ impl fmt::Display for PlayerKind {
             PlayerKind::SeedGreedy => f.write_str("seed-greedy"),
             PlayerKind::SeedMc => f.write_str("seed-mc"),
             PlayerKind::Heuristic => f.write_str("heuristic"),
+            PlayerKind::Race => f.write_str("race"),
             PlayerKind::Expectimax => f.write_str("expectimax"),
             PlayerKind::Mcts => f.write_str("mcts"),
             PlayerKind::Best => f.write_str("best"),
@@ -78,6 +84,7 @@ impl FromStr for PlayerKind {
             "seed-greedy" | "greedy" => PlayerKind::SeedGreedy,
             "seed-mc" => PlayerKind::SeedMc,
             "heuristic" | "tuned" => PlayerKind::Heuristic,
+            "race" => PlayerKind::Race,
             "expectimax" => PlayerKind::Expectimax,
             "mcts" => PlayerKind::Mcts,
             "best" => PlayerKind::Best,
@@ -106,9 +113,9 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
             rng,
             playouts: SeedMc::PLAYOUTS,
         }),
-        PlayerKind::Heuristic | PlayerKind::Best => {
-            Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.0))
-        }
+        PlayerKind::Heuristic => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.0)),
+        PlayerKind::Race => Box::new(RacePlayer::new(RaceWeights::TUNED, rng)),
+        PlayerKind::Best => make_player(PlayerKind::BEST, seed),
         PlayerKind::Expectimax => Box::new(ExpectimaxPlayer::new(
             Weights::TUNED,
             ExpectimaxPlayer::DEPTH,
@@ -337,4 +344,209 @@ impl Player for HeuristicPlayer {
         }
         heuristic_choice(pos, &self.weights)
     }
+}
+
+/// The weights of the [`RacePlayer`]'s score, in turns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaceWeights {
+    /// Weight of the expected turns lost to the opponents' hits.
+    pub danger: f64,
+    /// Weight of the opponents' mean expected turns.
+    pub enemy: f64,
+    /// Weight of the leading opponent's expected turns (on top of the mean).
+    pub leader: f64,
+    /// Sampled rounds of the opponents' replies per choice (0: one ply with the danger estimate).
+    pub samples: u32,
+    /// In the sampled rounds, the chance that an opponent who can send a plane home does so
+    /// (otherwise it moves at random).
+    pub capture: f64,
+}
+
+impl RaceWeights {
+    /// The weights found by self-play against the random field and `seed-mc`.
+    pub const TUNED: RaceWeights = RaceWeights {
+        danger: 1.0,
+        enemy: 0.3,
+        leader: 0.3,
+        samples: 0,
+        capture: 0.5,
+    };
+}
+
+/// The race player: each choice is scored by the exact solo-race table (expected turns the mover
+/// still needs, playing the rest of the turn perfectly), plus the expected turns its planes lose
+/// to hits before its next turn, against the opponents' expected turns by the same table.
+pub struct RacePlayer {
+    weights: RaceWeights,
+    fallback: HeuristicPlayer,
+    rng: Rng,
+}
+
+impl RacePlayer {
+    /// A race player with `weights` (`rng` only feeds the heuristic fallback).
+    pub fn new(weights: RaceWeights, rng: Rng) -> Self {
+        let own = Rng::new(rng.clone().next_u64() ^ 0x5EED);
+        RacePlayer {
+            weights,
+            fallback: HeuristicPlayer::new(Weights::TUNED, rng, 0.0),
+            rng: own,
+        }
+    }
+}
+
+/// The score of the race player for the mover of `pos` after `mv` (higher is better).
+pub fn race_score(pos: &Aero, mv: AeroMove, table: &RaceTable, w: &RaceWeights) -> f64 {
+    let me = pos.to_move();
+    let mut after = *pos;
+    let effect = after.play(mv);
+    if after.turn() == Turn::Over {
+        return if after.winner() == Some(me) {
+            f64::INFINITY
+        } else {
+            -1e9
+        };
+    }
+    let mine = after.planes(me);
+    let own = if effect.new_turn {
+        table.value(mine)
+    } else {
+        table.turn_value(&after)
+    };
+    let base = table.value(mine);
+    let mut risk = 0.0;
+    for i in 0..mine.len() {
+        let d = mine[i];
+        if d == HANGAR || d == CENTRE {
+            continue;
+        }
+        let r = danger(&after, me, d);
+        if r > 0.0 {
+            let mut hit = mine;
+            hit[i] = HANGAR;
+            risk += r * (table.value(hit) - base);
+        }
+    }
+    let mut sum = 0.0;
+    let mut count = 0.0;
+    let mut leader = f64::INFINITY;
+    for q in 0..pos.players() {
+        if q == me || after.places()[q] != 0 {
+            continue;
+        }
+        let v = table.value(after.planes(q));
+        sum += v;
+        count += 1.0;
+        leader = leader.min(v);
+    }
+    let mean = if count > 0.0 { sum / count } else { 0.0 };
+    let leader = if count > 0.0 { leader } else { 0.0 };
+    -(own + w.danger * risk) + w.enemy * mean + w.leader * leader
+}
+
+impl Player for RacePlayer {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let Some(table) = race_table(&pos.rules()) else {
+            return self.fallback.choose(pos);
+        };
+        let c = pos.choices();
+        let mut best = AeroMove::Plane(c.as_slice().first().copied().unwrap_or(0));
+        if c.len() <= 1 {
+            return best;
+        }
+        let mut best_score = f64::NEG_INFINITY;
+        let round_seed = self.rng.next_u64();
+        for &i in c.as_slice() {
+            let s = if self.weights.samples > 0 {
+                round_score(pos, AeroMove::Plane(i), table, &self.weights, round_seed)
+            } else {
+                race_score(pos, AeroMove::Plane(i), table, &self.weights)
+            };
+            if s > best_score {
+                best_score = s;
+                best = AeroMove::Plane(i);
+            }
+        }
+        best
+    }
+}
+
+/// The race player's score with the opponents' next round sampled: after `mv`, when the turn
+/// passes, `w.samples` rounds of the opponents' turns are played (the same dice for every choice:
+/// `seed`), each opponent sending a plane home when it can with chance `w.capture` and otherwise
+/// moving at random; the score is the mean over the rounds of the table's race terms when the
+/// mover's next turn begins (a loss scores -[`crate::search::WIN`] turns).
+pub fn round_score(pos: &Aero, mv: AeroMove, table: &RaceTable, w: &RaceWeights, seed: u64) -> f64 {
+    let me = pos.to_move();
+    let mut after = *pos;
+    let effect = after.play(mv);
+    if after.turn() == Turn::Over || !effect.new_turn || after.to_move() == me {
+        return race_score(pos, mv, table, w);
+    }
+    let mut total = 0.0;
+    for k in 0..w.samples {
+        let mut rng = Rng::derive(seed, k as u64);
+        let mut sim = after;
+        let mut guard = 0;
+        while sim.turn() != Turn::Over && !(sim.turn() == Turn::Chance && sim.to_move() == me) {
+            guard += 1;
+            if guard > 1000 {
+                break;
+            }
+            let mv = match sim.turn() {
+                Turn::Chance => AeroMove::Roll(rng.below(6) as u8 + 1),
+                _ => opponent_model(&sim, w.capture, &mut rng),
+            };
+            sim.play(mv);
+        }
+        total += if sim.turn() == Turn::Over {
+            if sim.winner() == Some(me) {
+                0.0
+            } else {
+                -crate::search::WIN
+            }
+        } else {
+            race_terms(&sim, me, table, w)
+        };
+    }
+    total / w.samples as f64
+}
+
+/// The table's race terms for `me` in `pos` (higher is better): minus its expected turns, plus
+/// the weighted opponents' expected turns.
+fn race_terms(pos: &Aero, me: usize, table: &RaceTable, w: &RaceWeights) -> f64 {
+    let mut sum = 0.0;
+    let mut count = 0.0;
+    let mut leader = f64::INFINITY;
+    for q in 0..pos.players() {
+        if q == me || pos.places()[q] != 0 {
+            continue;
+        }
+        let v = table.value(pos.planes(q));
+        sum += v;
+        count += 1.0;
+        leader = leader.min(v);
+    }
+    let (mean, leader) = if count > 0.0 {
+        (sum / count, leader)
+    } else {
+        (0.0, 0.0)
+    };
+    -table.value(pos.planes(me)) + w.enemy * mean + w.leader * leader
+}
+
+/// A model of an opponent's choice: a capture with chance `capture` when one exists, else random.
+fn opponent_model(pos: &Aero, capture: f64, rng: &mut Rng) -> AeroMove {
+    let c = pos.choices();
+    if c.is_empty() {
+        return AeroMove::Plane(0);
+    }
+    if capture > 0.0 && rng.unit() < capture {
+        for &i in c.as_slice() {
+            let mut next = *pos;
+            if next.play(AeroMove::Plane(i)).captured > 0 {
+                return AeroMove::Plane(i);
+            }
+        }
+    }
+    AeroMove::Plane(c.as_slice()[rng.below(c.len())])
 }

@@ -7,13 +7,12 @@
 //! lowest-numbered of them is offered as a move.
 
 use crate::board::{
-    on_ring, steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES, PROGRESS_ON,
-    RING_OF, SEAT,
+    steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES, SAME_SQUARE, SEAT,
 };
 use crate::error::AeroError;
 use crate::rules::{Ending, Rules, ThreeSixes};
 use qiyi_core::rng::zobrist_keys;
-use qiyi_core::{Game, Turn};
+use qiyi_core::{Game, Rng, Turn};
 
 /// A move: a die outcome at a chance node, or the plane the player moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,6 +56,35 @@ impl Choices {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// Whether a plane at `d` can move: on the board, or in the hangar on a take-off roll (A6, A11).
+#[inline(always)]
+fn movable(d: u8, takeoff: bool) -> bool {
+    (d < CENTRE) | ((d == HANGAR) & takeoff)
+}
+
+/// Uniform draws from a small range, several per 64-bit random word: each draw multiplies the
+/// word by the range and takes the high part (a digit of the word in a mixed radix), so at most
+/// 12 draws of ranges up to 6 use one word and their joint bias is below `6^12 / 2^64 < 2e-10`.
+#[derive(Default)]
+struct Digits {
+    bits: u64,
+    left: u32,
+}
+
+impl Digits {
+    #[inline(always)]
+    fn below(&mut self, rng: &mut Rng, n: u64) -> u64 {
+        if self.left == 0 {
+            self.bits = rng.next_u64();
+            self.left = 12;
+        }
+        self.left -= 1;
+        let t = self.bits as u128 * n as u128;
+        self.bits = t as u64;
+        (t >> 64) as u64
     }
 }
 
@@ -111,6 +139,44 @@ impl Aero {
     pub fn lone_plane(rules: Rules, progress: u8) -> Aero {
         let mut pos = Aero::raw(rules, 1);
         pos.planes[0] = [progress.min(HANGAR), CENTRE, CENTRE, CENTRE];
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
+        pos
+    }
+
+    /// One player alone with four planes in the hangar: the race against the dice with no
+    /// opponents (for race statistics and the solo value table).
+    pub fn solo(rules: Rules) -> Aero {
+        Aero::raw(rules, 1)
+    }
+
+    /// One player alone with its four planes at `planes` (progress values or [`HANGAR`]), at the
+    /// start of its turn. Values above [`HANGAR`] are read as the hangar; a launch-pad plane under
+    /// rules without a pad is read as ring step 1.
+    pub fn solo_at(rules: Rules, planes: [u8; PLANES]) -> Aero {
+        let mut pos = Aero::raw(rules, 1);
+        for (slot, &d) in pos.planes[0].iter_mut().zip(planes.iter()) {
+            *slot = if d > HANGAR {
+                HANGAR
+            } else if d == 0 && !rules.launch_pad() {
+                1
+            } else {
+                d
+            };
+        }
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
+        pos
+    }
+
+    /// Player `p`'s planes alone (a solo position) in the same state of the turn: pending roll,
+    /// sixes and the planes they moved.
+    pub(crate) fn solo_view(&self, p: usize) -> Aero {
+        let mut pos = Aero::raw(self.rules, 1);
+        pos.planes[0] = self.planes[p & 3];
+        if !self.over {
+            pos.roll = self.roll;
+            pos.sixes = self.sixes;
+            pos.six_moved = self.six_moved;
+        }
         pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
         pos
     }
@@ -244,9 +310,13 @@ impl Aero {
     #[inline]
     fn can_move(&self, roll: u8) -> bool {
         let takeoff = self.rules.can_take_off(roll);
-        self.planes[self.to_move as usize]
-            .iter()
-            .any(|&d| d < CENTRE || (d == HANGAR && takeoff))
+        // Bitwise operators, not short-circuits: the outcome depends on the die, so branches
+        // here are mispredicted.
+        let mut any = false;
+        for &d in &self.planes[self.to_move as usize] {
+            any |= (d < CENTRE) | ((d == HANGAR) & takeoff);
+        }
+        any
     }
 
     /// Progress of the four planes of player `p` ([`HANGAR`] = in the hangar).
@@ -290,14 +360,17 @@ impl Aero {
         // only on a take-off roll (A6). Equal progress values are one move.
         let takeoff = self.rules.can_take_off(self.roll);
         let row = self.planes[self.to_move as usize];
-        for i in 0..PLANES {
-            let d = row[i];
-            let movable = d < CENTRE || (d == HANGAR && takeoff);
-            let dup = (i >= 1 && row[0] == d) || (i >= 2 && row[1] == d) || (i >= 3 && row[2] == d);
-            if movable && !dup {
-                out.planes[out.len as usize] = i as u8;
-                out.len += 1;
-            }
+        // Branch-free (the outcome depends on the die): always write, advance when kept.
+        let [a, b, c, d] = row;
+        let keep = [
+            movable(a, takeoff),
+            movable(b, takeoff) & (b != a),
+            movable(c, takeoff) & (c != a) & (c != b),
+            movable(d, takeoff) & (d != a) & (d != b) & (d != c),
+        ];
+        for (i, &k) in keep.iter().enumerate() {
+            out.planes[out.len as usize & 3] = i as u8;
+            out.len += k as u8;
         }
         out
     }
@@ -309,9 +382,11 @@ impl Aero {
             [self.roll as usize]
     }
 
-    #[inline]
-    fn set_plane(&mut self, p: usize, i: usize, d: u8) {
-        self.hash ^= plane_key(p, i, self.planes[p][i]) ^ plane_key(p, i, d);
+    #[inline(always)]
+    fn set_plane<const HASH: bool>(&mut self, p: usize, i: usize, d: u8) {
+        if HASH {
+            self.hash ^= plane_key(p, i, self.planes[p][i]) ^ plane_key(p, i, d);
+        }
         self.planes[p][i] = d;
     }
 
@@ -359,8 +434,9 @@ impl Aero {
         let n = self.players;
         let mut p = self.to_move;
         for _ in 0..n {
-            p = (p + 1) % n;
-            if self.places[p as usize] == 0 {
+            // (no `%`: a division per turn is measurable in simulations)
+            p = if p + 1 >= n { 0 } else { p + 1 };
+            if self.places[p as usize & 3] == 0 {
                 break;
             }
         }
@@ -370,23 +446,28 @@ impl Aero {
     /// Applies `mv` (legal here) and reports what it did.
     #[inline]
     pub fn play(&mut self, mv: AeroMove) -> Effect {
+        self.play_with::<true>(mv)
+    }
+
+    /// [`Aero::play`]; with `HASH = false` the Zobrist key is not kept up to date (the fast
+    /// random games recompute it once at the end).
+    #[inline(always)]
+    fn play_with<const HASH: bool>(&mut self, mv: AeroMove) -> Effect {
         let mut effect = Effect::default();
         match mv {
             AeroMove::Roll(face) => {
                 debug_assert!(self.roll == 0 && !self.over && (1..=6).contains(&face));
-                let sixes = if face == 6 {
-                    self.sixes.saturating_add(1).min(15)
-                } else {
-                    self.sixes
-                };
-                if face == 6 && sixes >= 3 && self.rules.three_sixes != ThreeSixes::None {
+                // Branch-free count (a branch on the die is mispredicted one time in six).
+                let six = face == 6;
+                let sixes = (self.sixes + six as u8).min(15);
+                if six & (sixes >= 3) & (self.rules.three_sixes != ThreeSixes::None) {
                     // A8: the third six ends the turn; with send-back the planes moved by the two
                     // earlier sixes go home.
                     if self.rules.three_sixes == ThreeSixes::SendBack {
                         let p = self.to_move as usize;
                         for i in 0..PLANES {
                             if self.six_moved & (1 << i) != 0 && self.planes[p][i] != HANGAR {
-                                self.set_plane(p, i, HANGAR);
+                                self.set_plane::<HASH>(p, i, HANGAR);
                                 effect.sent_back += 1;
                             }
                         }
@@ -412,16 +493,14 @@ impl Aero {
                 let roll = self.roll;
                 let step = self.step_of(i);
                 debug_assert!(step.legal);
-                self.set_plane(p, i, step.to);
-                if on_ring(step.to) {
-                    effect.captured += self.capture_at(p, step.to);
-                }
+                self.set_plane::<HASH>(p, i, step.to);
+                // Off the ring, SAME_SQUARE is NOWHERE for everybody: no branch needed.
+                effect.captured += self.capture_at::<HASH>(p, step.to);
                 if step.flew {
-                    effect.captured += self.flight_crossing(p);
+                    effect.captured += self.flight_crossing::<HASH>(p);
                 }
-                if roll == 6 && self.rules.three_sixes == ThreeSixes::SendBack {
-                    self.set_moved(self.six_moved | (1 << i));
-                }
+                let track = (roll == 6) & (self.rules.three_sixes == ThreeSixes::SendBack);
+                self.set_moved(self.six_moved | ((track as u8) << i));
                 self.set_roll(0);
                 if step.to == CENTRE && self.planes[p].iter().all(|&d| d == CENTRE) {
                     self.finish(p);
@@ -439,21 +518,23 @@ impl Aero {
     }
 
     /// A9: every enemy plane on the ring square of player `p`'s progress `d` goes home.
-    #[inline]
-    fn capture_at(&mut self, p: usize, d: u8) -> u8 {
-        let sq = RING_OF[self.seat(p) as usize][d as usize & 63] as usize & 63;
+    #[inline(always)]
+    fn capture_at<const HASH: bool>(&mut self, p: usize, d: u8) -> u8 {
+        let n = self.players as usize;
+        let same = &SAME_SQUARE[n.min(4)][p & 3];
         let mut captured = 0;
-        for q in 0..self.players as usize {
-            if q == p {
+        for q in 0..n {
+            let e = same[q & 3][d as usize & 63];
+            // Any byte of the row equal to `e`? (exact zero-byte test on row ^ e..e; NOWHERE
+            // matches nothing, so no branch is needed for squares `q` never visits)
+            let x = u32::from_le_bytes(self.planes[q]) ^ (e as u32 * 0x0101_0101);
+            if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
                 continue;
             }
-            let e = PROGRESS_ON[self.seat(q) as usize][sq];
-            if e != 0 {
-                for i in 0..PLANES {
-                    if self.planes[q][i] == e {
-                        self.set_plane(q, i, HANGAR);
-                        captured += 1;
-                    }
+            for i in 0..PLANES {
+                if self.planes[q][i] == e {
+                    self.set_plane::<HASH>(q, i, HANGAR);
+                    captured += 1;
                 }
             }
         }
@@ -462,13 +543,13 @@ impl Aero {
 
     /// A10: a flight sends home the opposite player's planes at its progress 53.
     #[inline]
-    fn flight_crossing(&mut self, p: usize) -> u8 {
+    fn flight_crossing<const HASH: bool>(&mut self, p: usize) -> u8 {
         let opposite = (self.seat(p) + 2) % 4;
         let mut captured = 0;
         if let Some(q) = (0..self.players as usize).find(|&q| self.seat(q) == opposite) {
             for i in 0..PLANES {
                 if self.planes[q][i] == FLIGHT_CROSSES {
-                    self.set_plane(q, i, HANGAR);
+                    self.set_plane::<HASH>(q, i, HANGAR);
                     captured += 1;
                 }
             }
@@ -504,6 +585,30 @@ impl Aero {
         self.hash ^= KEYS[K_PLACE + p * 5 + self.places[p] as usize]
             ^ KEYS[K_PLACE + p * 5 + place as usize];
         self.places[p] = place;
+    }
+
+    /// Plays on to the end with uniformly random choices among the distinct moves, dice and
+    /// choices both drawn from `rng`; returns (enemy planes captured, turns begun). The fast path
+    /// of simulations: no Zobrist updates on the way (the key is recomputed at the end), several
+    /// draws from each 64-bit random word.
+    pub(crate) fn play_out_random(&mut self, rng: &mut Rng) -> (u32, u32) {
+        let mut digits = Digits::default();
+        let mut captures = 0u32;
+        let mut turns = 0u32;
+        while !self.over {
+            let e = if self.roll == 0 {
+                let f = digits.below(rng, 6) as u8 + 1;
+                self.play_with::<false>(AeroMove::Roll(f))
+            } else {
+                let c = self.choices();
+                let k = digits.below(rng, c.len() as u64) as usize;
+                self.play_with::<false>(AeroMove::Plane(c.planes[k & 3]))
+            };
+            captures += e.captured as u32;
+            turns += e.new_turn as u32;
+        }
+        self.hash = self.hash_from_scratch() ^ self.turn_key();
+        (captures, turns)
     }
 
     /// Total progress of player `p` (a hangar plane counts -1, a finished one 56).

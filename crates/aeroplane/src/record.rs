@@ -104,28 +104,16 @@ pub fn play_game(start: &Aero, players: &mut [Box<dyn Player>], seed: u64) -> Ga
     rec
 }
 
-/// Plays a game between uniformly random players as fast as possible (no allocation).
+/// Plays a game between uniformly random players as fast as possible (no allocation, no
+/// Zobrist updates on the way; dice and choices drawn from `rng`, several per random word).
 pub fn random_game(start: &Aero, rng: &mut Rng) -> GameStats {
     let mut pos = *start;
-    let mut stats = GameStats {
-        turns: 1,
-        ..Default::default()
-    };
-    loop {
-        let mv = match pos.turn() {
-            Turn::Over => break,
-            Turn::Chance => AeroMove::Roll(rng.below(6) as u8 + 1),
-            Turn::Player(_) => {
-                let c = pos.choices();
-                AeroMove::Plane(c.as_slice()[rng.below(c.len())])
-            }
-        };
-        let e = pos.play(mv);
-        stats.captures += e.captured as u32;
-        stats.turns += e.new_turn as u32;
+    let (captures, turns) = pos.play_out_random(rng);
+    GameStats {
+        winner: pos.winner(),
+        turns: 1 + turns,
+        captures,
     }
-    stats.winner = pos.winner();
-    stats
 }
 
 impl GameRecord {

@@ -168,6 +168,7 @@ fn both_rule_sets_play_to_the_end_with_every_player() {
         PlayerKind::SeedGreedy,
         PlayerKind::SeedMc,
         PlayerKind::Heuristic,
+        PlayerKind::Race,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,
         PlayerKind::Best,
@@ -198,6 +199,57 @@ fn random_games_end_and_every_seat_can_win() {
         assert!(s.turns > 20);
     }
     assert!(wins.iter().all(|&w| w > 300), "{wins:?}");
+}
+
+#[test]
+fn fast_random_games_follow_the_same_distribution_as_random_players() {
+    // `random_game` skips the Zobrist updates and draws several dice per random word; its games
+    // must look like games of `random` players through `play_game` (mean length within 4.5
+    // standard errors of the difference).
+    let start = Aero::new(Rules::STANDARD, 4).unwrap();
+    let n = 3_000u64;
+    let mut rng = Rng::new(11);
+    let fast: Vec<f64> = (0..n)
+        .map(|_| random_game(&start, &mut rng).turns as f64)
+        .collect();
+    let slow: Vec<f64> = (0..n)
+        .map(|g| {
+            let mut players: Vec<_> = (0..4)
+                .map(|s| make_player(PlayerKind::Random, g * 4 + s))
+                .collect();
+            play_game(&start, &mut players, 50_000 + g).turns as f64
+        })
+        .collect();
+    let stats = |v: &[f64]| {
+        let m = v.iter().sum::<f64>() / v.len() as f64;
+        let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64;
+        (m, var / v.len() as f64)
+    };
+    let (mf, vf) = stats(&fast);
+    let (ms, vs) = stats(&slow);
+    assert!(
+        (mf - ms).abs() < 4.5 * (vf + vs).sqrt(),
+        "fast {mf:.2}, play_game {ms:.2}"
+    );
+    // It also plays on from the middle of a turn.
+    let mut rng = Rng::new(2);
+    for _ in 0..50 {
+        let mut pos = start;
+        for _ in 0..37 {
+            match pos.turn() {
+                Turn::Over => break,
+                Turn::Chance => {
+                    pos.play(AeroMove::Roll(rng.below(6) as u8 + 1));
+                }
+                Turn::Player(_) => {
+                    let c = pos.choices();
+                    pos.play(AeroMove::Plane(c.as_slice()[0]));
+                }
+            }
+        }
+        let s = random_game(&pos, &mut rng);
+        assert!(s.winner.is_some());
+    }
 }
 
 #[test]
