@@ -13,7 +13,7 @@
 //! let mv = pos.parse_move("n1-m5").unwrap(); // a step out of the bottom point
 //! let next = pos.after(mv);
 //! assert_eq!(next.to_move(), 1);
-//! let mut ai = Player::new(PlayerKind::best(3), 3, 42); // best-reply search, level 3
+//! let mut ai = Player::new(PlayerKind::best(3), 3, 42); // the two-move racer
 //! let reply = ai.choose(&next);
 //! println!("the AI plays {}", next.move_to_text(reply));
 //! ```

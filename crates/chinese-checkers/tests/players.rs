@@ -5,13 +5,14 @@ use qiyi_chinese_checkers::tournament::{play_game, run, TournamentConfig};
 use qiyi_chinese_checkers::{Options, Position, Status};
 use qiyi_core::Game;
 
-const KINDS: [PlayerKind; 6] = [
+const KINDS: [PlayerKind; 7] = [
     PlayerKind::Random,
     PlayerKind::Seed,
     PlayerKind::AlphaBeta,
     PlayerKind::Paranoid,
     PlayerKind::Brs,
     PlayerKind::Mcts,
+    PlayerKind::Race,
 ];
 
 #[test]
@@ -53,7 +54,8 @@ fn greedy_games_are_won_not_capped() {
 #[test]
 fn search_player_beats_random_and_best_resolves() {
     assert_eq!(PlayerKind::parse("best", 2), Ok(PlayerKind::AlphaBeta));
-    assert_eq!(PlayerKind::parse("best", 6), Ok(PlayerKind::Brs));
+    assert_eq!(PlayerKind::parse("best", 6), Ok(PlayerKind::Race));
+    assert_eq!(PlayerKind::parse("best", 3), Ok(PlayerKind::Race));
     assert!(PlayerKind::parse("nobody", 2).is_err());
     let config = TournamentConfig {
         options: Options::default(),
@@ -74,4 +76,22 @@ fn search_player_beats_random_and_best_resolves() {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     assert!(moves.contains(&p.choose(&pos)));
+}
+
+#[test]
+fn the_racer_outruns_greedy_players() {
+    let config = TournamentConfig {
+        options: Options::players(3).expect("valid"),
+        seats: vec![PlayerKind::Race, PlayerKind::Seed, PlayerKind::Seed],
+        games: 6,
+        seed: 5,
+        level: 1,
+        threads: 2,
+    };
+    let r = run(&config, || {});
+    assert!(
+        r.by_type["race"].wins >= 5.0,
+        "race won {} of 6 three-player games against seed",
+        r.by_type["race"].wins
+    );
 }

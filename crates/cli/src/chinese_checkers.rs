@@ -119,7 +119,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 2)]
     players: usize,
     /// Player types by seat, comma separated (best, random, seed, alphabeta, paranoid, brs,
-    /// mcts); repeated in order when shorter than the number of players. Seats rotate each game.
+    /// mcts, race); repeated in order when shorter than the number of players. Seats rotate each game.
     #[arg(long, default_value = "best,seed")]
     seats: String,
     /// Number of games.
