@@ -5,7 +5,6 @@
 
 use crate::common::{print_json, Global};
 use anyhow::{anyhow, Result};
-use qiyi_core::search::SearchLimits;
 use qiyi_core::Rng;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -45,24 +44,14 @@ fn measure(what: String, run: impl FnOnce() -> Result<u64>) -> Result<GameBench>
 }
 
 fn xiangqi(quick: bool) -> Result<GameBench> {
-    use qiyi_xiangqi::engine::{Engine, EngineConfig};
-    let (perft_depth, search_depth) = if quick { (3, 4) } else { (4, 7) };
+    let (perft_depth, search_depth) = if quick { (3, 4) } else { (4, 8) };
+    let n = qiyi_xiangqi::search::BENCH_FENS.len();
     measure(
-        format!("perft({perft_depth}) from the start + engine search to depth {search_depth} (1 thread)"),
+        format!("perft({perft_depth}) from the start + search of {n} fixed positions to depth {search_depth} (1 thread)"),
         || {
             let mut pos = qiyi_xiangqi::Position::start();
             let leaves = qiyi_xiangqi::perft::perft(&mut pos, perft_depth);
-            let mut engine = Engine::new(EngineConfig {
-                threads: 1,
-                hash_mib: 16,
-                ..EngineConfig::default()
-            });
-            let limits = SearchLimits {
-                depth: Some(search_depth),
-                ..Default::default()
-            };
-            let result = engine.think(&pos, &limits, |_| {});
-            Ok(leaves + result.stats.nodes)
+            Ok(leaves + qiyi_xiangqi::search::bench(search_depth).nodes)
         },
     )
 }

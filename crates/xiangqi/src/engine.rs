@@ -215,17 +215,28 @@ enum Inner {
 /// A Xiangqi engine: settings plus a searcher whose table lives between moves.
 pub struct Engine {
     config: EngineConfig,
+    weights: Option<crate::eval::Weights>,
     inner: Inner,
 }
 
 impl Engine {
     /// A new engine.
     pub fn new(config: EngineConfig) -> Self {
-        let inner = Self::build(&config);
-        Engine { config, inner }
+        let inner = Self::build(&config, None);
+        Engine {
+            config,
+            weights: None,
+            inner,
+        }
     }
 
-    fn build(config: &EngineConfig) -> Inner {
+    /// Plays with these evaluation weights instead of the tuned ones (rebuilds the searcher).
+    pub fn set_weights(&mut self, weights: crate::eval::Weights) {
+        self.weights = Some(weights);
+        self.inner = Self::build(&self.config, self.weights.as_ref());
+    }
+
+    fn build(config: &EngineConfig, weights: Option<&crate::eval::Weights>) -> Inner {
         match config.level {
             Level::Seed => {
                 let opts = SearchOptions {
@@ -236,7 +247,8 @@ impl Engine {
             }
             level => {
                 let eval = Noisy {
-                    inner: Evaluation::default(),
+                    inner: weights
+                        .map_or_else(Evaluation::default, |w| Evaluation::with_weights(w.clone())),
                     amplitude: level.noise(),
                     seed: config.seed,
                 };
@@ -256,7 +268,7 @@ impl Engine {
 
     /// Changes the settings (rebuilds the searcher: the table is emptied).
     pub fn configure(&mut self, config: EngineConfig) {
-        self.inner = Self::build(&config);
+        self.inner = Self::build(&config, self.weights.as_ref());
         self.config = config;
     }
 

@@ -264,21 +264,59 @@ impl Features for Accumulate<'_> {
     }
 }
 
-/// The evaluator of the full-strength engine.
-#[derive(Clone, Debug, Default)]
+/// The evaluator of the full-strength engine: the weights, and the material plus piece-square
+/// weights of every piece code on every point folded into one table for speed.
+#[derive(Clone, Debug)]
 pub struct Evaluation {
-    /// The weights in use.
-    pub weights: Weights,
+    weights: Weights,
+    /// `(mg, eg)` of material + piece-square for piece code `c` (16..48) on mailbox point `sq`,
+    /// signed from Red's view.
+    psq: Vec<[(Score, Score); 256]>,
+}
+
+impl Default for Evaluation {
+    fn default() -> Self {
+        Evaluation::with_weights(Weights::default())
+    }
 }
 
 impl Evaluation {
     /// An evaluation with the given weights.
     pub fn with_weights(weights: Weights) -> Self {
-        Evaluation { weights }
+        let mut psq = vec![[(0, 0); 256]; 48];
+        for (code, table) in psq.iter_mut().enumerate().skip(16) {
+            let side = (code - 16) / 16;
+            let sign = if side == 0 { 1 } else { -1 };
+            let kind = SLOT_KIND[code % 16] as usize;
+            for index in 0..90u8 {
+                let Some(point) = Square::from_index(index) else {
+                    continue;
+                };
+                let file = point.file();
+                let rank = if side == 0 {
+                    point.rank()
+                } else {
+                    9 - point.rank()
+                };
+                let folded = file.min(8 - file);
+                let f = F_PST + kind * 50 + rank as usize * 5 + folded as usize;
+                table[point.to_mailbox() as usize] = (
+                    sign * (weights.mg[F_MATERIAL + kind] + weights.mg[f]),
+                    sign * (weights.eg[F_MATERIAL + kind] + weights.eg[f]),
+                );
+            }
+        }
+        Evaluation { weights, psq }
     }
 
-    /// Score of `pos` from Red's view (positive = good for Red).
-    pub fn red_score(&self, pos: &Position) -> Score {
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Score of `pos` from Red's view computed feature by feature (the tuner's definition; the
+    /// search uses the equal but faster [`Evaluation::red_score`]).
+    pub fn red_score_by_features(&self, pos: &Position) -> Score {
         let mut acc = Accumulate {
             w: &self.weights,
             mg: 0,
@@ -286,6 +324,106 @@ impl Evaluation {
         };
         let phase = features(pos, &mut acc);
         (acc.mg * phase + acc.eg * (MAX_PHASE - phase)) / MAX_PHASE
+    }
+
+    /// Score of `pos` from Red's view (positive = good for Red).
+    pub fn red_score(&self, pos: &Position) -> Score {
+        let w = &self.weights;
+        let (mut mg, mut eg) = (0, 0);
+        let mut phase = 0;
+        let mut soldier_files = [0u16; 2];
+        for (side, files) in soldier_files.iter_mut().enumerate() {
+            for slot in 11..16 {
+                let sq = pos.squares[side * 16 + slot];
+                if sq != 0 {
+                    *files |= 1 << (sq & 15);
+                }
+            }
+        }
+        let mut guards = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        // Red-view counts of the scalar features.
+        let (mut mob_h, mut mob_r, mut mob_c) = (0, 0, 0);
+        let (mut open, mut hollow, mut screen, mut across) = (0, 0, 0, 0);
+        for (i, &sq) in pos.squares.iter().enumerate() {
+            if sq == 0 {
+                continue;
+            }
+            let side = i / 16;
+            let (m, e) = self.psq[i + 16][sq as usize];
+            mg += m;
+            eg += e;
+            let slot = i % 16;
+            if slot < 5 {
+                guards[side] += i32::from(slot > 0);
+                continue;
+            }
+            if slot >= 11 {
+                continue;
+            }
+            let sign = if side == 0 { 1 } else { -1 };
+            let crossed = if side == 0 { sq >= 0x80 } else { sq < 0x80 };
+            across += sign * i32::from(crossed);
+            match slot {
+                5 | 6 => {
+                    phase += 2;
+                    attackers[side] += 1;
+                    mob_h += sign * horse_mobility(pos, sq);
+                }
+                7 | 8 => {
+                    phase += 4;
+                    attackers[side] += 2;
+                    mob_r += sign * slide_mobility(pos, sq);
+                    if soldier_files[side] & (1 << (sq & 15)) == 0 {
+                        open += sign;
+                    }
+                }
+                _ => {
+                    phase += 2;
+                    attackers[side] += 1;
+                    mob_c += sign * slide_mobility(pos, sq);
+                    let k = pos.squares[16 * (1 - side)];
+                    if k != 0 && (k ^ sq) & 0x0F == 0 {
+                        let d: i16 = if k > sq { 16 } else { -16 };
+                        let mut t = i16::from(sq) + d;
+                        let mut between = 0;
+                        while t != i16::from(k) && between < 2 {
+                            if cell(pos, t) != EMPTY {
+                                between += 1;
+                            }
+                            t += d;
+                        }
+                        match between {
+                            0 => hollow += sign,
+                            1 => screen += sign,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let threat = (4 - guards[0]) * attackers[1] - (4 - guards[1]) * attackers[0];
+        let tempo = if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        };
+        for (f, c) in [
+            (F_MOB_HORSE, mob_h),
+            (F_MOB_ROOK, mob_r),
+            (F_MOB_CANNON, mob_c),
+            (F_GUARD_THREAT, threat),
+            (F_OPEN_FILE_ROOK, open),
+            (F_HOLLOW_CANNON, hollow),
+            (F_SCREEN_CANNON, screen),
+            (F_ATTACKER_ACROSS, across),
+            (F_TEMPO, tempo),
+        ] {
+            mg += w.mg[f] * c;
+            eg += w.eg[f] * c;
+        }
+        let phase = phase.min(MAX_PHASE);
+        (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
     }
 
     /// Score from the side to move's view.
@@ -390,6 +528,28 @@ mod tests {
             let home = Position::from_fen("4k4/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1").expect("fen");
             let crossed = Position::from_fen("4k4/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
             assert!(e.score(&crossed) > e.score(&home));
+        }
+    }
+
+    #[test]
+    fn the_fast_score_equals_the_feature_sum() {
+        use qiyi_core::game::Game;
+        use qiyi_core::rng::Rng;
+        for w in [Weights::hand(), Weights::default()] {
+            let e = Evaluation::with_weights(w);
+            let mut rng = Rng::new(7);
+            let mut moves = Vec::new();
+            for _ in 0..40 {
+                let mut pos = Position::start();
+                for _ in 0..rng.below(120) {
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[rng.below(moves.len())]);
+                    assert_eq!(e.red_score(&pos), e.red_score_by_features(&pos), "{pos:?}");
+                }
+            }
         }
     }
 

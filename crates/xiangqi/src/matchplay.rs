@@ -82,6 +82,8 @@ pub enum PlayerSpec {
         level: Level,
         /// Table size in MiB.
         hash_mib: usize,
+        /// Play with the hand-set evaluation weights instead of the tuned ones (`eval=hand`).
+        hand_weights: bool,
     },
     /// An external program and the protocol it speaks.
     External {
@@ -103,6 +105,7 @@ impl PlayerSpec {
         if t == "qiyi" || t.starts_with("qiyi:") {
             let mut level = Level::Strength(10);
             let mut hash_mib = 64;
+            let mut hand_weights = false;
             for opt in t
                 .trim_start_matches("qiyi")
                 .trim_start_matches(':')
@@ -114,6 +117,8 @@ impl PlayerSpec {
                 }
                 if opt == "seed" {
                     level = Level::Seed;
+                } else if opt == "eval=hand" {
+                    hand_weights = true;
                 } else if let Some(v) = opt.strip_prefix("level=") {
                     level = Level::parse(v).ok_or_else(|| bad("level is seed or 1-10"))?;
                 } else if let Some(v) = opt.strip_prefix("hash=") {
@@ -123,10 +128,14 @@ impl PlayerSpec {
                         .filter(|h| (1..=4096).contains(h))
                         .ok_or_else(|| bad("hash is 1-4096 MiB"))?;
                 } else {
-                    return Err(bad("options are seed, level=N, hash=MIB"));
+                    return Err(bad("options are seed, level=N, hash=MIB, eval=hand"));
                 }
             }
-            return Ok(PlayerSpec::Internal { level, hash_mib });
+            return Ok(PlayerSpec::Internal {
+                level,
+                hash_mib,
+                hand_weights,
+            });
         }
         if let Some(cmd) = t.strip_prefix("ucci:") {
             return Ok(PlayerSpec::External {
@@ -144,7 +153,14 @@ impl PlayerSpec {
     /// A short display name.
     pub fn name(&self) -> String {
         match self {
-            PlayerSpec::Internal { level, .. } => format!("qiyi:{level}"),
+            PlayerSpec::Internal {
+                level,
+                hand_weights,
+                ..
+            } => format!(
+                "qiyi:{level}{}",
+                if *hand_weights { ",eval=hand" } else { "" }
+            ),
             PlayerSpec::External { command, dialect } => format!(
                 "{}:{command}",
                 if *dialect == Dialect::Ucci {
@@ -260,13 +276,21 @@ impl Drop for External {
 impl Player {
     fn new(spec: &PlayerSpec, seed: u64) -> Result<Player, MatchError> {
         Ok(match spec {
-            PlayerSpec::Internal { level, hash_mib } => {
-                Player::Internal(Box::new(Engine::new(EngineConfig {
+            PlayerSpec::Internal {
+                level,
+                hash_mib,
+                hand_weights,
+            } => {
+                let mut engine = Engine::new(EngineConfig {
                     hash_mib: *hash_mib,
                     threads: 1,
                     level: *level,
                     seed,
-                })))
+                });
+                if *hand_weights {
+                    engine.set_weights(crate::eval::Weights::hand());
+                }
+                Player::Internal(Box::new(engine))
             }
             PlayerSpec::External { command, dialect } => {
                 Player::External(External::start(command, *dialect)?)
@@ -638,7 +662,8 @@ mod tests {
             PlayerSpec::parse("qiyi:level=3").ok(),
             Some(PlayerSpec::Internal {
                 level: Level::Strength(3),
-                hash_mib: 64
+                hash_mib: 64,
+                hand_weights: false
             })
         );
         assert!(matches!(

@@ -872,6 +872,44 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
     }
 }
 
+/// The fixed positions of the search benchmark: openings, middlegames and endgames.
+pub const BENCH_FENS: [&str; 6] = [
+    crate::position::START_FEN,
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+    "2bak3C/4a4/7rb/P3c4/9/3c5/6P2/4B4/4A4/2BAKR3 w - - 11 38",
+    "5ab2/3k5/5a3/4p3p/1c4C2/4P4/3p2P1P/B1n4N1/4A4/4KA3 b - - 17 42",
+    "5k3/7R1/9/5N3/9/3r2B2/9/6p2/4A4/4KA3 b - - 23 122",
+    "3aka3/9/9/4n4/4N4/4n4/c8/9/9/4K4 b - - 37 107",
+];
+
+/// What [`bench`] measured.
+#[derive(Clone, Debug, Default)]
+pub struct BenchReport {
+    /// Nodes over all positions: a signature that changes only when the search changes.
+    pub nodes: u64,
+    /// Time spent searching.
+    pub time: std::time::Duration,
+    /// Best move found in each position.
+    pub best_moves: Vec<Option<Move>>,
+}
+
+/// Searches every [`BENCH_FENS`] position to `depth` on one thread with a fresh 16 MiB table
+/// and the tuned evaluation.
+pub fn bench(depth: u32) -> BenchReport {
+    let mut report = BenchReport::default();
+    for fen in BENCH_FENS {
+        let Ok(pos) = Position::from_fen(fen) else {
+            continue;
+        };
+        let mut s = XiangqiSearch::new(crate::eval::Evaluation::default(), 16, 1);
+        let r = s.search(&pos, &SearchLimits::depth(depth), |_| {});
+        report.nodes += r.stats.nodes;
+        report.time += r.stats.time;
+        report.best_moves.push(r.best_move);
+    }
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -903,6 +941,14 @@ mod tests {
         let mut s = XiangqiSearch::new(Evaluation::default(), 4, 1);
         let r = s.search(&pos, &SearchLimits::depth(4), |_| {});
         assert!(r.score >= MATE_BOUND, "score {}", r.score);
+    }
+
+    #[test]
+    fn the_bench_positions_are_legal_and_searched() {
+        let r = bench(3);
+        assert_eq!(r.best_moves.len(), BENCH_FENS.len());
+        assert!(r.best_moves.iter().all(Option::is_some));
+        assert_eq!(bench(3).nodes, r.nodes, "the signature is deterministic");
     }
 
     #[test]

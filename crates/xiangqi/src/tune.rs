@@ -6,7 +6,7 @@
 //!    non-capture and left by a non-capture) with the result from Red's view.
 //! 2. [`fit`] minimises the mean squared error between the result and
 //!    `sigmoid(K * eval / 400)` over the linear features of [`crate::eval`] (Adam on the exact
-//!    gradient, with an L2 pull of the piece-square entries toward zero), after fitting `K` to the
+//!    gradient, with an L2 pull of the piece-square entries toward their start), after fitting `K` to the
 //!    starting weights.
 
 use crate::engine::{Engine, EngineConfig, Level};
@@ -137,7 +137,8 @@ pub struct FitConfig {
     pub epochs: usize,
     /// Adam step size (centipawns).
     pub learning_rate: f64,
-    /// L2 pull of piece-square entries toward zero, per sample.
+    /// L2 pull of piece-square entries toward their starting values (a prior that keeps
+    /// rarely seen points where the hand put them).
     pub l2: f64,
 }
 
@@ -146,7 +147,7 @@ impl Default for FitConfig {
         FitConfig {
             epochs: 300,
             learning_rate: 1.0,
-            l2: 1e-7,
+            l2: 1e-6,
         }
     }
 }
@@ -216,6 +217,7 @@ pub fn fit(
     let rows = rows(samples);
     let mut mg: Vec<f64> = start.mg.iter().map(|&w| f64::from(w)).collect();
     let mut eg: Vec<f64> = start.eg.iter().map(|&w| f64::from(w)).collect();
+    let (mg0, eg0) = (mg.clone(), eg.clone());
     // K: golden-section-free scan, good enough for a one-dimensional convex-ish fit.
     let mut k = 1.0;
     let mut best = f64::MAX;
@@ -248,7 +250,11 @@ pub fn fit(
         }
         for i in 0..2 * NUM_FEATURES {
             let f = i % NUM_FEATURES;
-            let w = if i < NUM_FEATURES { mg[f] } else { eg[f] };
+            let w = if i < NUM_FEATURES {
+                mg[f] - mg0[f]
+            } else {
+                eg[f] - eg0[f]
+            };
             let mut g = grad[i] / n;
             if crate::eval::is_square_feature(f) {
                 g += config.l2 * w;
