@@ -12,6 +12,7 @@ mod checkers;
 mod checkers_engine;
 mod chinese_checkers;
 mod common;
+mod lab;
 mod peg_solitaire;
 mod play;
 mod serve;
@@ -64,6 +65,8 @@ enum Command {
     Solve(SolveArgs),
     /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
     Play(play::PlayArgs),
+    /// Compare the search algorithms side by side on fixed positions: tables and SVG charts.
+    Lab(lab::LabArgs),
 }
 
 /// Arguments of `qiyi solve`: the puzzle and its own options.
@@ -275,6 +278,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             None => bench::run(g, &args.suite),
         },
         Command::Play(a) => play::play(g, a),
+        Command::Lab(a) => lab::lab(g, a),
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
             SolveGame::ChineseCheckers(a) => chinese_checkers::solve(g, a),

@@ -42,6 +42,11 @@ pub async fn play(Path(_game): Path<String>) -> Response {
     file("play.html")
 }
 
+/// `GET /lab`: the Lab page (the tables and charts of `qiyi lab`).
+pub async fn lab() -> Response {
+    file("lab.html")
+}
+
 /// `GET /assets/{*path}`.
 pub async fn asset(Path(path): Path<String>) -> Response {
     file(&path)

@@ -77,6 +77,7 @@ pub fn router(state: api::AppState) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/play/{game}", get(assets::play))
+        .route("/lab", get(assets::lab))
         .route("/assets/{*path}", get(assets::asset))
         .route(
             "/favicon.ico",

@@ -34,25 +34,53 @@ pub fn minimax_with<G: Game, E: Evaluator<G>>(
     depth: u32,
     options: MinimaxOptions,
 ) -> SearchResult<G::Move> {
+    search(pos, eval, depth, options, u64::MAX)
+        .expect("an unlimited minimax search always finishes")
+}
+
+/// [`minimax_with`] that gives up (returns `None`) once it has visited more than `max_nodes`
+/// positions: an oracle for positions whose unpruned tree may be too large to search (the
+/// quiescence tree of a tactical middlegame).
+pub fn minimax_with_budget<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+    options: MinimaxOptions,
+    max_nodes: u64,
+) -> Option<SearchResult<G::Move>> {
+    search(pos, eval, depth, options, max_nodes)
+}
+
+fn search<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+    options: MinimaxOptions,
+    max_nodes: u64,
+) -> Option<SearchResult<G::Move>> {
     let start = Instant::now();
     let mut m = Minimax {
         eval,
         options,
         root_depth: depth as i32,
         stats: SearchStats::default(),
+        max_nodes,
     };
     let mut pos = pos.clone();
     let mut pv = Vec::new();
     let score = m.negamax(&mut pos, depth as i32, 0, &mut pv);
+    if m.stats.nodes > max_nodes {
+        return None;
+    }
     let mut stats = m.stats;
     stats.depth = depth;
     stats.time = start.elapsed();
-    SearchResult {
+    Some(SearchResult {
         best_move: pv.first().copied(),
         score,
         pv,
         stats,
-    }
+    })
 }
 
 const MAX_PLY: usize = 128;
@@ -62,12 +90,15 @@ struct Minimax<'a, E> {
     options: MinimaxOptions,
     root_depth: i32,
     stats: SearchStats,
+    max_nodes: u64,
 }
 
 impl<E> Minimax<'_, E> {
-    fn visit(&mut self, ply: usize) {
+    /// Counts a node; false once the budget is spent (the search then unwinds at once).
+    fn visit(&mut self, ply: usize) -> bool {
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        self.stats.nodes <= self.max_nodes
     }
 
     fn negamax<G: Game>(
@@ -80,8 +111,10 @@ impl<E> Minimax<'_, E> {
     where
         E: Evaluator<G>,
     {
-        self.visit(ply);
         pv.clear();
+        if !self.visit(ply) {
+            return 0;
+        }
         if ply > 0 {
             if let Some(score) = self.eval.rule_score(pos, ply) {
                 return score;
@@ -158,9 +191,11 @@ impl<E> Minimax<'_, E> {
     where
         E: Evaluator<G>,
     {
-        self.visit(ply);
-        self.stats.qnodes += 1;
         pv.clear();
+        if !self.visit(ply) {
+            return 0;
+        }
+        self.stats.qnodes += 1;
         if pos.is_over() {
             return self.eval.terminal_score(pos, ply);
         }

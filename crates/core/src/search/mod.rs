@@ -23,7 +23,7 @@ pub mod nplayer;
 pub mod tt;
 
 pub use alphabeta::{SearchOptions, Searcher};
-pub use minimax::{minimax, minimax_with, MinimaxOptions};
+pub use minimax::{minimax, minimax_with, minimax_with_budget, MinimaxOptions};
 
 use crate::eval::Score;
 use std::sync::atomic::{AtomicBool, Ordering};
