@@ -63,12 +63,13 @@ fn main() {
             let r = matchplay::play_match(&a, &b, &config, |g| {
                 n += 1;
                 eprintln!(
-                    "game {n}: opening {} a_red {} plies {} a_score {} ({:?})",
+                    "game {n}: opening {} a_red {} plies {} a_score {} ({:?}) moves {}",
                     g.opening,
                     g.a_is_red,
                     g.moves.len(),
                     g.a_score,
-                    g.end
+                    g.end,
+                    g.moves.join(" ")
                 );
             })
             .expect("match");

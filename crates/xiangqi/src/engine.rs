@@ -1,5 +1,7 @@
-//! The Xiangqi player: core's alpha-beta [`Searcher`] with Xiangqi hooks, levels for people, the
-//! article's baseline player, and time management for clock-based games.
+//! The Xiangqi player: levels 1-10 over this crate's [`crate::search`] (PVS with the tuned
+//! evaluation, plus seeded evaluation noise below level 10), the article's baseline player (core's
+//! plain alpha-beta [`Searcher`] over material, `--level seed`), and time management for
+//! clock-based games.
 //!
 //! ```
 //! use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};

@@ -37,8 +37,24 @@ pub const F_SCREEN_CANNON: usize = F_MOB_HORSE + 6;
 pub const F_ATTACKER_ACROSS: usize = F_MOB_HORSE + 7;
 /// The side to move (tempo).
 pub const F_TEMPO: usize = F_MOB_HORSE + 8;
+/// A horse in the enemy general's zone (the three ranks in front of and including the palace,
+/// files c-g).
+pub const F_ZONE_HORSE: usize = F_MOB_HORSE + 9;
+/// A chariot in the enemy general's zone.
+pub const F_ZONE_ROOK: usize = F_MOB_HORSE + 10;
+/// A cannon in the enemy general's zone.
+pub const F_ZONE_CANNON: usize = F_MOB_HORSE + 11;
+/// Attackers in the enemy zone (chariot 2, horse/cannon 1) times the enemy's missing guards.
+pub const F_ZONE_PRESSURE: usize = F_MOB_HORSE + 12;
 /// Number of features.
-pub const NUM_FEATURES: usize = F_TEMPO + 1;
+pub const NUM_FEATURES: usize = F_MOB_HORSE + 13;
+
+/// Whether a piece of the side whose ranks are counted `rank` (0 = own back rank) on `file` stands
+/// in the enemy general's zone.
+#[inline]
+fn in_enemy_zone(rank: u8, file: u8) -> bool {
+    rank >= 6 && (2..=6).contains(&file)
+}
 
 /// Whether feature `f` is a piece-square entry (regularised toward zero when tuning).
 pub fn is_square_feature(f: usize) -> bool {
@@ -166,6 +182,7 @@ pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
         }
     }
     let kings = [pos.squares[0], pos.squares[16]];
+    let mut zone = [0i32; 2];
     for (i, &sq) in pos.squares.iter().enumerate() {
         if sq == 0 {
             continue;
@@ -187,6 +204,15 @@ pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
             sign,
         );
         phase += phase_weight(kind);
+        if matches!(kind, K_HORSE | K_ROOK | K_CANNON) && in_enemy_zone(rank, file) {
+            let (f, w) = match kind {
+                K_HORSE => (F_ZONE_HORSE, 1),
+                K_ROOK => (F_ZONE_ROOK, 2),
+                _ => (F_ZONE_CANNON, 1),
+            };
+            out.add(f, sign);
+            zone[side] += w;
+        }
         match kind {
             K_HORSE => {
                 attackers[side] += 1;
@@ -238,6 +264,10 @@ pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
         (4 - guards[1]) * attackers[0],
     ];
     out.add(F_GUARD_THREAT, threat[0] - threat[1]);
+    out.add(
+        F_ZONE_PRESSURE,
+        zone[0] * (4 - guards[1]) - zone[1] * (4 - guards[0]),
+    );
     out.add(
         F_TEMPO,
         if pos.side_to_move() == Color::Red {
@@ -345,6 +375,8 @@ impl Evaluation {
         // Red-view counts of the scalar features.
         let (mut mob_h, mut mob_r, mut mob_c) = (0, 0, 0);
         let (mut open, mut hollow, mut screen, mut across) = (0, 0, 0, 0);
+        let (mut zh, mut zr, mut zc) = (0, 0, 0);
+        let mut zone = [0i32; 2];
         for (i, &sq) in pos.squares.iter().enumerate() {
             if sq == 0 {
                 continue;
@@ -364,15 +396,26 @@ impl Evaluation {
             let sign = if side == 0 { 1 } else { -1 };
             let crossed = if side == 0 { sq >= 0x80 } else { sq < 0x80 };
             across += sign * i32::from(crossed);
+            let r = (sq >> 4) - 3;
+            let rank_own = if side == 0 { r } else { 9 - r };
+            let in_zone = in_enemy_zone(rank_own, (sq & 15) - 3);
             match slot {
                 5 | 6 => {
                     phase += 2;
                     attackers[side] += 1;
                     mob_h += sign * horse_mobility(pos, sq);
+                    if in_zone {
+                        zh += sign;
+                        zone[side] += 1;
+                    }
                 }
                 7 | 8 => {
                     phase += 4;
                     attackers[side] += 2;
+                    if in_zone {
+                        zr += sign;
+                        zone[side] += 2;
+                    }
                     mob_r += sign * slide_mobility(pos, sq);
                     if soldier_files[side] & (1 << (sq & 15)) == 0 {
                         open += sign;
@@ -382,6 +425,10 @@ impl Evaluation {
                     phase += 2;
                     attackers[side] += 1;
                     mob_c += sign * slide_mobility(pos, sq);
+                    if in_zone {
+                        zc += sign;
+                        zone[side] += 1;
+                    }
                     let k = pos.squares[16 * (1 - side)];
                     if k != 0 && (k ^ sq) & 0x0F == 0 {
                         let d: i16 = if k > sq { 16 } else { -16 };
@@ -418,6 +465,13 @@ impl Evaluation {
             (F_SCREEN_CANNON, screen),
             (F_ATTACKER_ACROSS, across),
             (F_TEMPO, tempo),
+            (F_ZONE_HORSE, zh),
+            (F_ZONE_ROOK, zr),
+            (F_ZONE_CANNON, zc),
+            (
+                F_ZONE_PRESSURE,
+                zone[0] * (4 - guards[1]) - zone[1] * (4 - guards[0]),
+            ),
         ] {
             mg += w.mg[f] * c;
             eg += w.eg[f] * c;

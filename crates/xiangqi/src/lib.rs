@@ -17,7 +17,10 @@
 //! let mv = pos.parse_move_text("h2e2").unwrap();   // ICCS (WXF "C2=5" works too)
 //! assert_eq!(pos.move_to_chinese(mv), "炮二平五");
 //! pos.make(mv);
-//! // The AI: `engine::Engine::think` (alpha-beta over qiyi-core's `Searcher`).
+//! // The AI (`search`: PVS over core's transposition table, tuned evaluation in `eval`):
+//! let mut ai = qiyi_xiangqi::engine::Engine::new(Default::default());
+//! let reply = ai.think(&pos, &qiyi_core::search::SearchLimits::depth(4), |_| {});
+//! assert!(pos.is_legal(reply.best_move.unwrap()));
 //! ```
 
 #![warn(missing_docs)]

@@ -19,9 +19,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-/// `go time T` (no increment: one move to go) for a UCCI engine is sent as the wanted move time
-/// times this factor (ElephantEye spends roughly 60% of `T` that way; measured times are reported
-/// so the factor can be checked; with `increment 0` it spent only about 30%).
+/// `go time T` (no increment: one move to go) for a UCCI engine is first sent as the wanted move
+/// time times this factor (ElephantEye spends roughly 60% of `T` that way on an idle machine, up
+/// to 95% on a loaded one; with `increment 0` it spent only about 30%); after each move the match
+/// runner corrects `T` by the share the engine actually spent, so its measured time per move
+/// follows the requested one.
 pub const UCCI_TIME_FACTOR: f64 = 1.0 / 0.6;
 
 /// Errors of a match.
@@ -194,6 +196,10 @@ struct External {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// Measured share of `go time T` a UCCI engine spends (starts at `1 / UCCI_TIME_FACTOR`,
+    /// then follows the measurements, so its real time per move tracks the requested one
+    /// whatever the machine's load).
+    ucci_share: f64,
 }
 
 impl External {
@@ -224,6 +230,7 @@ impl External {
             child,
             stdin,
             lines: rx,
+            ucci_share: 1.0 / UCCI_TIME_FACTOR,
         };
         let (hello, ok) = match dialect {
             Dialect::Uci => ("uci", "uciok"),
@@ -357,7 +364,7 @@ impl Player {
                     (Some(t), _, Dialect::Ucci) => (
                         format!(
                             "go time {}",
-                            (t.as_millis() as f64 * UCCI_TIME_FACTOR) as u64
+                            (t.as_millis() as f64 / x.ucci_share).round() as u64
                         ),
                         t,
                     ),
@@ -381,6 +388,7 @@ impl Player {
                     (None, None, _) => ("go depth 4".to_string(), Duration::from_secs(60)),
                 };
                 x.send(&go)?;
+                let asked = Instant::now();
                 let line = match x.wait_for(
                     |l| l.starts_with("bestmove") || l == "nobestmove",
                     budget * 3 + Duration::from_secs(2),
@@ -392,6 +400,11 @@ impl Player {
                     }
                     Err(e) => return Err(e),
                 };
+                if let (Some(t), Dialect::Ucci) = (req.move_time, x.dialect) {
+                    let sent = t.as_secs_f64() / x.ucci_share;
+                    let share = asked.elapsed().as_secs_f64() / sent.max(1e-3);
+                    x.ucci_share = (0.8 * x.ucci_share + 0.2 * share).clamp(0.2, 1.0);
+                }
                 let text = line.split_whitespace().nth(1).unwrap_or("");
                 Ok(pos.parse_move_text(text).ok())
             }

@@ -952,6 +952,31 @@ mod tests {
     }
 
     #[test]
+    fn lazy_smp_returns_a_legal_move() {
+        let pos = Position::from_fen(BENCH_FENS[2]).expect("fen");
+        let mut s = XiangqiSearch::new(Evaluation::default(), 4, 2);
+        let r = s.search(&pos, &SearchLimits::depth(6), |_| {});
+        let best = r.best_move.expect("a move");
+        assert!(pos.is_legal(best), "{best}");
+        assert!(r.stats.depth >= 6);
+    }
+
+    #[test]
+    fn a_perpetual_checker_is_refuted_inside_the_search() {
+        // Red can only draw by repetition or lose a chariot; a repetition by perpetual check
+        // loses for Red, so the search must not score the checking cycle as a draw.
+        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").expect("fen");
+        for m in ["a1a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8"] {
+            let mv = pos.parse_move_text(m).expect("legal");
+            pos.make(mv);
+        }
+        // Red to move: a9a8+ repeats the checking cycle once more.
+        let mut after = pos.clone();
+        after.make(mv(&pos, "a9a8"));
+        assert_eq!(rule_score(&after, 1), Some(RULE_WIN - 1));
+    }
+
+    #[test]
     fn searches_are_deterministic_single_threaded() {
         let pos = Position::start();
         let mut a = XiangqiSearch::new(Evaluation::default(), 4, 1);
