@@ -170,6 +170,20 @@ pub struct Solution {
     pub stats: SolveStats,
 }
 
+/// The result of [`Solitaire::solve`]: a verified solution and what is proved about it.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The shortest solution found (replayed by [`Solitaire::verify`]).
+    pub solution: Solution,
+    /// Whether every shorter budget was refuted, so the solution is optimal.
+    pub optimal: bool,
+    /// Every solution has at least this many moves (equal to the solution's length when
+    /// `optimal`).
+    pub proven_lower_bound: u32,
+    /// Which limit stopped the refutation, when it was stopped.
+    pub gave_up: Option<String>,
+}
+
 /// The pattern database of the row relaxation (see the module documentation).
 pub struct RowBound {
     pieces: usize,
@@ -431,6 +445,57 @@ impl Solitaire {
             for to in Bits(dests) {
                 out.push((from, to, state ^ bit(from) ^ bit(to)));
             }
+        }
+    }
+
+    /// Solves the puzzle: a beam search of `beam_width` states per layer finds a short solution
+    /// (an upper bound `U`), then [`Solitaire::solve_bidirectional`] refutes every budget below
+    /// `U` (or finds a shorter solution). When the limits stop the refutation, the answer keeps
+    /// the beam's solution with `optimal == false` and the lower bound proven so far.
+    pub fn solve(
+        &self,
+        limits: &SolveLimits,
+        beam_width: usize,
+        progress: impl FnMut(u32, u32, usize),
+    ) -> Result<Answer, Unsolved> {
+        let t0 = Instant::now();
+        let loose = self.lower_bound(self.start) + 12;
+        let beam = self
+            .beam_search(loose, beam_width.max(1))
+            .filter(|states| self.verify(states));
+        let mut exact = limits.clone();
+        if let Some(states) = &beam {
+            let u = states.len() as u32 - 1;
+            exact.max_budget = Some(exact.max_budget.map_or(u - 1, |m| m.min(u - 1)));
+        }
+        match (self.solve_bidirectional(&exact, progress), beam) {
+            (Ok(solution), _) => {
+                let bound = solution.moves.len() as u32;
+                Ok(Answer {
+                    solution,
+                    optimal: true,
+                    proven_lower_bound: bound,
+                    gave_up: None,
+                })
+            }
+            (Err(u), Some(states)) => {
+                let len = states.len() as u32 - 1;
+                let optimal = u.proven_lower_bound >= len;
+                let stats = SolveStats {
+                    nodes: u.nodes,
+                    start_bound: self.lower_bound(self.start),
+                    time: t0.elapsed(),
+                    iterations: (self.lower_bound(self.start)..u.proven_lower_bound).collect(),
+                    perimeter: 0,
+                };
+                Ok(Answer {
+                    solution: self.solution_from(states, stats),
+                    optimal,
+                    proven_lower_bound: u.proven_lower_bound.min(len),
+                    gave_up: (!optimal).then_some(u.reason),
+                })
+            }
+            (Err(u), None) => Err(u),
         }
     }
 

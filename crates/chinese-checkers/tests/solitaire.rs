@@ -72,9 +72,50 @@ fn bad_piece_counts_are_errors() {
     assert!(Solitaire::new(0, Board::Star).is_err());
 }
 
-/// About a minute: `cargo test -p qiyi-chinese-checkers --test solitaire -- --ignored`.
+/// A few seconds of CPU since the bound is looked up once per pair of rows.
 #[test]
-#[ignore]
 fn six_pieces_take_23_moves() {
     assert_eq!(solve(6, Board::Star), (23, true));
+}
+
+#[test]
+fn beam_then_refutation_proves_the_six_piece_optimum() {
+    let p = Solitaire::new(6, Board::Star).expect("valid");
+    let a = p
+        .solve(&SolveLimits::default(), 2000, |_, _, _| {})
+        .expect("solved");
+    assert!(a.optimal && a.gave_up.is_none());
+    assert_eq!(a.solution.moves.len(), 23);
+    assert_eq!(a.proven_lower_bound, 23);
+    assert!(p.verify(&a.solution.states));
+}
+
+#[test]
+fn a_stopped_refutation_keeps_the_beam_solution_and_says_so() {
+    let p = Solitaire::new(6, Board::Star).expect("valid");
+    let limits = SolveLimits {
+        max_budget: Some(20),
+        ..SolveLimits::default()
+    };
+    let a = p
+        .solve(&limits, 2000, |_, _, _| {})
+        .expect("beam found one");
+    assert!(!a.optimal);
+    assert!(a.gave_up.is_some());
+    assert_eq!(a.proven_lower_bound, 21, "budgets up to 20 refuted");
+    assert_eq!(a.solution.moves.len(), 23);
+    assert!(p.verify(&a.solution.states));
+}
+
+/// The beam search finds a 27-move crossing for 10 pieces (an upper bound; the published
+/// optimum). About a minute of CPU: `cargo test -p qiyi-chinese-checkers --test solitaire -- --ignored`.
+#[test]
+#[ignore]
+fn ten_pieces_cross_in_27_moves() {
+    let p = Solitaire::new(10, Board::Star).expect("valid");
+    let states = p.beam_search(27, 2000).expect("found");
+    assert_eq!(states.len() - 1, 27);
+    assert!(p.verify(&states));
+    // Not a proof (the beam drops states), only a check that the beam did not get worse.
+    assert!(p.beam_search(26, 2000).is_none());
 }

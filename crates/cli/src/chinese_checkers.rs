@@ -24,9 +24,13 @@ pub struct SolveArgs {
     /// Give up when the search holds more than this many million states (about 40 bytes each).
     #[arg(long, default_value_t = 60)]
     max_million_states: usize,
+    /// States kept per layer by the beam search that finds the first (upper-bound) solution.
+    #[arg(long, default_value_t = 2000)]
+    beam_width: usize,
 }
 
-/// Solves the crossing puzzle and prints a proven-optimal solution with pictures.
+/// Solves the crossing puzzle: prints the shortest solution found with pictures, and whether it
+/// is proven optimal (every shorter budget refuted) or only the lower bound proved in the limits.
 pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
     let board = match a.board.to_ascii_lowercase().as_str() {
         "star" => Board::Star,
@@ -40,17 +44,17 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
         max_states: a.max_million_states.saturating_mul(1_000_000),
         deadline: Some(t0 + Duration::from_secs(a.time_limit)),
     };
-    let bar = progress(0, "searching");
-    let result = puzzle.solve_bidirectional(&limits, |budget, depth, size| {
+    let bar = progress(0, "beam search for a short solution");
+    let result = puzzle.solve(&limits, a.beam_width, |budget, depth, size| {
         bar.set_length(budget.div_ceil(2) as u64);
         bar.set_position(depth as u64);
         bar.set_message(format!(
-            "budget {budget}: layer {depth} holds {size} states"
+            "refuting {budget} moves: layer {depth} holds {size} states"
         ));
     });
     bar.finish_and_clear();
-    let sol = match result {
-        Ok(sol) => sol,
+    let answer = match result {
+        Ok(answer) => answer,
         Err(u) => {
             if g.json {
                 print_json(&json!({
@@ -73,40 +77,66 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
             );
         }
     };
+    let sol = &answer.solution;
     if !puzzle.verify(&sol.states) {
         bail!("internal error: the solution found does not replay");
     }
     let texts: Vec<String> = sol.moves.iter().map(|m| m.text()).collect();
+    let refuted: Vec<u32> = (sol.stats.start_bound..answer.proven_lower_bound).collect();
     if !g.json {
-        println!(
-            "{} pieces on the {} board: {} moves (optimal)",
-            a.pieces,
-            a.board,
-            texts.len()
-        );
+        if answer.optimal {
+            println!(
+                "{} pieces on the {} board: {} moves (optimal)",
+                a.pieces,
+                a.board,
+                texts.len()
+            );
+        } else {
+            println!(
+                "{} pieces on the {} board: a {}-move solution; optimality NOT proven: every solution has at least {} moves",
+                a.pieces,
+                a.board,
+                texts.len(),
+                answer.proven_lower_bound
+            );
+        }
         println!("{}", puzzle.picture(sol.states[0]));
         for (i, (m, s)) in sol.moves.iter().zip(sol.states.iter().skip(1)).enumerate() {
             println!("{:>2}. {}", i + 1, m.text());
             println!("{}", puzzle.picture(*s));
         }
-        println!(
-            "proof: budgets {:?} refuted before the solution; start bound {}; {} states expanded in {:.2} s",
-            &sol.stats.iterations[..sol.stats.iterations.len().saturating_sub(1)],
-            sol.stats.start_bound,
-            sol.stats.nodes,
-            sol.stats.time.as_secs_f64()
-        );
+        match &answer.gave_up {
+            None => println!(
+                "proof: start bound {}; budgets {:?} refuted exhaustively; {} states expanded in {:.2} s",
+                sol.stats.start_bound,
+                refuted,
+                sol.stats.nodes,
+                t0.elapsed().as_secs_f64()
+            ),
+            Some(reason) => println!(
+                "partial proof: start bound {}; budgets {:?} refuted, then gave up ({reason}); {} states expanded in {:.2} s",
+                sol.stats.start_bound,
+                refuted,
+                sol.stats.nodes,
+                t0.elapsed().as_secs_f64()
+            ),
+        }
     }
     if g.json {
         print_json(&json!({
             "game": "chinese-checkers",
             "pieces": a.pieces,
             "board": a.board,
-            "min_moves": texts.len(),
+            "min_moves": answer.optimal.then_some(texts.len()),
+            "optimal": answer.optimal,
+            "best_moves": texts.len(),
+            "proven_lower_bound": answer.proven_lower_bound,
             "solution": texts,
             "start_bound": sol.stats.start_bound,
+            "refuted": refuted,
+            "gave_up": answer.gave_up,
             "nodes": sol.stats.nodes,
-            "seconds": sol.stats.time.as_secs_f64(),
+            "seconds": t0.elapsed().as_secs_f64(),
         }))?;
     }
     Ok(())
