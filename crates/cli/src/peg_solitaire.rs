@@ -293,14 +293,8 @@ fn run_classify(g: &Global, b: &Board, budget: u64) -> anyhow::Result<()> {
         for r in &rows {
             let verdict = if r.solvable() {
                 format!("one peg can remain at {}", r.finishes.join(" "))
-            } else if r.undecided.is_empty() && r.impossible_by_search.is_empty() {
-                format!(
-                    "impossible: position class {:0w$b} matches no single peg",
-                    r.class,
-                    w = b.class_masks().len()
-                )
-            } else if r.undecided.is_empty() {
-                "impossible (exhaustive search)".to_string()
+            } else if let Some(reason) = &r.reason {
+                format!("impossible: {reason}")
             } else {
                 "undecided".to_string()
             };
@@ -308,18 +302,25 @@ fn run_classify(g: &Global, b: &Board, budget: u64) -> anyhow::Result<()> {
             if !r.undecided.is_empty() {
                 extra += &format!("; undecided: {}", r.undecided.join(" "));
             }
-            if !r.impossible_by_search.is_empty() && r.solvable() {
+            if !r.impossible_by_search.is_empty() {
                 extra += &format!(
-                    "; impossible by search: {}",
+                    "; impossible by exhaustive search: {}",
                     r.impossible_by_search.join(" ")
+                );
+            }
+            if !r.impossible_by_pagoda.is_empty() {
+                extra += &format!(
+                    "; impossible by a pagoda function: {}",
+                    r.impossible_by_pagoda.join(" ")
                 );
             }
             println!("{:>4}: {verdict}{extra}", r.start);
         }
         println!(
-            "{} of {} starts can end with one peg ({:.2} s)",
+            "{} of {} starts can end with one peg, {} decided ({:.2} s)",
             solvable.len(),
             rows.len(),
+            rows.iter().filter(|r| r.decided()).count(),
             secs
         );
     }
@@ -328,6 +329,7 @@ fn run_classify(g: &Global, b: &Board, budget: u64) -> anyhow::Result<()> {
         json!({
             "board": b.name(),
             "solvable_starts": solvable,
+            "undecided_starts": rows.iter().filter(|r| !r.decided()).map(|r| r.start.as_str()).collect::<Vec<_>>(),
             "starts": rows,
             "seconds": secs,
         }),

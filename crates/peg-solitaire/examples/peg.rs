@@ -8,6 +8,14 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verb = args.first().map(String::as_str).unwrap_or("count");
+    if verb == "pagoda" {
+        pagoda(&args);
+        return;
+    }
+    if verb == "beam" {
+        beam(&args);
+        return;
+    }
     if verb == "stats" {
         successor_stats();
         return;
@@ -27,7 +35,11 @@ fn main() {
         eprintln!("{:8.2}s {stage} {k}: {n}", t0.elapsed().as_secs_f64())
     };
     if verb == "classify" {
-        for r in classify(&b, 100_000_000, |_, _| {}) {
+        let budget: u64 = std::env::var("BUDGET")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100_000_000);
+        for r in classify(&b, budget, |_, _| {}) {
             println!("{r:?}");
         }
         println!("{:.2} s", t0.elapsed().as_secs_f64());
@@ -83,4 +95,47 @@ fn successor_stats() {
         l = next_layer(&t, &l);
     }
     eprintln!("total successors {total}");
+}
+
+fn beam(args: &[String]) {
+    use qiyi_peg_solitaire::solver::beam::beam_search;
+    use qiyi_peg_solitaire::solver::dfs::endgame_table;
+    use qiyi_peg_solitaire::solver::tables::Tables;
+    let b = Board::named(&args[1]).unwrap();
+    let width: usize = args[2].parse().unwrap();
+    let table_max: usize = args[3].parse().unwrap();
+    let p = Problem::new(b, None, None).unwrap();
+    let t = Tables::<u64>::new(&p.board, &p.goal_group());
+    let finish = t.to_internal(p.finish_mask());
+    let t0 = Instant::now();
+    let eg = endgame_table(&t, finish, table_max, 40);
+    eprintln!(
+        "table: {} pegs, {} positions, {:.2}s",
+        eg.0,
+        eg.1.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let r = beam_search(&t, t.to_internal(p.start), finish, width, &eg, |k, n| {
+        if k % 8 == 0 {
+            eprintln!("  layer {k}: {n}")
+        }
+    });
+    println!(
+        "found {} in {:.2}s",
+        r.is_some(),
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[allow(dead_code)]
+fn pagoda(args: &[String]) {
+    let b = Board::named(&args[1]).unwrap();
+    let (s, f) = (b.hole(&args[2]).unwrap(), b.hole(&args[3]).unwrap());
+    let t0 = Instant::now();
+    let p = qiyi_peg_solitaire::pagoda::find_pagoda(&b, b.full() & !(1u128 << s), 1u128 << f);
+    match p {
+        Some(p) => println!("{}", p.explain(&b)),
+        None => println!("no pagoda"),
+    }
+    println!("{:.3} s", t0.elapsed().as_secs_f64());
 }

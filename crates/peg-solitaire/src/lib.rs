@@ -25,6 +25,7 @@ pub mod bits;
 pub mod board;
 pub mod classes;
 pub mod error;
+pub mod pagoda;
 pub mod position;
 pub mod problem;
 pub mod solver;

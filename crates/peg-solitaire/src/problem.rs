@@ -5,6 +5,8 @@
 use crate::bits::Bits;
 use crate::board::{Board, Jump};
 use crate::error::PegError;
+use crate::pagoda::{find_pagoda, Pagoda};
+use crate::solver::beam::{beam_search, BeamScore};
 use crate::solver::dfs::{endgame_table, Dfs, DfsOutcome};
 use crate::solver::layers::{count_paths, explore, good_layers, Layer, LayerCount};
 use crate::solver::minmoves::min_moves;
@@ -42,7 +44,8 @@ pub struct Solve {
     pub jumps: Option<Vec<Jump>>,
     /// True when the search proved there is no solution (class argument or exhaustive search).
     pub proved_impossible: bool,
-    /// Why it is impossible, when the position class says so.
+    /// Why it is impossible, when the position class or a pagoda function says so (without
+    /// either, `proved_impossible` means the exhaustive search found no finish).
     pub class_reason: Option<String>,
     /// Positions the depth-first search expanded.
     pub nodes: u64,
@@ -85,8 +88,19 @@ pub struct StartClass {
     pub undecided: Vec<String>,
     /// Holes of the right class proven impossible by exhaustive search.
     pub impossible_by_search: Vec<String>,
+    /// Holes of the right class proven impossible by a pagoda function.
+    pub impossible_by_pagoda: Vec<String>,
     /// Number of holes ruled out by the position class alone.
     pub ruled_out_by_class: usize,
+    /// Why no peg can remain alone, when that is proven (`None` when solvable or undecided).
+    pub reason: Option<String>,
+}
+
+impl StartClass {
+    /// True when the start's fate is known: solvable, or proven impossible.
+    pub fn decided(&self) -> bool {
+        self.solvable() || self.reason.is_some()
+    }
 }
 
 impl StartClass {
@@ -200,12 +214,20 @@ impl Problem {
                 nodes: 0,
             };
         }
-        let (outcome, nodes) = if self.board.len() <= 64 {
+        let (outcome, nodes, pagoda) = if self.board.len() <= 64 {
             self.dfs::<u64>(budget)
         } else {
             self.dfs::<u128>(budget)
         };
         let jumps = self.board.jumps();
+        if let Some(p) = pagoda {
+            return Solve {
+                jumps: None,
+                proved_impossible: true,
+                class_reason: Some(p.explain(&self.board)),
+                nodes,
+            };
+        }
         match outcome {
             DfsOutcome::Found(p) => Solve {
                 jumps: Some(p.iter().map(|&i| jumps[i as usize]).collect()),
@@ -228,23 +250,59 @@ impl Problem {
         }
     }
 
-    fn dfs<B: Bits>(&self, budget: u64) -> (DfsOutcome, u64) {
+    fn dfs<B: Bits>(&self, budget: u64) -> (DfsOutcome, u64, Option<Pagoda>) {
         let t = Tables::<B>::new(&self.board, &self.goal_group());
         let finish = t.to_internal(self.finish_mask());
         let start = t.to_internal(self.start);
-        // A quick plain search first (enough for the English board), then one with an endgame
-        // table of up to ~200k positions (never past half the pegs).
+        // 1. A quick plain search (enough for the English board and most small problems).
         let quick = budget.min(200_000);
         let mut dfs = Dfs::new(&t, finish, quick);
         let out = dfs.solve(start);
         if out != DfsOutcome::GaveUp || quick == budget {
-            return (out, dfs.nodes);
+            return (out, dfs.nodes, None);
         }
-        let spent = dfs.nodes;
-        let (k, table) = endgame_table(&t, finish, 200_000, self.start.count_ones() / 2);
-        let mut dfs = Dfs::new(&t, finish, budget - quick).with_endgame(k, table);
+        let mut spent = dfs.nodes;
+        // An endgame table of up to ~200k positions (never past half the pegs).
+        let endgame = endgame_table(&t, finish, 200_000, self.start.count_ones() / 2);
+        // 2. Beam searches of growing width, each charged width x pegs positions of the budget:
+        // not exhaustive, but they find hard solutions quickly (French c1 -> e1 at width 160k).
+        let pegs = self.start.count_ones() as u64;
+        for width in [10_000usize, 40_000, 160_000] {
+            let cost = width as u64 * pegs;
+            if spent + cost > budget {
+                break;
+            }
+            if let Some(js) = beam_search(&t, start, finish, width, &endgame, |_, _| {}) {
+                return (DfsOutcome::Found(js), spent + cost, None);
+            }
+            spent += cost;
+        }
+        if spent >= budget {
+            return (DfsOutcome::GaveUp, spent, None);
+        }
+        // 3. A pagoda function, when one separates the start from a single-hole finish, proves
+        // impossibility without searching.
+        if let Finish::Hole(h) = self.finish {
+            if let Some(p) = find_pagoda(&self.board, self.start, 1u128 << h) {
+                return (DfsOutcome::Impossible, spent, Some(p));
+            }
+        }
+        // 4. The exhaustive search with the endgame table, trying first the jumps that remove
+        // the peg farthest from the finish (clearing the outskirts early: on Wiegleb's board
+        // this finds the centre game in ~40M positions instead of ~150M in board order).
+        let score = BeamScore::new(&t, finish);
+        let mut order: Vec<u16> = (0..t.jumps.len() as u16).collect();
+        order.sort_by_key(|&i| {
+            let j = &t.jumps[i as usize];
+            let over = (j.need ^ B::bit(j.from as usize)).lowest() as usize;
+            std::cmp::Reverse(score.weight(over))
+        });
+        let (k, table) = endgame;
+        let mut dfs = Dfs::new(&t, finish, budget - spent)
+            .with_endgame(k, table)
+            .with_order(order);
         let out = dfs.solve(start);
-        (out, spent + dfs.nodes)
+        (out, spent + dfs.nodes, None)
     }
 
     /// Counts every position reachable from the start, per number of pegs.
@@ -344,7 +402,8 @@ impl Problem {
 /// For every single-vacancy start: the holes where one last peg can remain.
 ///
 /// Finishes whose position class differs from the start's are ruled out at once; the others are
-/// searched depth-first with at most `budget` positions each. Symmetric images of a (start,
+/// solved with [`Problem::solve`] (depth-first and beam searches, then a pagoda-function
+/// certificate, then the exhaustive search) with at most `budget` positions each. Symmetric images of a (start,
 /// finish) pair and the time-reversed pair (start and finish swapped) are searched once.
 pub fn classify(
     board: &Board,
@@ -355,7 +414,7 @@ pub fn classify(
     let n = board.len();
     let syms = board.symmetries();
     // outcome[h][f]: 0 not yet searched, 1 found, 2 impossible by search, 3 ruled out by class,
-    // 4 undecided (budget exhausted).
+    // 4 undecided (budget exhausted), 5 impossible by a pagoda function.
     let mut outcome: Vec<Vec<u8>> = vec![vec![0; n]; n];
     // Records a result with its images: under every symmetry, and reversed in time (a solution
     // from "all but h" to "only f", played backwards on the complements, goes from "all but f"
@@ -402,6 +461,8 @@ pub fn classify(
             let r = p.solve(budget);
             let code = if r.jumps.is_some() {
                 1
+            } else if r.proved_impossible && r.class_reason.is_some() {
+                5
             } else if r.proved_impossible {
                 2
             } else {
@@ -418,13 +479,32 @@ pub fn classify(
                     .map(|f| board.hole_name(f).to_string())
                     .collect()
             };
+            let class = board.class_of(board.full() & !(1u128 << h));
+            let finishes = names(&[1]);
+            let undecided = names(&[0, 4]);
+            let ruled_out_by_class = (0..n).filter(|&f| outcome[h][f] == 3).count();
+            let reason = if !finishes.is_empty() || !undecided.is_empty() {
+                None
+            } else if ruled_out_by_class == n {
+                Some(format!(
+                    "position class {class:0w$b} (parities of the pegs on the {w} rule-of-three invariants) is the class of no single peg, and jumps never change it",
+                    w = board.class_masks().len()
+                ))
+            } else {
+                Some(
+                    "every finish of the right position class is proven impossible (exhaustive search or pagoda function)"
+                        .to_string(),
+                )
+            };
             StartClass {
                 start: board.hole_name(h).to_string(),
-                class: board.class_of(board.full() & !(1u128 << h)),
-                finishes: names(&[1]),
-                undecided: names(&[0, 4]),
+                class,
+                finishes,
+                undecided,
                 impossible_by_search: names(&[2]),
-                ruled_out_by_class: (0..n).filter(|&f| outcome[h][f] == 3).count(),
+                impossible_by_pagoda: names(&[5]),
+                ruled_out_by_class,
+                reason,
             }
         })
         .collect()

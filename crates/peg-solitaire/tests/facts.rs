@@ -1,7 +1,8 @@
 //! Every peg-solitaire result published in tests/data/puzzles-facts.md (a copy of
 //! shared/data/puzzles-facts.md), reproduced.
 //!
-//! The three exhaustive English results take minutes on a loaded 2-core machine and are
+//! The three exhaustive English results and the Wiegleb centre game take minutes on a loaded
+//! 2-core machine and are
 //! `#[ignore]`d; run them with
 //! `cargo test -p qiyi-peg-solitaire --test facts -- --ignored --nocapture`.
 
@@ -117,16 +118,43 @@ fn triangle_15_every_single_vacancy_start_is_solvable() {
 }
 
 #[test]
-fn french_classification_rules_out_the_centre() {
+fn french_classification_decides_every_start() {
     let b = Board::named("french").unwrap();
-    // A small budget keeps this fast: the centre needs no search at all.
-    let rows = classify(&b, 20_000, |_, _| {});
+    let rows = classify(&b, 100_000_000, |_, _| {});
+    assert_eq!(rows.len(), 37);
+    // The centre: impossible, explained by the position class, no search needed.
     let centre = rows.iter().find(|r| r.start == "d4").unwrap();
     assert!(!centre.solvable());
-    assert!(centre.undecided.is_empty());
     assert_eq!(centre.ruled_out_by_class, 37);
-    // Starts whose class matches some single peg are left to the search, never ruled out.
-    assert!(rows.iter().any(|r| r.ruled_out_by_class < 37));
+    assert!(centre.reason.as_deref().unwrap().contains("position class"));
+    for r in &rows {
+        assert!(r.decided(), "start {} undecided", r.start);
+        assert!(
+            r.undecided.is_empty(),
+            "start {}: {:?}",
+            r.start,
+            r.undecided
+        );
+        // A start whose class matches some single peg is solvable; the others are ruled out by
+        // the class alone (no search), with the reason given.
+        if r.ruled_out_by_class < 37 {
+            assert!(r.solvable(), "start {}", r.start);
+        } else {
+            assert!(r.reason.is_some(), "start {}", r.start);
+        }
+    }
+    // Some starts other than the centre are solvable (the published claim): re-solve each with
+    // any finish, replay, and check the last peg stands on a finish the classification lists.
+    let solvable: Vec<_> = rows.iter().filter(|r| r.solvable()).collect();
+    assert!(!solvable.is_empty());
+    for r in solvable {
+        let p = Problem::new(b.clone(), Some(&r.start), Some("any")).unwrap();
+        let js = p.solve(100_000_000).jumps.expect("a finish");
+        let end = replay(&p.board, p.start, &js).unwrap();
+        assert_eq!(end.count_ones(), 1);
+        let hole = b.hole_name(end.trailing_zeros() as usize).to_string();
+        assert!(r.finishes.contains(&hole), "{} -> {hole}", r.start);
+    }
 }
 
 #[test]
@@ -164,4 +192,20 @@ fn english_centre_solution_count() {
     assert_eq!(p.finish, Finish::Hole(p.board.hole("d4").unwrap()));
     let n = p.count_solutions(&mut |_, _, _, _| {});
     assert_eq!(n, published("end with one peg in the centre:"));
+}
+
+/// Wiegleb's 45-hole board: the centre game is solved (beam searches, then the depth-first
+/// search with an endgame table, farthest pegs first), and the solution replays to one peg in
+/// the centre. About 30 s CPU.
+#[test]
+#[ignore = "about 30 s CPU; run with --ignored"]
+fn wiegleb_centre_game_is_solved() {
+    let p = Problem::new(Board::named("wiegleb").unwrap(), Some("e5"), Some("e5")).unwrap();
+    let jumps = p
+        .solve(100_000_000)
+        .jumps
+        .expect("a solution within the CLI's default budget");
+    assert_eq!(jumps.len(), 43);
+    let end = replay(&p.board, p.start, &jumps).unwrap();
+    assert_eq!(end, 1u128 << p.board.hole("e5").unwrap());
 }

@@ -34,6 +34,8 @@ pub struct Dfs<'a, B: Bits> {
     pub nodes: u64,
     budget: u64,
     endgame: Option<(u32, Layer<B>)>,
+    /// The order in which jumps are tried (indices into the tables' jumps).
+    order: Vec<u16>,
 }
 
 /// The positions with few pegs that can still end with one peg in `finish`, as canonical forms:
@@ -77,7 +79,14 @@ impl<'a, B: Bits> Dfs<'a, B> {
             nodes: 0,
             budget,
             endgame: None,
+            order: (0..t.jumps.len() as u16).collect(),
         }
+    }
+
+    /// Tries the jumps in `order` (indices into the tables' jumps) instead of board order.
+    pub fn with_order(mut self, order: Vec<u16>) -> Self {
+        self.order = order;
+        self
     }
 
     /// Uses an endgame table from [`endgame_table`] (built with the same tables and finish).
@@ -133,7 +142,8 @@ impl<'a, B: Bits> Dfs<'a, B> {
             return Ok(false);
         }
         let t = self.t;
-        for j in &t.jumps {
+        for k in 0..self.order.len() {
+            let j = &t.jumps[self.order[k] as usize];
             if s & j.all == j.need {
                 self.path.push(j.index);
                 if self.go(s ^ j.all, pegs - 1)? {

@@ -343,6 +343,11 @@ impl<B: Bits> Tables<B> {
         Some((w, h, ops))
     }
 
+    /// The internal bit of hole `hole`.
+    pub fn internal_bit(&self, hole: usize) -> usize {
+        self.pos[hole] as usize
+    }
+
     /// A set of holes (bit `i` = hole `i`) in the internal layout.
     pub fn to_internal(&self, holes: u128) -> B {
         let mut out = B::ZERO;
