@@ -194,7 +194,34 @@ fn rank(mut set: u32) -> u64 {
 }
 
 /// The set of `k` positions with colex rank `r`.
-fn unrank(mut r: u64, k: usize) -> u32 {
+#[inline]
+fn unrank(r: u64, k: usize) -> u32 {
+    if k <= UNRANK_MAX_K {
+        let t = unrank_tables();
+        if let Some(&set) = t[k].get(r as usize) {
+            return set;
+        }
+    }
+    unrank_slow(r, k)
+}
+
+/// Sets of up to this many positions are unranked by table.
+const UNRANK_MAX_K: usize = 5;
+
+/// `UNRANK[k][r]`: the `k`-set of squares with colex rank `r` (colex ranks do not depend on the
+/// number of squares, so one table per `k` serves every dimension).
+fn unrank_tables() -> &'static [Vec<u32>; UNRANK_MAX_K + 1] {
+    static TABLES: std::sync::OnceLock<[Vec<u32>; UNRANK_MAX_K + 1]> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        std::array::from_fn(|k| {
+            (0..BINOM[32][k])
+                .map(|r| unrank_slow(r, k))
+                .collect::<Vec<u32>>()
+        })
+    })
+}
+
+fn unrank_slow(mut r: u64, k: usize) -> u32 {
     let mut set = 0u32;
     let mut p = 32usize;
     for i in (1..=k).rev() {
@@ -208,9 +235,15 @@ fn unrank(mut r: u64, k: usize) -> u32 {
     set
 }
 
-/// Removes the squares of `occ` from `set` (each remaining square moves down past them).
+/// Removes the squares of `occ` from `set` (each remaining square moves down past them): a
+/// parallel bit extract over the free squares (BMI2 `pext` when the processor has it).
 #[inline]
 fn compress(set: u32, occ: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor supports BMI2 (checked just above).
+        return unsafe { bmi2::pext(set, !occ) };
+    }
     let mut out = 0;
     let mut s = set;
     while s != 0 {
@@ -222,9 +255,14 @@ fn compress(set: u32, occ: u32) -> u32 {
     out
 }
 
-/// Places the bits of `sub` onto the free squares (`!occ`) in order (a software `pdep`).
+/// Places the bits of `sub` onto the free squares (`!occ`) in order (`pdep`).
 #[inline]
 fn deposit(sub: u32, occ: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor supports BMI2 (checked just above).
+        return unsafe { bmi2::pdep(sub, !occ) };
+    }
     let mut out = 0;
     let mut free = !occ;
     let mut s = sub;
@@ -239,6 +277,21 @@ fn deposit(sub: u32, occ: u32) -> u32 {
         i += 1;
     }
     out
+}
+
+#[cfg(target_arch = "x86_64")]
+mod bmi2 {
+    /// `_pext_u32`.
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn pext(a: u32, mask: u32) -> u32 {
+        std::arch::x86_64::_pext_u32(a, mask)
+    }
+
+    /// `_pdep_u32`.
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn pdep(a: u32, mask: u32) -> u32 {
+        std::arch::x86_64::_pdep_u32(a, mask)
+    }
 }
 
 /// The next set with the same number of bits in increasing order (Gosper's hack).
@@ -676,123 +729,164 @@ impl Group<'_> {
     /// First pass: every position's successors outside the group are looked up and its moves
     /// inside the group counted; returns the positions already decided.
     fn init(&self, t: usize) -> Vec<u32> {
-        let m = self.materials[t];
-        let vals = &self.values[t];
-        let chunks = m.size().div_ceil(CHUNK);
-        let lists: Vec<Vec<u32>> = (0..chunks)
+        let size = self.materials[t].size();
+        let lists: Vec<Vec<u32>> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let start = c * CHUNK;
-                let end = (start + CHUNK).min(m.size());
-                let mut odo = Odometer::at(m, start);
-                let mut moves: Vec<Move> = Vec::with_capacity(32);
-                let mut decided = Vec::new();
-                for i in start..end {
-                    let v = match odo.board() {
-                        None => R_UNUSED,
-                        Some(b) => {
-                            b.generate(&mut moves);
-                            let kings = b.kings();
-                            let mut inside = 0u8;
-                            let mut draw = 0u8;
-                            let mut won = false;
-                            for &mv in &moves {
-                                let promotes = kings & (1 << (mv.from() - 1)) == 0
-                                    && (1u32 << (mv.to() - 1)) & Color::Black.crown_row() != 0;
-                                if !mv.is_capture() && !promotes {
-                                    inside += 1;
-                                    continue;
-                                }
-                                match self.outside(&b.play(mv)) {
-                                    LOSS => {
-                                        won = true;
-                                        break;
-                                    }
-                                    WIN => {}
-                                    _ => draw = 1,
-                                }
-                            }
-                            if won {
-                                R_WIN
-                            } else if inside + draw == 0 {
-                                R_LOSS
-                            } else {
-                                inside + draw
-                            }
-                        }
-                    };
-                    if v == R_WIN || v == R_LOSS {
-                        decided.push(i as u32);
-                    }
-                    vals[i as usize].store(v, Ordering::Relaxed);
-                    odo.advance();
+                let (start, end) = (c * CHUNK, (c * CHUNK + CHUNK).min(size));
+                #[cfg(target_arch = "x86_64")]
+                if native() {
+                    // SAFETY: the processor has POPCNT and BMI2 (checked by `native`).
+                    return unsafe { self.init_chunk_native(t, start, end) };
                 }
-                decided
+                self.init_chunk(t, start, end)
             })
             .collect();
         lists.concat()
+    }
+
+    /// [`Group::init_chunk`] compiled for processors with POPCNT and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi2")]
+    unsafe fn init_chunk_native(&self, t: usize, start: u64, end: u64) -> Vec<u32> {
+        self.init_chunk(t, start, end)
+    }
+
+    #[inline(always)]
+    fn init_chunk(&self, t: usize, start: u64, end: u64) -> Vec<u32> {
+        let m = self.materials[t];
+        let vals = &self.values[t];
+        let mut odo = Odometer::at(m, start);
+        let mut moves: Vec<Move> = Vec::with_capacity(32);
+        let mut decided = Vec::new();
+        for i in start..end {
+            let v = match odo.board() {
+                None => R_UNUSED,
+                Some(b) => {
+                    b.generate(&mut moves);
+                    let kings = b.kings();
+                    let mut inside = 0u8;
+                    let mut draw = 0u8;
+                    let mut won = false;
+                    for &mv in &moves {
+                        let promotes = kings & (1 << (mv.from() - 1)) == 0
+                            && (1u32 << (mv.to() - 1)) & Color::Black.crown_row() != 0;
+                        if !mv.is_capture() && !promotes {
+                            inside += 1;
+                            continue;
+                        }
+                        match self.outside(&b.play(mv)) {
+                            LOSS => {
+                                won = true;
+                                break;
+                            }
+                            WIN => {}
+                            _ => draw = 1,
+                        }
+                    }
+                    if won {
+                        R_WIN
+                    } else if inside + draw == 0 {
+                        R_LOSS
+                    } else {
+                        inside + draw
+                    }
+                }
+            };
+            if v == R_WIN || v == R_LOSS {
+                decided.push(i as u32);
+            }
+            vals[i as usize].store(v, Ordering::Relaxed);
+            odo.advance();
+        }
+        decided
     }
 
     /// Takes the decided positions `frontier` of table `t` back one move: their predecessors
     /// (in the twin table) are won, or one step nearer to lost. Returns the predecessors decided
     /// now, per table.
     fn retreat(&self, t: usize, frontier: &[u32]) -> [Vec<u32>; 2] {
-        let m = self.materials[t];
-        let twin = m.swapped();
-        let pt = self.table_of(&twin);
-        let pvals = &self.values[pt];
+        let pt = self.table_of(&self.materials[t].swapped());
         let lists: Vec<Vec<u32>> = frontier
             .par_chunks(FRONTIER_CHUNK)
             .map(|chunk| {
-                let mut decided = Vec::new();
-                for &i in chunk {
-                    let Some(b) = Odometer::at(m, u64::from(i)).board() else {
-                        continue;
-                    };
-                    let lost = self.values[t][i as usize].load(Ordering::Relaxed) == R_LOSS;
-                    unmoves(&b, |q| {
-                        // `q` has White to move; its table stores it flipped.
-                        let fq = flip(&q);
-                        if fq.has_capture() {
-                            return; // the quiet move was not legal there
-                        }
-                        let slot = &pvals[index(&fq, &twin) as usize];
-                        let mut cur = slot.load(Ordering::Relaxed);
-                        loop {
-                            if cur >= R_WIN {
-                                return;
-                            }
-                            let next = if lost {
-                                R_WIN
-                            } else if cur == 1 {
-                                R_LOSS
-                            } else {
-                                cur - 1
-                            };
-                            match slot.compare_exchange_weak(
-                                cur,
-                                next,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            ) {
-                                Ok(_) => {
-                                    if next >= R_WIN {
-                                        decided.push(index(&fq, &twin) as u32);
-                                    }
-                                    return;
-                                }
-                                Err(now) => cur = now,
-                            }
-                        }
-                    });
+                #[cfg(target_arch = "x86_64")]
+                if native() {
+                    // SAFETY: the processor has POPCNT and BMI2 (checked by `native`).
+                    return unsafe { self.retreat_chunk_native(t, pt, chunk) };
                 }
-                decided
+                self.retreat_chunk(t, pt, chunk)
             })
             .collect();
         let mut out = [Vec::new(), Vec::new()];
         out[pt] = lists.concat();
         out
     }
+
+    /// [`Group::retreat_chunk`] compiled for processors with POPCNT and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi2")]
+    unsafe fn retreat_chunk_native(&self, t: usize, pt: usize, chunk: &[u32]) -> Vec<u32> {
+        self.retreat_chunk(t, pt, chunk)
+    }
+
+    #[inline(always)]
+    fn retreat_chunk(&self, t: usize, pt: usize, chunk: &[u32]) -> Vec<u32> {
+        let m = self.materials[t];
+        let twin = m.swapped();
+        let pvals = &self.values[pt];
+        let mut decided = Vec::new();
+        for &i in chunk {
+            let Some(b) = Odometer::at(m, u64::from(i)).board() else {
+                continue;
+            };
+            let lost = self.values[t][i as usize].load(Ordering::Relaxed) == R_LOSS;
+            unmoves(&b, |q| {
+                // `q` has White to move; its table stores it flipped.
+                let fq = flip(&q);
+                if fq.has_capture() {
+                    return; // the quiet move was not legal there
+                }
+                let qi = index(&fq, &twin);
+                let slot = &pvals[qi as usize];
+                let mut cur = slot.load(Ordering::Relaxed);
+                loop {
+                    if cur >= R_WIN {
+                        return;
+                    }
+                    let next = if lost {
+                        R_WIN
+                    } else if cur == 1 {
+                        R_LOSS
+                    } else {
+                        cur - 1
+                    };
+                    match slot.compare_exchange_weak(
+                        cur,
+                        next,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    ) {
+                        Ok(_) => {
+                            if next >= R_WIN {
+                                decided.push(qi as u32);
+                            }
+                            return;
+                        }
+                        Err(now) => cur = now,
+                    }
+                }
+            });
+        }
+        decided
+    }
+}
+
+/// Whether the processor has POPCNT and BMI2 (the solver's hot loops are compiled for them).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn native() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi2")
 }
 
 /// Calls `f` with every position (White to move) from which a quiet, non-crowning White move
@@ -972,6 +1066,23 @@ mod tests {
                 assert_eq!(rank(s), r);
                 assert_eq!(s.count_ones() as usize, k);
             }
+        }
+    }
+
+    #[test]
+    fn compress_and_deposit_are_inverse() {
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let occ = x & 0x5A5A_A5A5;
+            let set = x.rotate_left(7) & !occ;
+            let c = compress(set, occ);
+            assert_eq!(c.count_ones(), set.count_ones());
+            assert_eq!(deposit(c, occ), set);
+            assert_eq!(unrank(rank(set), set.count_ones() as usize), set);
+            assert_eq!(unrank_slow(rank(set), set.count_ones() as usize), set);
         }
     }
 
