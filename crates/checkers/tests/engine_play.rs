@@ -171,7 +171,7 @@ fn a_short_match_completes_with_consistent_counts() {
     .expect("match");
     assert_eq!(seen, 4);
     assert_eq!(s.games(), 4);
-    let (elo, lo, hi) = s.elo();
+    let (elo, (lo, hi)) = (s.elo(), s.elo_interval());
     assert!(lo <= elo && elo <= hi);
 }
 

@@ -48,6 +48,18 @@ impl Wdl {
         (elo_from_score(s - Z95 * se), elo_from_score(s + Z95 * se))
     }
 
+    /// Half-width of the 95% interval of the score fraction (standard error of the per-game
+    /// score times z); 0.5 with no games.
+    pub fn score_margin(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.5;
+        }
+        let s = self.score();
+        let mean_sq = (self.wins as f64 + 0.25 * self.draws as f64) / n;
+        Z95 * ((mean_sq - s * s).max(0.0) / n).sqrt()
+    }
+
     /// The same result seen from the other side.
     pub fn flipped(&self) -> Wdl {
         Wdl {
@@ -106,6 +118,25 @@ mod tests {
         assert!(hi2 - lo2 < (hi - lo) / 5.0);
         assert_eq!(small.flipped().flipped(), small);
         assert!((small.score() - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn score_margin_is_z_times_the_standard_error() {
+        // 10 wins, 10 losses: per-game variance 0.25, standard error sqrt(0.25 / 20).
+        let even = Wdl {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        assert!((even.score_margin() - Z95 * (0.25f64 / 20.0).sqrt()).abs() < 1e-12);
+        // All draws: no spread at all.
+        let draws = Wdl {
+            wins: 0,
+            draws: 8,
+            losses: 0,
+        };
+        assert!(draws.score_margin().abs() < 1e-12);
+        assert_eq!(Wdl::default().score_margin(), 0.5);
     }
 
     #[test]

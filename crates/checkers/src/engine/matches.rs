@@ -2,7 +2,8 @@
 //! the rules and the endgame database, and the Elo estimate with its 95% error bar.
 //!
 //! Engines are named by a spec:
-//! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process;
+//! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process
+//!   (`:lmr` / `:nolmr` after the level switch late-move reductions, e.g. `qiyi:level=10:lmr`);
 //! - `hub:COMMAND`: a program speaking the Hub protocol (pydraughts' English conventions, see
 //!   [`super::hub`]);
 //! - `cep:COMMAND`: a program speaking SimonMaracine/checkers-engine's protocol (`INIT`,
@@ -19,6 +20,7 @@ use crate::movegen::Move;
 use crate::notation::{self, board_to_fen};
 use crate::rules::{Checkers, Outcome};
 use qiyi_core::search::SearchLimits;
+pub use qiyi_core::stats::Wdl;
 use qiyi_core::{Game, Rng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -420,11 +422,29 @@ pub fn player_from_spec(
         return Ok(Box::new(InternalPlayer::new(Level::MAX, threads, egdb)));
     }
     if let Some(rest) = s.strip_prefix("qiyi:") {
+        // An optional `:lmr` / `:nolmr` suffix switches late-move reductions.
+        let (rest, lmr) = if let Some(r) = rest.strip_suffix(":lmr") {
+            (r, Some(true))
+        } else if let Some(r) = rest.strip_suffix(":nolmr") {
+            (r, Some(false))
+        } else {
+            (rest, None)
+        };
+        let (rest, lmr) = match (rest, lmr) {
+            ("lmr", None) => ("10", Some(true)),
+            ("nolmr", None) => ("10", Some(false)),
+            other => other,
+        };
         let level = match rest.strip_prefix("level=") {
             Some(n) => Level::parse(n)?,
             None => Level::parse(rest)?,
         };
-        return Ok(Box::new(InternalPlayer::new(level, threads, egdb)));
+        let mut p = InternalPlayer::new(level, threads, egdb);
+        if let Some(on) = lmr {
+            p.engine.set_lmr(on);
+            p.name.push_str(if on { ":lmr" } else { ":nolmr" });
+        }
+        return Ok(Box::new(p));
     }
     if let Some(cmd) = s.strip_prefix("hub:") {
         return Ok(Box::new(ExternalPlayer::start(cmd, Some(Protocol::Hub))?));
@@ -539,74 +559,6 @@ pub fn play_game(
     }
 }
 
-/// Wins, draws and losses of player A, with the derived numbers.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MatchSummary {
-    /// A's wins.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// A's losses.
-    pub losses: u32,
-}
-
-impl MatchSummary {
-    /// Games played.
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// A's score fraction (wins + draws / 2) / games.
-    pub fn score(&self) -> f64 {
-        let n = self.games();
-        if n == 0 {
-            return 0.5;
-        }
-        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
-    }
-
-    /// A's Elo difference and the 95% interval (low, high), from the trinomial variance of the
-    /// per-game score. Infinite ends are reported as ±inf.
-    pub fn elo(&self) -> (f64, f64, f64) {
-        let n = self.games() as f64;
-        let s = self.score();
-        if n == 0.0 {
-            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
-        }
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        let se = (var / n).sqrt();
-        (elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se))
-    }
-
-    /// The 95% error bar of the score fraction (half-width).
-    pub fn score_margin(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return 0.5;
-        }
-        let s = self.score();
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        1.96 * (var / n).sqrt()
-    }
-}
-
-/// The Elo difference that gives an expected score `s`.
-pub fn elo_of(s: f64) -> f64 {
-    if s <= 0.0 {
-        f64::NEG_INFINITY
-    } else if s >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / s - 1.0).log10()
-    }
-}
-
 /// The ballots a match of `games` games uses: tournament ballots in an order shuffled by
 /// `seed`, each played twice (colours swapped).
 pub fn match_ballots(games: usize, seed: u64) -> Vec<Ballot> {
@@ -620,7 +572,8 @@ pub fn match_ballots(games: usize, seed: u64) -> Vec<Ballot> {
     (0..pairs).map(|i| all[i % all.len()].clone()).collect()
 }
 
-/// Plays `games` games between `a` and `b` over the ballots, colours swapped; `on_game` sees each.
+/// Plays `games` games between `a` and `b` over the ballots, colours swapped; `on_game` sees each
+/// game and the running result. Returns A's wins, draws and losses.
 pub fn run_match(
     a: &mut dyn MatchPlayer,
     b: &mut dyn MatchPlayer,
@@ -628,9 +581,9 @@ pub fn run_match(
     movetime: Duration,
     seed: u64,
     egdb: Option<&Egdb>,
-    mut on_game: impl FnMut(&GameRecord, &MatchSummary),
-) -> Result<MatchSummary, MatchError> {
-    let mut summary = MatchSummary::default();
+    mut on_game: impl FnMut(&GameRecord, &Wdl),
+) -> Result<Wdl, MatchError> {
+    let mut summary = Wdl::default();
     let ballots = match_ballots(games, seed);
     for g in 0..games {
         let ballot = &ballots[g / 2];
@@ -663,22 +616,4 @@ pub fn run_match(
         );
     }
     Ok(summary)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_of_even_score_is_zero() {
-        let s = MatchSummary {
-            wins: 10,
-            draws: 0,
-            losses: 10,
-        };
-        let (e, lo, hi) = s.elo();
-        assert!(e.abs() < 1e-9);
-        assert!(lo < 0.0 && hi > 0.0);
-        assert!((elo_of(0.75) - 190.848).abs() < 0.01);
-    }
 }
