@@ -111,10 +111,10 @@ pub struct MatchArgs {
 struct MatchReport {
     engine_a: String,
     engine_b: String,
-    games: u32,
-    wins: u32,
-    draws: u32,
-    losses: u32,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
     score: f64,
     score_margin95: f64,
     elo: f64,
@@ -123,16 +123,6 @@ struct MatchReport {
     movetime_ms: u64,
     seed: u64,
     seconds: f64,
-}
-
-fn finite(x: f64) -> f64 {
-    if x.is_finite() {
-        x
-    } else if x > 0.0 {
-        9999.0
-    } else {
-        -9999.0
-    }
 }
 
 /// Plays a match and prints W/D/L, score and Elo with the 95% interval.
@@ -183,7 +173,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    let (elo, lo, hi) = s.elo();
+    let (elo, (lo, hi)) = (s.elo(), s.elo_interval());
     let report = MatchReport {
         engine_a: na,
         engine_b: nb,
@@ -193,9 +183,9 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         losses: s.losses,
         score: s.score(),
         score_margin95: s.score_margin(),
-        elo: finite(elo),
-        elo_low95: finite(lo),
-        elo_high95: finite(hi),
+        elo,
+        elo_low95: lo,
+        elo_high95: hi,
         movetime_ms: args.movetime,
         seed: g.seed,
         seconds: started.elapsed().as_secs_f64(),
@@ -323,14 +313,23 @@ pub struct HubArgs {
     /// Strength: `seed`, `seed:DEPTH` or 1-10.
     #[arg(long, default_value = "10")]
     level: String,
+    /// Endgame database directory (from `qiyi egdb build checkers`), probed during the search.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
 }
 
 /// Speaks the Hub protocol (English checkers) on stdin/stdout until `quit`.
 pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
     let lv = level(&args.level)?;
+    let db = load_egdb(&args.egdb)?;
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout();
-    hub::run(stdin.lock(), &mut out, lv, g.threads.map_or(1, usize::from))?;
+    hub::run(
+        stdin.lock(),
+        std::io::stdout(),
+        lv,
+        g.threads.map_or(1, usize::from),
+        db,
+    )?;
     Ok(())
 }
 

@@ -11,7 +11,11 @@
 //!
 //! Commands handled: `hub`, `set-param`, `init`, `ping`, `new-game`, `pos`, `level`
 //! (`move-time`, `depth`, `nodes`, `time`/`inc`, `infinite`), `go think|analyze`, `stop`, `quit`.
+//! The search runs on its own thread: `stop` interrupts it (the answer is `done` with the best
+//! move found so far), `ping` is answered while it thinks.
 
+use super::egdb::Egdb;
+use super::eval::Weights;
 use super::player::{Engine, Level};
 use crate::board::{Bitboard, Board, Color};
 use crate::movegen::Move;
@@ -20,6 +24,9 @@ use crate::rules::Checkers;
 use qiyi_core::search::SearchLimits;
 use qiyi_core::Game;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// What is wrong with a Hub position or move.
@@ -178,57 +185,113 @@ fn args(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The engine's side of a Hub session.
+/// Where the session writes: shared between the protocol thread and the search thread.
+type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// Writes one line; a closed pipe means the GUI has gone, so the error is dropped.
+fn say(out: &Out, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// A search running on its own thread.
+struct Running {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    /// True when the search has no bound of its own (`level infinite`): only `stop` ends it.
+    unbounded: bool,
+}
+
+/// The engine's side of a Hub session. Searches run on their own thread, so `stop` (and `ping`)
+/// are answered while the engine thinks; `stop` ends the search at once and it answers `done`
+/// with the best move so far.
 pub struct HubSession {
-    engine: Engine,
+    out: Out,
+    engine: Arc<Mutex<Engine>>,
     level: Level,
     threads: usize,
+    egdb: Option<Arc<Egdb>>,
     game: Checkers,
     limits: SearchLimits,
+    running: Option<Running>,
 }
 
 impl HubSession {
-    /// A session playing at `level` with `threads` search threads.
-    pub fn new(level: Level, threads: usize) -> HubSession {
+    /// A session playing at `level` with `threads` search threads, writing to `output`.
+    pub fn new<W: Write + Send + 'static>(level: Level, threads: usize, output: W) -> HubSession {
+        Self::with_egdb(level, threads, None, output)
+    }
+
+    /// A session whose engine probes the endgame database `egdb`.
+    pub fn with_egdb<W: Write + Send + 'static>(
+        level: Level,
+        threads: usize,
+        egdb: Option<Arc<Egdb>>,
+        output: W,
+    ) -> HubSession {
         HubSession {
-            engine: Engine::new(level, threads),
+            out: Arc::new(Mutex::new(output)),
+            engine: Arc::new(Mutex::new(Self::engine(level, threads, &egdb))),
             level,
             threads,
+            egdb,
             game: Checkers::start(),
             limits: SearchLimits::move_time(Duration::from_secs(1)),
+            running: None,
         }
     }
 
-    /// Handles one command, writing the replies; returns `false` on `quit` (or end of input).
-    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<bool> {
+    fn engine(level: Level, threads: usize, egdb: &Option<Arc<Egdb>>) -> Engine {
+        Engine::with_parts(level, threads, Weights::default(), egdb.clone())
+    }
+
+    fn replace_engine(&mut self) {
+        let e = Self::engine(self.level, self.threads, &self.egdb);
+        self.engine = Arc::new(Mutex::new(e));
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Handles one command; returns `false` on `quit`. Anything but `ping` and `stop` first
+    /// ends a running search (its `done` line comes first).
+    pub fn handle(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r),
             None => (line, ""),
         };
+        if !matches!(cmd, "" | "ping" | "ponder-hit") {
+            self.stop_search();
+        }
         match cmd {
-            "" => {}
+            "" | "stop" | "ponder-hit" => {}
             "hub" => {
-                writeln!(
-                    out,
-                    "id name=qiyi version={} author=\"qiyi authors\"",
-                    env!("CARGO_PKG_VERSION")
-                )?;
-                writeln!(
-                    out,
-                    "param name=variant value=english type=enum values=\"english\""
-                )?;
-                writeln!(
-                    out,
-                    "param name=level value={} type=int min=1 max=10",
-                    self.level_number()
-                )?;
-                writeln!(
-                    out,
-                    "param name=threads value={} type=int min=1 max=64",
-                    self.threads
-                )?;
-                writeln!(out, "wait")?;
+                let lines = [
+                    format!(
+                        "id name=qiyi version={} author=\"qiyi authors\"",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                    "param name=variant value=english type=enum values=\"english\"".to_string(),
+                    format!(
+                        "param name=level value={} type=int min=1 max=10",
+                        self.level_number()
+                    ),
+                    format!(
+                        "param name=threads value={} type=int min=1 max=64",
+                        self.threads
+                    ),
+                    "wait".to_string(),
+                ];
+                for l in lines {
+                    say(&self.out, &l);
+                }
             }
             "set-param" => {
                 let a = args(rest);
@@ -237,42 +300,60 @@ impl HubSession {
                     (Some("level"), Some(v)) => match Level::parse(&v) {
                         Ok(l) => {
                             self.level = l;
-                            self.engine = Engine::new(l, self.threads);
+                            self.replace_engine();
                         }
-                        Err(e) => writeln!(out, "error {e}")?,
+                        Err(e) => say(&self.out, &format!("error {e}")),
                     },
                     (Some("threads"), Some(v)) => match v.parse::<usize>() {
                         Ok(t) if (1..=64).contains(&t) => {
                             self.threads = t;
-                            self.engine = Engine::new(self.level, t);
+                            self.replace_engine();
                         }
-                        _ => writeln!(out, "error threads must be 1-64")?,
+                        _ => say(&self.out, "error threads must be 1-64"),
                     },
                     (Some("variant"), Some(v)) if v != "english" => {
-                        writeln!(out, "error only the english variant is supported")?
+                        say(&self.out, "error only the english variant is supported")
                     }
                     _ => {}
                 }
             }
-            "init" => writeln!(out, "ready")?,
-            "ping" => writeln!(out, "pong")?,
+            "init" => say(&self.out, "ready"),
+            "ping" => say(&self.out, "pong"),
             "new-game" => {
-                self.engine.new_game();
+                if let Ok(mut e) = self.engine.lock() {
+                    e.new_game();
+                }
                 self.game = Checkers::start();
             }
             "pos" => {
                 if let Err(e) = self.set_position(rest) {
-                    writeln!(out, "error {e}")?;
+                    say(&self.out, &format!("error {e}"));
                 }
             }
             "level" => self.set_level(rest),
-            "go" => self.go(rest.trim() == "analyze", out)?,
-            "stop" | "ponder-hit" => {}
-            "quit" => return Ok(false),
-            other => writeln!(out, "error unknown command {other}")?,
+            "go" => self.go(rest.trim() == "analyze"),
+            "quit" => return false,
+            other => say(&self.out, &format!("error unknown command {other}")),
         }
-        out.flush()?;
-        Ok(true)
+        true
+    }
+
+    /// Raises the stop flag of a running search and waits for its `done` line.
+    pub fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// At the end of input: lets a bounded search finish, stops an unbounded one.
+    pub fn finish(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.unbounded {
+                r.stop.store(true, Ordering::Relaxed);
+            }
+            let _ = r.handle.join();
+        }
     }
 
     fn level_number(&self) -> u8 {
@@ -329,66 +410,85 @@ impl HubSession {
         self.limits = limits;
     }
 
-    fn go(&mut self, analyze: bool, out: &mut impl Write) -> std::io::Result<()> {
+    /// Starts a search on its own thread; it writes `info` lines as depths complete and `done`
+    /// at the end (or at `stop`).
+    fn go(&mut self, analyze: bool) {
         if self.game.is_over() {
-            writeln!(out, "error the game is over")?;
-            return Ok(());
+            say(&self.out, "error the game is over");
+            return;
         }
-        let mut infos = Vec::new();
-        let limits = self.limits.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut limits = self.limits.clone();
+        limits.stop = Some(stop.clone());
+        let unbounded =
+            limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none();
         let game = self.game.clone();
-        let on_info = |i: &qiyi_core::search::SearchInfo<Move>| {
-            let mut p = game.clone();
-            let mut pv = Vec::new();
-            for &m in &i.pv {
-                pv.push(move_to_hub(&m));
-                p.make(m);
+        let out = self.out.clone();
+        let engine = self.engine.clone();
+        let handle = std::thread::spawn(move || {
+            let Ok(mut engine) = engine.lock() else {
+                say(&out, "error the engine failed in an earlier search");
+                return;
+            };
+            let on_info = |i: &qiyi_core::search::SearchInfo<Move>| {
+                let pv: Vec<String> = i.pv.iter().map(move_to_hub).collect();
+                say(
+                    &out,
+                    &format!(
+                        "info depth={} score={:.2} nodes={} time={:.3} nps={} pv=\"{}\"",
+                        i.depth,
+                        f64::from(i.score) / 100.0,
+                        i.stats.nodes,
+                        i.stats.time.as_secs_f64(),
+                        i.stats.nps(),
+                        pv.join(" ")
+                    ),
+                );
+            };
+            let r = if analyze {
+                engine.analyse(&game, &limits, on_info)
+            } else {
+                engine.think(&game, &limits, on_info)
+            };
+            // A search stopped before its first iteration has no move yet: any legal move
+            // answers (the game is not over, so there is one).
+            let best = r.best_move.or_else(|| game.moves().first().copied());
+            match best {
+                Some(mv) => {
+                    let ponder =
+                        r.pv.get(1)
+                            .filter(|_| r.best_move.is_some())
+                            .map(|p| format!(" ponder={}", move_to_hub(p)))
+                            .unwrap_or_default();
+                    say(&out, &format!("done move={}{}", move_to_hub(&mv), ponder))
+                }
+                None => say(&out, "error no legal move"),
             }
-            infos.push(format!(
-                "info depth={} score={:.2} nodes={} time={:.3} nps={} pv=\"{}\"",
-                i.depth,
-                f64::from(i.score) / 100.0,
-                i.stats.nodes,
-                i.stats.time.as_secs_f64(),
-                i.stats.nps(),
-                pv.join(" ")
-            ));
-        };
-        let r = if analyze {
-            self.engine.analyse(&self.game, &limits, on_info)
-        } else {
-            self.engine.think(&self.game, &limits, on_info)
-        };
-        for line in infos {
-            writeln!(out, "{line}")?;
-        }
-        match r.best_move {
-            Some(mv) => {
-                let ponder =
-                    r.pv.get(1)
-                        .map(|p| format!(" ponder={}", move_to_hub(p)))
-                        .unwrap_or_default();
-                writeln!(out, "done move={}{}", move_to_hub(&mv), ponder)?
-            }
-            None => writeln!(out, "error no legal move")?,
-        }
-        Ok(())
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            unbounded,
+        });
     }
 }
 
-/// Runs a Hub session until `quit` or the end of the input.
-pub fn run(
-    input: impl BufRead,
-    out: &mut impl Write,
+/// Runs a Hub session until `quit` or the end of the input (a bounded search still running
+/// then is finished, an unbounded one stopped).
+pub fn run<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    output: W,
     level: Level,
     threads: usize,
+    egdb: Option<Arc<Egdb>>,
 ) -> std::io::Result<()> {
-    let mut session = HubSession::new(level, threads);
+    let mut session = HubSession::with_egdb(level, threads, egdb, output);
     for line in input.lines() {
-        if !session.handle(&line?, out)? {
-            break;
+        if !session.handle(&line?) {
+            return Ok(());
         }
     }
+    session.finish();
     Ok(())
 }
 

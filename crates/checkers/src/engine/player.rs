@@ -160,6 +160,16 @@ impl Engine {
         }
     }
 
+    /// Turns late-move reductions on or off (strong levels only; the seed player has none).
+    pub fn set_lmr(&mut self, on: bool) {
+        if let Inner::Strong(s) = &mut self.inner {
+            let mut opts = s.options().clone();
+            opts.lmr = on;
+            let e = s.evaluator().clone();
+            **s = Searcher::new(e, opts);
+        }
+    }
+
     /// Forgets the table (a new game).
     pub fn new_game(&mut self) {
         match &mut self.inner {
