@@ -51,6 +51,7 @@ fn decisions(c: &mut Criterion) {
     for kind in [
         PlayerKind::SeedGreedy,
         PlayerKind::Heuristic,
+        PlayerKind::Race,
         PlayerKind::SeedMc,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,

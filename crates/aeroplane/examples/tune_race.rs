@@ -26,6 +26,7 @@ fn main() {
             leader: v[2],
             samples: v.get(3).map_or(0, |&x| x as u32),
             capture: v.get(4).copied().unwrap_or(0.5),
+            greedy: v.get(5).copied().unwrap_or(1.0),
         };
         let wins: u64 = (0..games)
             .into_par_iter()

@@ -54,6 +54,13 @@ pub fn value_table(rules: &Rules) -> Arc<ValueTable> {
 /// The chance (approximate: the opponent's first roll and one reroll after a 6) that the plane of
 /// player `p` at progress `d` is hit by opponent `q` on `q`'s next turn.
 pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
+    danger_from_with(pos, p, d, q, 1.0)
+}
+
+/// [`danger_from`] for an opponent that takes a hit it can make with chance `greedy` and
+/// otherwise picks one of its distinct moves at random (`greedy = 1`: it always hits; `0`: a
+/// random player). The reroll term is scaled the same way, by `greedy + (1 - greedy) / 2`.
+pub fn danger_from_with(pos: &Aero, p: usize, d: u8, q: usize, greedy: f64) -> f64 {
     let in_flight_path = d == FLIGHT_CROSSES && (pos.seat(p) + 2) % 4 == pos.seat(q);
     if !on_ring(d) && !in_flight_path {
         return 0.0;
@@ -79,12 +86,24 @@ pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
         }
     };
     let mut first = [false; 7];
-    let mut count = 0;
+    let mut p = 0.0;
     for r in 1..=6u8 {
-        first[r as usize] = planes.iter().any(|&e| hits(e, r));
-        count += first[r as usize] as u32;
+        // Distinct movable planes of q for roll r, and how many of them hit.
+        let mut seen = [false; PLANE_STATES];
+        let (mut moves, mut hitting) = (0u32, 0u32);
+        for &e in planes.iter() {
+            if e == CENTRE || (e == HANGAR && !rules.can_take_off(r)) || seen[e as usize] {
+                continue;
+            }
+            seen[e as usize] = true;
+            moves += 1;
+            hitting += hits(e, r) as u32;
+        }
+        first[r as usize] = hitting > 0;
+        if hitting > 0 {
+            p += (greedy + (1.0 - greedy) * hitting as f64 / moves as f64) / 6.0;
+        }
     }
-    let mut p = count as f64 / 6.0;
     if !first[6] {
         // After a six that does not hit, the best plane to move for a second chance.
         let mut best = 0u32;
@@ -105,17 +124,22 @@ pub fn danger_from(pos: &Aero, p: usize, d: u8, q: usize) -> f64 {
                 .count() as u32;
             best = best.max(c);
         }
-        p += best as f64 / 36.0;
+        p += (greedy + (1.0 - greedy) * 0.5) * best as f64 / 36.0;
     }
     p
 }
 
 /// The chance that the plane of `p` at `d` is hit before `p`'s next turn (opponents independent).
 pub fn danger(pos: &Aero, p: usize, d: u8) -> f64 {
+    danger_with(pos, p, d, 1.0)
+}
+
+/// [`danger`] against opponents modelled as in [`danger_from_with`].
+pub fn danger_with(pos: &Aero, p: usize, d: u8, greedy: f64) -> f64 {
     let mut survive = 1.0;
     for q in 0..pos.players() {
         if q != p && pos.places()[q] == 0 {
-            survive *= 1.0 - danger_from(pos, p, d, q);
+            survive *= 1.0 - danger_from_with(pos, p, d, q, greedy);
         }
     }
     1.0 - survive

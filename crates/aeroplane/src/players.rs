@@ -3,7 +3,7 @@
 
 use crate::board::{on_ring, ring_square, CENTRE, HANGAR, RING_LAST};
 use crate::error::AeroError;
-use crate::eval::{all_scores, danger, relative_score, value_table, Weights};
+use crate::eval::{all_scores, danger_with, relative_score, value_table, Weights};
 use crate::position::{Aero, AeroMove};
 use crate::race::{race_table, RaceTable};
 use crate::record::random_game;
@@ -360,6 +360,9 @@ pub struct RaceWeights {
     /// In the sampled rounds, the chance that an opponent who can send a plane home does so
     /// (otherwise it moves at random).
     pub capture: f64,
+    /// In the danger estimate, the chance that an opponent able to hit a plane does so (else it
+    /// moves at random): see [`crate::eval::danger_from_with`].
+    pub greedy: f64,
 }
 
 impl RaceWeights {
@@ -370,6 +373,7 @@ impl RaceWeights {
         leader: 0.3,
         samples: 0,
         capture: 0.5,
+        greedy: 1.0,
     };
 }
 
@@ -419,7 +423,7 @@ pub fn race_score(pos: &Aero, mv: AeroMove, table: &RaceTable, w: &RaceWeights) 
         if d == HANGAR || d == CENTRE {
             continue;
         }
-        let r = danger(&after, me, d);
+        let r = danger_with(&after, me, d, w.greedy);
         if r > 0.0 {
             let mut hit = mine;
             hit[i] = HANGAR;

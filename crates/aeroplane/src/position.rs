@@ -309,14 +309,18 @@ impl Aero {
     /// can always move, a hangar plane only on a take-off roll.
     #[inline]
     fn can_move(&self, roll: u8) -> bool {
-        let takeoff = self.rules.can_take_off(roll);
-        // Bitwise operators, not short-circuits: the outcome depends on the die, so branches
-        // here are mispredicted.
-        let mut any = false;
-        for &d in &self.planes[self.to_move as usize] {
-            any |= (d < CENTRE) | ((d == HANGAR) & takeoff);
+        // Four bytes at once, no branch (the outcome depends on the die): on a take-off roll
+        // any plane not finished can move; otherwise one with progress below the centre.
+        let row = u32::from_le_bytes(self.planes[self.to_move as usize & 3]);
+        let all_finished = row == u32::from_le_bytes([CENTRE; 4]);
+        // High bit of each byte set when that byte is >= CENTRE (bytes are <= HANGAR < 128).
+        let at_least_centre = (row | 0x8080_8080).wrapping_sub(0x3838_3838) & 0x8080_8080;
+        let some_below_centre = at_least_centre != 0x8080_8080;
+        if self.rules.can_take_off(roll) {
+            !all_finished
+        } else {
+            some_below_centre
         }
-        any
     }
 
     /// Progress of the four planes of player `p` ([`HANGAR`] = in the hangar).
@@ -522,15 +526,21 @@ impl Aero {
     fn capture_at<const HASH: bool>(&mut self, p: usize, d: u8) -> u8 {
         let n = self.players as usize;
         let same = &SAME_SQUARE[n.min(4)][p & 3];
+        // Any byte of a row equal to that player's `e`? (exact zero-byte test on row ^ e..e;
+        // NOWHERE matches nothing, and rows of absent players are all HANGAR, so all four rows
+        // are tested without a branch, and one branch decides whether anything is hit)
+        let mut hit = 0u32;
+        for (row, by_progress) in self.planes.iter().zip(same.iter()) {
+            let e = by_progress[d as usize & 63];
+            let x = u32::from_le_bytes(*row) ^ (e as u32 * 0x0101_0101);
+            hit |= x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080;
+        }
+        if hit == 0 {
+            return 0;
+        }
         let mut captured = 0;
         for q in 0..n {
             let e = same[q & 3][d as usize & 63];
-            // Any byte of the row equal to `e`? (exact zero-byte test on row ^ e..e; NOWHERE
-            // matches nothing, so no branch is needed for squares `q` never visits)
-            let x = u32::from_le_bytes(self.planes[q]) ^ (e as u32 * 0x0101_0101);
-            if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
-                continue;
-            }
             for i in 0..PLANES {
                 if self.planes[q][i] == e {
                     self.set_plane::<HASH>(q, i, HANGAR);
