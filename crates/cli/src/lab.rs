@@ -72,6 +72,9 @@ pub struct LabArgs {
     /// Write SVG charts into this directory (created if missing).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Also write the report as JSON into this file (what the web Lab page shows).
+    #[arg(long)]
+    pub save_json: Option<PathBuf>,
 }
 
 /// Runs `qiyi lab`.
@@ -89,6 +92,10 @@ pub fn lab(g: &Global, args: LabArgs) -> anyhow::Result<()> {
         for f in &files {
             eprintln!("lab: wrote {}", f.display());
         }
+    }
+    if let Some(path) = &args.save_json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if g.json {
         print_json(&report)

@@ -38,7 +38,7 @@ pub fn run(g: &Global, args: &LabArgs, positions: Option<&str>) -> anyhow::Resul
     if positions.is_some() {
         anyhow::bail!("aeroplane plays whole games from the start: --positions does not apply");
     }
-    let games = args.games.unwrap_or(200);
+    let games = args.games.unwrap_or(100);
     let bar = progress(games * CONTENDERS.len() as u64, "lab aeroplane games");
     let mut rep = LabReport::new("aeroplane", g.seed);
     rep.notes = vec![

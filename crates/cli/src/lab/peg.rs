@@ -110,7 +110,7 @@ impl LabProblem {
                     .map(|k| {
                         let mut t = [0u128; 256];
                         for (v, slot) in t.iter_mut().enumerate() {
-                            *slot = b.apply(perm, (v as u128) << (8 * k));
+                            *slot = b.apply(perm, ((v as u128) << (8 * k)) & b.full());
                         }
                         t
                     })
