@@ -1,6 +1,7 @@
 //! Development driver for the engine without the CLI:
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- analyze FEN|startpos DEPTH|Nms`
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- match SPEC_A SPEC_B GAMES MS [SKIP]`
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- bench [DEPTH]` (the `qiyi bench` suite)
 //! (specs as in `qiyi match xiangqi`: `qiyi`, `qiyi:seed`, `ucci:CMD`, `uci:CMD`; SKIP = openings
 //! to skip, so several shards can run side by side).
 
@@ -85,6 +86,18 @@ fn main() {
                 hi,
                 r.ms_per_move.0,
                 r.ms_per_move.1
+            );
+        }
+        Some("bench") => {
+            let depth: u32 = args.get(2).map_or(8, |d| d.parse().expect("depth"));
+            let r = qiyi_xiangqi::search::bench(depth);
+            let secs = r.time.as_secs_f64().max(1e-9);
+            println!(
+                "search suite depth {depth}: {} nodes in {:.3} s = {:.0} nodes/s; best moves {:?}",
+                r.nodes,
+                secs,
+                r.nodes as f64 / secs,
+                r.best_moves
             );
         }
         _ => eprintln!("usage: xq_dev analyze FEN DEPTH|Nms | xq_dev match A B GAMES MS [SKIP]"),
