@@ -5,22 +5,53 @@
 
 use proptest::prelude::*;
 use qiyi_checkers::engine::hub::{
-    board_from_hub, board_to_hub, move_from_hub, move_to_hub, HubSession,
+    board_from_hub, board_to_hub, move_from_hub, move_to_hub, run, HubSession,
 };
 use qiyi_checkers::engine::Level;
 use qiyi_checkers::notation::board_from_fen;
 use qiyi_checkers::Board;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-fn talk(session: &mut HubSession, lines: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    for l in lines {
-        session.handle(l, &mut out).expect("writing to a Vec");
+/// An output both the session (and its search thread) and the test can reach.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("buffer").extend_from_slice(buf);
+        Ok(buf.len())
     }
-    String::from_utf8(out)
-        .expect("utf-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    /// The lines written since the last call.
+    fn take(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().expect("buffer"));
+        String::from_utf8(bytes)
+            .expect("utf-8")
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+fn session(level: Level) -> (HubSession, Shared) {
+    let out = Shared::default();
+    (HubSession::new(level, 1, out.clone()), out)
+}
+
+/// Sends `lines`, lets a bounded search finish, and returns what the engine wrote.
+fn talk(session: &mut (HubSession, Shared), lines: &[&str]) -> Vec<String> {
+    for l in lines {
+        session.0.handle(l);
+    }
+    session.0.finish();
+    session.1.take()
 }
 
 #[test]
@@ -53,7 +84,7 @@ fn positions_match_pydraughts() {
 
 #[test]
 fn handshake_and_a_move() {
-    let mut s = HubSession::new(Level::Level(5), 1);
+    let mut s = session(Level::Level(5));
     let out = talk(&mut s, &["hub"]);
     assert!(out[0].starts_with("id name=qiyi"));
     assert!(out
@@ -89,8 +120,76 @@ fn handshake_and_a_move() {
 }
 
 #[test]
+fn stop_interrupts_an_infinite_search() {
+    let mut s = session(Level::Level(10));
+    for l in [
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 23-19\"",
+        "level infinite",
+        "go analyze",
+    ] {
+        s.0.handle(l);
+    }
+    // The search has no bound: it is still thinking after the first depths are out...
+    let started = Instant::now();
+    while !s.1 .0.lock().expect("buffer").starts_with(b"info") {
+        assert!(started.elapsed() < Duration::from_secs(60), "no info line");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(s.0.searching());
+    // ...answers ping meanwhile...
+    s.0.handle("ping");
+    // ...and stop ends it with a legal move (the test would hang if it did not).
+    s.0.handle("stop");
+    assert!(!s.0.searching());
+    let out = s.1.take();
+    assert!(out.iter().any(|l| l == "pong"), "{out:?}");
+    let done = out.last().expect("done");
+    let mv = done
+        .strip_prefix("done move=")
+        .expect("done")
+        .split_whitespace()
+        .next();
+    let b = board_from_fen("B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15")
+        .expect("FEN");
+    assert!(move_from_hub(&b, mv.expect("move")).is_ok(), "{done}");
+}
+
+#[test]
+fn run_reads_commands_while_the_engine_thinks() {
+    // Through `run`: `stop` right after an unbounded `go` (possibly before the first depth
+    // completes) still gets a legal move, and `quit` ends the session.
+    let out = Shared::default();
+    let input = "init\nlevel infinite\ngo think\nstop\nping\nquit\nping\n";
+    run(input.as_bytes(), out.clone(), Level::Level(10), 1, None).expect("run");
+    let lines = out.take();
+    assert_eq!(lines.first().map(String::as_str), Some("ready"));
+    let done: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("done move="))
+        .collect();
+    assert_eq!(done.len(), 1, "{lines:?}");
+    let mv = done[0]
+        .strip_prefix("done move=")
+        .and_then(|m| m.split_whitespace().next());
+    assert!(move_from_hub(&Board::start(), mv.expect("move")).is_ok());
+    // One pong: the ping after quit is never read.
+    assert_eq!(lines.iter().filter(|l| *l == "pong").count(), 1);
+    // The end of input stops an unbounded search too.
+    let out = Shared::default();
+    run(
+        "level infinite\ngo think\n".as_bytes(),
+        out.clone(),
+        Level::Level(10),
+        1,
+        None,
+    )
+    .expect("run");
+    assert!(out.take().iter().any(|l| l.starts_with("done move=")));
+}
+
+#[test]
 fn bad_input_gets_an_error_line() {
-    let mut s = HubSession::new(Level::Level(3), 1);
+    let mut s = session(Level::Level(3));
     let out = talk(
         &mut s,
         &[
@@ -124,8 +223,8 @@ proptest! {
 
     #[test]
     fn session_never_panics(line in "(hub|init|pos|level|set-param|ping|new-game|stop) \\PC{0,30}") {
-        let mut s = HubSession::new(Level::Level(1), 1);
-        let mut out = Vec::new();
-        prop_assert!(s.handle(&line, &mut out).is_ok());
+        let mut s = session(Level::Level(1));
+        prop_assert!(s.0.handle(&line));
+        s.0.finish();
     }
 }
