@@ -90,7 +90,10 @@ impl Level {
 }
 
 /// The search options of the strong engine: everything exact plus capture resolution; no null
-/// move (zugzwang is common in checkers) and no LMR.
+/// move (zugzwang is common in checkers) and no LMR: core's late-move reductions measured
+/// +27 =47 −26 (50.5% ± 7.1%, Elo +3 [−46, +53]) against this setting in 100 games at 50 ms a
+/// move (`qiyi match checkers --engine qiyi:level=10:lmr --engine qiyi:level=10:nolmr
+/// --games 100 --movetime 50 --threads 1 --seed 3`), no measurable gain, so it stays off.
 pub fn engine_options(threads: usize, tt_mib: usize) -> SearchOptions {
     SearchOptions {
         null_move: false,
