@@ -589,7 +589,13 @@ mod tests {
     fn the_fast_score_equals_the_feature_sum() {
         use qiyi_core::game::Game;
         use qiyi_core::rng::Rng;
-        for w in [Weights::hand(), Weights::default()] {
+        // Every scalar feature weighted (the shipped weights leave some at 0).
+        let mut all = Weights::hand();
+        for (i, f) in (F_MOB_HORSE..NUM_FEATURES).enumerate() {
+            all.mg[f] = 3 + i as Score;
+            all.eg[f] = 17 - 2 * i as Score;
+        }
+        for w in [Weights::hand(), Weights::default(), all] {
             let e = Evaluation::with_weights(w);
             let mut rng = Rng::new(7);
             let mut moves = Vec::new();
