@@ -3,7 +3,9 @@
 //! Run with `CARGO_TARGET_DIR=/work/targets/cc cargo bench -p qiyi-chinese-checkers`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use qiyi_chinese_checkers::eval::GreedyPolicy;
 use qiyi_chinese_checkers::{Options, Position};
+use qiyi_core::eval::Policy;
 use qiyi_core::{Game, Rng};
 use std::hint::black_box;
 
@@ -65,6 +67,20 @@ fn bench(c: &mut Criterion) {
                 while !pos.is_over() {
                     pos.legal_moves(&mut moves);
                     pos.make(moves[rng.below(moves.len())]);
+                }
+                black_box(pos.ply())
+            })
+        });
+        // The MCTS playout policy (greedy with 15% exploration): games that end with a winner.
+        let policy = GreedyPolicy::default();
+        group.bench_function("greedy_playout_to_end", |b| {
+            b.iter(|| {
+                let mut pos = start.clone();
+                let mut moves = Vec::with_capacity(256);
+                while !pos.is_over() {
+                    pos.legal_moves(&mut moves);
+                    let mv = policy.choose(&pos, &moves, &mut rng);
+                    pos.make(mv);
                 }
                 black_box(pos.ply())
             })
