@@ -1,4 +1,5 @@
-//! Benchmarks: move generation, canonical forms, the English centre solve and one count layer.
+//! Benchmarks: move generation, canonical forms, successors with their canonical forms, the
+//! English centre solve and one count layer.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use qiyi_peg_solitaire::solver::layers::{next_layer, Layer};
@@ -20,6 +21,20 @@ fn benches(c: &mut Criterion) {
             let mut n = 0u32;
             t.for_each_jump(black_box(start), |_, _| n += 1);
             n
+        })
+    });
+    // A position 8 jumps in (the last successor each time).
+    let mut mid = start;
+    for _ in 0..8 {
+        let mut last = mid;
+        t.for_each_successor(mid, |n| last = n);
+        mid = last;
+    }
+    c.bench_function("english/successors-with-canonical-forms", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            t.for_each_neighbour::<false>(black_box(mid), |_, c| acc ^= c);
+            acc
         })
     });
     let problem = Problem::new(board.clone(), Some("d4"), Some("d4")).expect("problem");

@@ -16,8 +16,9 @@
 //! ```
 //!
 //! Modules: [`board`] (shapes, hole names, jumps, symmetry group), [`classes`] (rule-of-three
-//! position classes), [`position`] (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve,
-//! count, fewest moves, count solutions, classify) over the fast bitboard solvers in [`solver`].
+//! position classes), [`pagoda`] (pagoda functions found by linear programming), [`position`]
+//! (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve, count, fewest moves, count
+//! solutions, classify) over the fast bitboard solvers in [`solver`].
 
 #![warn(missing_docs)]
 
