@@ -1,12 +1,11 @@
 //! English checkers commands: `qiyi perft checkers [--fen FEN] --depth N [--divide]`.
 
-use crate::common::{print_json, progress, Global};
+use crate::common::{progress, Global, PerftReport};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use qiyi_checkers::notation::{board_from_fen, board_to_fen, move_to_pdn};
 use qiyi_checkers::perft::divide_parallel;
 use qiyi_checkers::Board;
-use serde::Serialize;
 use std::time::Instant;
 
 /// Arguments of `qiyi perft checkers`.
@@ -21,26 +20,6 @@ pub struct PerftArgs {
     /// Print the leaf count below each root move.
     #[arg(long)]
     pub divide: bool,
-}
-
-#[derive(Serialize)]
-struct DivideRow {
-    #[serde(rename = "move")]
-    mv: String,
-    nodes: u64,
-}
-
-#[derive(Serialize)]
-struct PerftReport {
-    game: &'static str,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-    seconds: f64,
-    nodes_per_second: f64,
-    threads: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    divide: Option<Vec<DivideRow>>,
 }
 
 /// Runs `qiyi perft checkers`.
@@ -69,50 +48,15 @@ pub fn perft(global: &Global, args: PerftArgs) -> Result<()> {
     };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let nodes = if args.depth == 0 {
-        1
-    } else {
-        parts.iter().map(|&(_, n)| n).sum()
-    };
-    let rows: Vec<DivideRow> = parts
-        .iter()
-        .map(|(mv, n)| DivideRow {
-            mv: move_to_pdn(mv),
-            nodes: *n,
-        })
-        .collect();
-    let report = PerftReport {
-        game: "checkers",
-        fen: board_to_fen(&board),
-        depth: args.depth,
-        nodes,
+    let parts = parts.iter().map(|(mv, n)| (move_to_pdn(mv), *n)).collect();
+    PerftReport::new(
+        "checkers",
+        board_to_fen(&board),
+        args.depth,
+        parts,
         seconds,
-        nodes_per_second: if seconds > 0.0 {
-            nodes as f64 / seconds
-        } else {
-            0.0
-        },
         threads,
-        divide: args.divide.then_some(rows),
-    };
-    if global.json {
-        return print_json(&report);
-    }
-    if let Some(rows) = &report.divide {
-        for r in rows {
-            println!("{} {}", r.mv, r.nodes);
-        }
-        println!();
-    }
-    println!(
-        "perft({}) = {} in {:.3} s ({:.1} M nodes/s, {} thread{}) from {}",
-        report.depth,
-        report.nodes,
-        report.seconds,
-        report.nodes_per_second / 1e6,
-        threads,
-        if threads == 1 { "" } else { "s" },
-        report.fen
-    );
-    Ok(())
+        args.divide,
+    )
+    .print(global.json)
 }

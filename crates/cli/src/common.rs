@@ -136,3 +136,104 @@ impl AnalyzeReport {
         Ok(())
     }
 }
+
+/// The leaf count below one root move (`perft --divide`).
+#[derive(Serialize)]
+pub struct DivideRow {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Leaves below it.
+    pub nodes: u64,
+}
+
+/// What `perft` reports for any game (the `--json` object), printed the same way for all.
+#[derive(Serialize)]
+pub struct PerftReport {
+    /// The game's name (`xiangqi`, `checkers`).
+    pub game: &'static str,
+    /// The position counted from.
+    pub fen: String,
+    /// Plies.
+    pub depth: u32,
+    /// Leaves (1 at depth 0).
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Leaves per wall-clock second.
+    pub nodes_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// How the last ply was counted, where a game offers a choice (`bulk`, `make-unmake`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counting: Option<&'static str>,
+    /// The leaves below each root move, with `--divide`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divide: Option<Vec<DivideRow>>,
+}
+
+impl PerftReport {
+    /// The report of a perft to `depth` whose root moves (in notation) had `parts` leaves each.
+    pub fn new(
+        game: &'static str,
+        fen: String,
+        depth: u32,
+        parts: Vec<(String, u64)>,
+        seconds: f64,
+        threads: usize,
+        divide: bool,
+    ) -> Self {
+        let nodes = if depth == 0 {
+            1
+        } else {
+            parts.iter().map(|&(_, n)| n).sum()
+        };
+        PerftReport {
+            game,
+            fen,
+            depth,
+            nodes,
+            seconds,
+            nodes_per_second: if seconds > 0.0 {
+                nodes as f64 / seconds
+            } else {
+                0.0
+            },
+            threads,
+            counting: None,
+            divide: divide.then(|| {
+                parts
+                    .into_iter()
+                    .map(|(mv, nodes)| DivideRow { mv, nodes })
+                    .collect()
+            }),
+        }
+    }
+
+    /// Prints the report: one JSON line with `--json`, else the divide rows and a summary.
+    pub fn print(&self, json: bool) -> anyhow::Result<()> {
+        if json {
+            return print_json(self);
+        }
+        if let Some(rows) = &self.divide {
+            for row in rows {
+                println!("{}: {}", row.mv, row.nodes);
+            }
+            println!();
+        }
+        println!("fen      {}", self.fen);
+        println!("depth    {}", self.depth);
+        println!("nodes    {}", self.nodes);
+        println!(
+            "time     {:.3} s ({:.1} M nodes/s, {} thread{}{})",
+            self.seconds,
+            self.nodes_per_second / 1e6,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            self.counting
+                .map(|c| format!(", {c} counting"))
+                .unwrap_or_default()
+        );
+        Ok(())
+    }
+}

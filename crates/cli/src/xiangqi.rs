@@ -1,10 +1,9 @@
 //! Xiangqi commands: `qiyi perft xiangqi [--fen FEN] --depth N [--divide] [--full] [--json]`.
 
-use crate::common::{print_json, progress, Global};
+use crate::common::{progress, Global, PerftReport};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use qiyi_xiangqi::{perft, MoveList, Position};
-use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -24,27 +23,6 @@ pub struct PerftArgs {
     /// Make and unmake every move down to the leaves instead of bulk-counting the last ply.
     #[arg(long)]
     pub full: bool,
-}
-
-#[derive(Serialize)]
-struct DivideRow {
-    #[serde(rename = "move")]
-    mv: String,
-    nodes: u64,
-}
-
-#[derive(Serialize)]
-struct PerftReport {
-    game: &'static str,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-    seconds: f64,
-    nodes_per_second: f64,
-    threads: usize,
-    counting: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    divide: Option<Vec<DivideRow>>,
 }
 
 /// Runs `qiyi perft xiangqi`.
@@ -105,52 +83,19 @@ pub fn perft(global: &Global, args: PerftArgs) -> Result<()> {
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a perft worker panicked"))?;
     parts.sort_unstable();
-    let nodes = if args.depth == 0 {
-        1
-    } else {
-        parts.iter().map(|&(_, n)| n).sum()
-    };
-    let rows: Vec<DivideRow> = parts
+    let parts = parts
         .iter()
-        .map(|&(i, n)| DivideRow {
-            mv: moves[i].to_string(),
-            nodes: n,
-        })
+        .map(|&(i, n)| (moves[i].to_string(), n))
         .collect();
-    let report = PerftReport {
-        game: "xiangqi",
-        fen: pos.to_fen(),
-        depth: args.depth,
-        nodes,
+    let mut report = PerftReport::new(
+        "xiangqi",
+        pos.to_fen(),
+        args.depth,
+        parts,
         seconds,
-        nodes_per_second: if seconds > 0.0 {
-            nodes as f64 / seconds
-        } else {
-            0.0
-        },
         threads,
-        counting: if full { "make-unmake" } else { "bulk" },
-        divide: args.divide.then_some(rows),
-    };
-    if global.json {
-        return print_json(&report);
-    }
-    if args.divide {
-        for row in report.divide.iter().flatten() {
-            println!("{}: {}", row.mv, row.nodes);
-        }
-        println!();
-    }
-    println!("fen      {}", report.fen);
-    println!("depth    {}", report.depth);
-    println!("nodes    {}", report.nodes);
-    println!(
-        "time     {:.3} s ({:.1} M nodes/s, {} thread{}, {} counting)",
-        report.seconds,
-        report.nodes_per_second / 1e6,
-        report.threads,
-        if report.threads == 1 { "" } else { "s" },
-        report.counting
+        args.divide,
     );
-    Ok(())
+    report.counting = Some(if full { "make-unmake" } else { "bulk" });
+    report.print(global.json)
 }
