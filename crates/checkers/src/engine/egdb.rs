@@ -524,7 +524,7 @@ impl Egdb {
         pieces: usize,
         dir: Option<&Path>,
         mut progress: impl FnMut(&BuildProgress),
-        solver: fn(&Egdb, &[Material]) -> (Vec<Vec<AtomicU8>>, u32),
+        solver: Solver,
     ) -> Result<Egdb, EgdbError> {
         if pieces > MAX_PIECES {
             return Err(EgdbError::TooManyPieces(pieces));
@@ -675,6 +675,9 @@ fn save_table(dir: &Path, m: &Material, t: &Table) -> Result<(), EgdbError> {
     std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
     Ok(())
 }
+
+/// A group solver: the raw values of each table of the group and the number of passes.
+type Solver = fn(&Egdb, &[Material]) -> (Vec<Vec<AtomicU8>>, u32);
 
 /// Slots handled per parallel work item.
 const CHUNK: u64 = 1 << 14;
