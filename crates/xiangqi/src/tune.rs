@@ -312,3 +312,57 @@ pub fn weights_to_rust(w: &Weights, note: &str) -> String {
         fmt(&w.eg)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn sample_parsing_never_panics(text in "\\PC{0,200}") {
+            let _ = parse_samples(&text);
+        }
+    }
+
+    #[test]
+    fn samples_round_trip_and_bad_lines_are_skipped() {
+        let text = format!(
+            "{};1\nnot a sample\n{};0.5\nfen;x\ngarbage fen;0\n",
+            crate::START_FEN,
+            crate::START_FEN
+        );
+        let s = parse_samples(&text);
+        assert_eq!(
+            s.len(),
+            3,
+            "the FEN-less line parses as a sample but not as a position"
+        );
+        assert_eq!(s[0].result, 1.0);
+        // Rows skip positions that do not parse.
+        assert_eq!(rows(&s).len(), 2);
+    }
+
+    #[test]
+    fn fitting_self_play_positions_lowers_the_error() {
+        let config = SelfPlayConfig {
+            games: 2,
+            nodes: 300,
+            random_plies: 4,
+            seed: 3,
+            max_plies: 160,
+        };
+        let samples = selfplay(&config, |_, _| {});
+        assert!(!samples.is_empty());
+        assert!(samples
+            .iter()
+            .all(|s| Position::from_fen(&s.fen).is_ok() && [0.0, 0.5, 1.0].contains(&s.result)));
+        let fit_config = FitConfig {
+            epochs: 20,
+            ..FitConfig::default()
+        };
+        let r = fit(&samples, &Weights::hand(), &fit_config, |_, _| {});
+        assert!(r.error_after <= r.error_before, "{r:?}");
+        assert!(weights_to_rust(&r.weights, "test").contains("pub const TUNED_EG"));
+    }
+}
