@@ -99,7 +99,7 @@ fn draw(chart: &Chart, path: &Path) -> anyhow::Result<()> {
             reference,
             ..
         } => {
-            let height = (160 + 46 * points.len()).max(320) as u32;
+            let height = (200 + 46 * points.len()).max(320) as u32;
             let root = SVGBackend::new(path, (960, height)).into_drawing_area();
             intervals(&root, title, y_label, points, reference.as_ref())?;
             root.present().map_err(err)
@@ -328,7 +328,7 @@ fn intervals(
         .margin(18)
         .x_label_area_size(50)
         .y_label_area_size(label_width)
-        .build_cartesian_2d(0.0..1.0, -0.6..n - 0.4)
+        .build_cartesian_2d(0.0..1.0, -1.6..n - 0.4)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -368,7 +368,7 @@ fn intervals(
         let red = colour(3);
         chart
             .draw_series(LineSeries::new(
-                vec![(*x, -0.6), (*x, n - 0.4)],
+                vec![(*x, -1.6), (*x, n - 0.4)],
                 red.stroke_width(2),
             ))
             .map_err(err)?
