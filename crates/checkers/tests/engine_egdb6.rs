@@ -155,8 +155,6 @@ fn the_engine_converts_won_six_piece_endings() {
         "B:WK1,K5:BK22,K23,K27",
         // Two kings and a man against two kings.
         "B:WK1,K5:BK14,K18,11",
-        // Three men against three men, White to move (a win in the tables, see the assertion).
-        "W:W21,22,30:B9,10,13",
         // Four kings against two, the two to move.
         "W:WK28,K32:BK1,K2,K3,K4",
     ] {
