@@ -218,6 +218,8 @@ struct TuneArgs {
 enum TuneGame {
     /// English checkers (SPSA over self-play games).
     Checkers(checkers_engine::TuneArgs),
+    /// Xiangqi (Texel's method: self-play samples, then a logistic fit).
+    Xiangqi(xiangqi_engine::TuneArgs),
 }
 
 /// Arguments of `qiyi perft`: the game and its own options.
@@ -263,6 +265,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Tune(args) => match args.game {
             TuneGame::Checkers(a) => checkers_engine::tune(g, a),
+            TuneGame::Xiangqi(a) => xiangqi_engine::tune(g, a),
         },
         Command::Uci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Uci),
         Command::Ucci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Ucci),

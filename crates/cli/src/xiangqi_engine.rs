@@ -218,3 +218,120 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// Arguments of `qiyi tune xiangqi`: Texel's method in two steps.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    step: TuneStep,
+}
+
+/// The two steps of Xiangqi tuning.
+#[derive(clap::Subcommand, Debug)]
+enum TuneStep {
+    /// Play self-play games and append their quiet positions as `FEN;result` lines.
+    Selfplay {
+        /// Games to play.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Search nodes per move.
+        #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(100..))]
+        nodes: u64,
+        /// File the samples are appended to.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the evaluation weights to sample files by logistic regression (Texel's method).
+    Fit {
+        /// Passes over the data.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+        epochs: u64,
+        /// Rust file the fitted weights are written to (the crate's `src/eval_weights.rs`).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Sample files written by `selfplay`.
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+    },
+}
+
+/// Runs one step of Texel tuning for the Xiangqi evaluation.
+pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
+    use qiyi_xiangqi::eval::Weights;
+    use qiyi_xiangqi::tune::{self, FitConfig, SelfPlayConfig};
+    use std::io::Write;
+    match args.step {
+        TuneStep::Selfplay { games, nodes, out } => {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .with_context(|| format!("cannot open {}", out.display()))?;
+            let bar = crate::common::progress(games, "self-play");
+            // Chunks of ten games, so that partial data lands on disk.
+            let (mut done, mut samples_written) = (0u64, 0usize);
+            while done < games {
+                let config = SelfPlayConfig {
+                    games: (games - done).min(10) as usize,
+                    nodes,
+                    random_plies: 4,
+                    seed: g.seed.wrapping_mul(1_000_003).wrapping_add(done),
+                    max_plies: 300,
+                };
+                let samples = tune::selfplay(&config, |_, _| bar.inc(1));
+                for s in &samples {
+                    writeln!(file, "{};{}", s.fen, s.result)
+                        .with_context(|| format!("cannot write {}", out.display()))?;
+                }
+                samples_written += samples.len();
+                done += config.games as u64;
+            }
+            bar.finish_and_clear();
+            let report = serde_json::json!({
+                "games": games, "nodes": nodes, "samples": samples_written,
+                "out": out.display().to_string(), "seed": g.seed,
+            });
+            if g.json {
+                return print_json(&report);
+            }
+            println!(
+                "{games} games, {samples_written} positions appended to {} (seed {})",
+                out.display(),
+                g.seed
+            );
+            Ok(())
+        }
+        TuneStep::Fit { epochs, out, data } => {
+            let mut samples = Vec::new();
+            for path in &data {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                samples.extend(tune::parse_samples(&text));
+            }
+            if samples.is_empty() {
+                bail!("no `FEN;result` samples in the data files");
+            }
+            let config = FitConfig {
+                epochs: epochs as usize,
+                ..FitConfig::default()
+            };
+            let bar = crate::common::progress(epochs, "fit");
+            let r = tune::fit(&samples, &Weights::hand(), &config, |_, _| bar.inc(1));
+            bar.finish_and_clear();
+            let note = format!(
+                "{} positions, K {:.2}, {} epochs, error {:.6} -> {:.6}",
+                r.samples, r.k, epochs, r.error_before, r.error_after
+            );
+            std::fs::write(&out, tune::weights_to_rust(&r.weights, &note))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            if g.json {
+                return print_json(&serde_json::json!({
+                    "samples": r.samples, "k": r.k, "error_before": r.error_before,
+                    "error_after": r.error_after, "out": out.display().to_string(),
+                }));
+            }
+            println!("{note}; weights written to {}", out.display());
+            Ok(())
+        }
+    }
+}

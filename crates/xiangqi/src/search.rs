@@ -484,8 +484,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
     fn add_history(&mut self, pos: &Position, mv: Move, bonus: i32) {
         let code = pos.board[mv.from as usize] as usize;
         let h = &mut self.history[code & 47][mv.to as usize];
-        // Gravity: entries saturate toward +-HISTORY_MAX.
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        // Gravity: entries saturate toward +-HISTORY_MAX. The product needs 64 bits
+        // (HISTORY_MAX * 4000 overflows i32); the result stays within +-HISTORY_MAX.
+        let decay = i64::from(*h) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
+        *h += bonus - decay as i32;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -918,6 +920,32 @@ mod tests {
 
     fn mv(pos: &Position, text: &str) -> Move {
         pos.parse_move_text(text).expect("legal")
+    }
+
+    #[test]
+    fn history_saturates_without_overflow() {
+        // The largest bonus applied again and again must stay within +-HISTORY_MAX
+        // (the gravity product once overflowed i32 in deep searches).
+        let pos = Position::start();
+        let tt = TranspositionTable::new(1);
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: None,
+            limits: SearchLimits::default(),
+            start: Instant::now(),
+        };
+        let eval = Evaluation::default();
+        let mut w = Worker::new(&eval, &tt, &shared, 0);
+        let m = mv(&pos, "h2e2");
+        for bonus in [4000, 4000, -4000, 4000] {
+            for _ in 0..2000 {
+                w.add_history(&pos, m, bonus);
+            }
+            let h = w.history_of(&pos, m);
+            assert!(h.abs() <= HISTORY_MAX, "history {h}");
+            assert_eq!(h.signum(), bonus.signum(), "history follows the last bonus");
+        }
     }
 
     #[test]
