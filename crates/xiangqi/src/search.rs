@@ -22,10 +22,11 @@ use crate::position::{Move, Position};
 use crate::rules::MOVE_LIMIT_PLIES;
 use qiyi_core::eval::{is_mate_score, Evaluator, Score, INFINITY, MATE};
 use qiyi_core::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use qiyi_core::search::{SearchInfo, SearchLimits, SearchResult, SearchStats};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use qiyi_core::search::{
+    NodeCounter, SearchControl, SearchInfo, SearchLimits, SearchResult, SearchStats,
+};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Deepest ply the search reaches (quiescence included).
 const MAX_PLY: usize = 100;
@@ -223,14 +224,6 @@ pub struct XiangqiSearch<E> {
     threads: usize,
 }
 
-struct Shared {
-    stop: AtomicBool,
-    nodes: AtomicU64,
-    deadline: Option<Instant>,
-    limits: SearchLimits,
-    start: Instant,
-}
-
 impl<E: Evaluator<Position>> XiangqiSearch<E> {
     /// A searcher with a fresh table of `tt_mib` MiB and `threads` Lazy SMP threads.
     pub fn new(eval: E, tt_mib: usize, threads: usize) -> Self {
@@ -258,15 +251,8 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
         limits: &SearchLimits,
         mut on_info: impl FnMut(&SearchInfo<Move>),
     ) -> SearchResult<Move> {
-        let start = Instant::now();
         self.tt.new_search();
-        let shared = Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            deadline: limits.effective_deadline(start),
-            limits: limits.clone(),
-            start,
-        };
+        let shared = SearchControl::new(limits);
         let mut result = if self.threads == 1 {
             Worker::new(&self.eval, &self.tt, &shared, 0).iterate(pos, &mut on_info)
         } else {
@@ -293,7 +279,7 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
             })
         };
         result.stats.nodes = shared.nodes.load(Ordering::Relaxed).max(result.stats.nodes);
-        result.stats.time = start.elapsed();
+        result.stats.time = shared.start.elapsed();
         result
     }
 }
@@ -301,10 +287,10 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
 struct Worker<'a, E> {
     eval: &'a E,
     tt: &'a TranspositionTable,
-    shared: &'a Shared,
+    shared: &'a SearchControl,
     id: usize,
     stats: SearchStats,
-    unflushed: u64,
+    counter: NodeCounter,
     stopped: bool,
     root_depth: i32,
     pv: Vec<Vec<Move>>,
@@ -318,14 +304,14 @@ struct Worker<'a, E> {
 const HISTORY_MAX: i32 = 1 << 20;
 
 impl<'a, E: Evaluator<Position>> Worker<'a, E> {
-    fn new(eval: &'a E, tt: &'a TranspositionTable, shared: &'a Shared, id: usize) -> Self {
+    fn new(eval: &'a E, tt: &'a TranspositionTable, shared: &'a SearchControl, id: usize) -> Self {
         Worker {
             eval,
             tt,
             shared,
             id,
             stats: SearchStats::default(),
-            unflushed: 0,
+            counter: NodeCounter::default(),
             stopped: false,
             root_depth: 0,
             pv: (0..=MAX_PLY + 1)
@@ -380,11 +366,11 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     stats,
                 });
             }
-            if self.pv[0].is_empty() || self.soft_time_up() {
+            if self.pv[0].is_empty() || self.shared.soft_time_up() {
                 break;
             }
         }
-        self.flush_nodes();
+        self.counter.flush(self.shared);
         let (score, pv) = best.unwrap_or_else(|| {
             let moves = root.legal_move_list();
             (0, moves.as_slice().first().copied().into_iter().collect())
@@ -423,48 +409,13 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
     }
 
     fn total_nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
-    }
-
-    fn flush_nodes(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.unflushed, Ordering::Relaxed);
-        self.unflushed = 0;
-    }
-
-    fn soft_time_up(&self) -> bool {
-        match (self.shared.limits.move_time, self.shared.deadline) {
-            (Some(t), _) => self.shared.start.elapsed() * 2 > t,
-            (None, Some(d)) => Instant::now() >= d,
-            _ => false,
-        }
+        self.counter.total(self.shared)
     }
 
     #[inline]
     fn count_node(&mut self, ply: usize) {
-        self.stats.nodes += 1;
-        self.unflushed += 1;
-        if ply as u32 > self.stats.seldepth {
-            self.stats.seldepth = ply as u32;
-        }
-        if self.unflushed >= 1024 {
-            self.flush_nodes();
-            self.check_stop();
-        }
-    }
-
-    fn check_stop(&mut self) {
-        let s = self.shared;
-        if s.stop.load(Ordering::Relaxed)
-            || s.limits.stop_requested()
-            || s.deadline.is_some_and(|d| Instant::now() >= d)
-            || s.limits
-                .nodes
-                .is_some_and(|n| s.nodes.load(Ordering::Relaxed) >= n)
-        {
+        if self.counter.count(self.shared, &mut self.stats, ply) {
             self.stopped = true;
-            s.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -928,13 +879,7 @@ mod tests {
         // (the gravity product once overflowed i32 in deep searches).
         let pos = Position::start();
         let tt = TranspositionTable::new(1);
-        let shared = Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            deadline: None,
-            limits: SearchLimits::default(),
-            start: Instant::now(),
-        };
+        let shared = SearchControl::new(&SearchLimits::default());
         let eval = Evaluation::default();
         let mut w = Worker::new(&eval, &tt, &shared, 0);
         let m = mv(&pos, "h2e2");

@@ -21,14 +21,13 @@
 //! against plain minimax.
 
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
-use super::{SearchInfo, SearchLimits, SearchResult, SearchStats};
+use super::{NodeCounter, SearchControl, SearchInfo, SearchLimits, SearchResult, SearchStats};
 use crate::eval::{is_mate_score, Evaluator, Score, INFINITY, MATE};
 use crate::game::{Game, NullMove};
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Which enhancements an alpha-beta search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,15 +180,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         limits: &SearchLimits,
         mut on_info: impl FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let start = Instant::now();
         self.tt.new_search();
-        let shared = Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            deadline: limits.effective_deadline(start),
-            limits: limits.clone(),
-            start,
-        };
+        let shared = SearchControl::new(limits);
         let threads = self.options.threads.max(1);
         let mut result = if threads == 1 {
             let mut w = Worker::new(self, &shared, 0);
@@ -219,7 +211,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 r
             })
         };
-        result.stats.time = start.elapsed();
+        result.stats.time = shared.start.elapsed();
         result
     }
 }
@@ -233,14 +225,6 @@ impl<G: NullMove, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
-struct Shared {
-    stop: AtomicBool,
-    nodes: AtomicU64,
-    deadline: Option<Instant>,
-    limits: SearchLimits,
-    start: Instant,
-}
-
 const MAX_PLY: usize = 128;
 const HISTORY_SIZE: usize = 1 << 12;
 const ASPIRATION_DELTA: Score = 50;
@@ -250,10 +234,10 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     opts: &'a SearchOptions,
     tt: &'a TranspositionTable,
     null: Option<NullHooks<G>>,
-    shared: &'a Shared,
+    shared: &'a SearchControl,
     id: usize,
     stats: SearchStats,
-    unflushed: u64,
+    counter: NodeCounter,
     stopped: bool,
     root_depth: i32,
     moves: Vec<Vec<G::Move>>,
@@ -298,7 +282,7 @@ fn move_slot<M: Hash>(mv: &M) -> usize {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
-    fn new(s: &'a Searcher<G, E>, shared: &'a Shared, id: usize) -> Self {
+    fn new(s: &'a Searcher<G, E>, shared: &'a SearchControl, id: usize) -> Self {
         Worker {
             eval: &s.eval,
             opts: &s.options,
@@ -307,7 +291,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             shared,
             id,
             stats: SearchStats::default(),
-            unflushed: 0,
+            counter: NodeCounter::default(),
             stopped: false,
             root_depth: 0,
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -365,7 +349,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     stats,
                 });
             }
-            if self.pv[0].is_empty() || self.soft_time_up() {
+            if self.pv[0].is_empty() || self.shared.soft_time_up() {
                 break;
             }
         }
@@ -374,7 +358,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             root.legal_moves(&mut moves);
             (0, moves.first().copied().into_iter().collect())
         });
-        self.flush_nodes();
+        self.counter.flush(self.shared);
         SearchResult {
             best_move: pv.first().copied(),
             score,
@@ -408,48 +392,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     fn total_nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
-    }
-
-    fn flush_nodes(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.unflushed, Ordering::Relaxed);
-        self.unflushed = 0;
-    }
-
-    fn soft_time_up(&self) -> bool {
-        match (self.shared.limits.move_time, self.shared.deadline) {
-            (Some(t), _) => self.shared.start.elapsed() * 2 > t,
-            (None, Some(d)) => Instant::now() >= d,
-            _ => false,
-        }
+        self.counter.total(self.shared)
     }
 
     #[inline]
     fn count_node(&mut self, ply: usize) {
-        self.stats.nodes += 1;
-        self.unflushed += 1;
-        if ply as u32 > self.stats.seldepth {
-            self.stats.seldepth = ply as u32;
-        }
-        if self.unflushed >= 1024 {
-            self.flush_nodes();
-            self.check_stop();
-        }
-    }
-
-    fn check_stop(&mut self) {
-        let s = self.shared;
-        if s.stop.load(Ordering::Relaxed)
-            || s.limits.stop_requested()
-            || s.deadline.is_some_and(|d| Instant::now() >= d)
-            || s.limits
-                .nodes
-                .is_some_and(|n| s.nodes.load(Ordering::Relaxed) >= n)
-        {
+        if self.counter.count(self.shared, &mut self.stats, ply) {
             self.stopped = true;
-            s.stop.store(true, Ordering::Relaxed);
         }
     }
 

@@ -15,6 +15,7 @@
 //! | [`montecarlo`] | flat Monte Carlo with parallel, seeded playouts |
 
 pub mod alphabeta;
+pub mod control;
 pub mod expectimax;
 pub mod mcts;
 pub mod minimax;
@@ -23,6 +24,7 @@ pub mod nplayer;
 pub mod tt;
 
 pub use alphabeta::{SearchOptions, Searcher};
+pub use control::{NodeCounter, SearchControl};
 pub use minimax::{minimax, minimax_with, minimax_with_budget, MinimaxOptions};
 
 use crate::eval::Score;
