@@ -28,6 +28,16 @@ use qiyi_core::search::{
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+/// What one quiescence child did to its parent's loop.
+enum QuiescenceStep {
+    /// Keep searching the next move.
+    Continue,
+    /// Beta cut-off: the parent returns its best score.
+    Cutoff,
+    /// The search must stop.
+    Stopped,
+}
+
 /// Deepest ply the search reaches (quiescence included).
 const MAX_PLY: usize = 100;
 /// What winning by a repetition rule (perpetual check or chase) is worth: less than any mate.
@@ -758,22 +768,17 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
             order[..n].sort_unstable_by_key(|&i| std::cmp::Reverse(scores[i as usize]));
             for &i in &order[..n] {
-                let mv = moves[i as usize];
-                let undo = pos.make(mv);
-                let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
-                pos.unmake(mv, undo);
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        self.update_pv(ply, mv);
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                match self.quiescence_child(
+                    pos,
+                    moves[i as usize],
+                    &mut alpha,
+                    beta,
+                    &mut best,
+                    ply,
+                ) {
+                    QuiescenceStep::Stopped => return 0,
+                    QuiescenceStep::Cutoff => break,
+                    QuiescenceStep::Continue => {}
                 }
             }
             return best;
@@ -804,24 +809,44 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             if !capture_is_safe(pos, mv) || !pos.is_legal_pseudo(mv) {
                 continue;
             }
-            let undo = pos.make(mv);
-            let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
-            pos.unmake(mv, undo);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
+            match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
+                QuiescenceStep::Stopped => return 0,
+                QuiescenceStep::Cutoff => break,
+                QuiescenceStep::Continue => {}
             }
         }
         best
+    }
+
+    /// Searches `mv` one ply deeper in quiescence and folds its score into `best`, `alpha` and
+    /// the principal variation (the step both the evasion and the capture loops take).
+    #[inline]
+    fn quiescence_child(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        alpha: &mut Score,
+        beta: Score,
+        best: &mut Score,
+        ply: usize,
+    ) -> QuiescenceStep {
+        let undo = pos.make(mv);
+        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1);
+        pos.unmake(mv, undo);
+        if self.stopped {
+            return QuiescenceStep::Stopped;
+        }
+        if score > *best {
+            *best = score;
+            if score > *alpha {
+                *alpha = score;
+                self.update_pv(ply, mv);
+                if score >= beta {
+                    return QuiescenceStep::Cutoff;
+                }
+            }
+        }
+        QuiescenceStep::Continue
     }
 }
 
