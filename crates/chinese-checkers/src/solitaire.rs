@@ -19,6 +19,9 @@
 //! form under the left-right mirror, which fixes start and goal. The first budget with a meeting
 //! is the optimum; every smaller budget was refuted exhaustively.
 
+mod meet;
+pub use meet::{MeetLimits, MeetOutcome, MeetProgress, MeetStats, Ranker};
+
 use crate::board::{bit, flip, geometry, mirror, Bits, Cell, CELLS, ROWS};
 use crate::movegen::{hop_targets_within, ALL};
 use crate::notation::{cell_name, draw};
@@ -123,6 +126,8 @@ pub struct SolveStats {
     pub perimeter: usize,
     /// Wall time.
     pub time: Duration,
+    /// The most states held at once by a refutation pass.
+    pub peak_states: usize,
 }
 
 /// Limits of the bidirectional solver (it gives up, reporting what it proved, when one is hit).
@@ -449,53 +454,101 @@ impl Solitaire {
     }
 
     /// Solves the puzzle: a beam search of `beam_width` states per layer finds a short solution
-    /// (an upper bound `U`), then [`Solitaire::solve_bidirectional`] refutes every budget below
-    /// `U` (or finds a shorter solution). When the limits stop the refutation, the answer keeps
-    /// the beam's solution with `optimal == false` and the lower bound proven so far.
+    /// (an upper bound `U`), then one-pass meet-in-the-middle refutations
+    /// ([`Solitaire::refute_up_to`]) for budgets from the start bound up to `U - 1` refute every
+    /// shorter length (or find the shortest solution, which is then rebuilt). `progress` is
+    /// called while each layer is built. When the limits stop a pass, the answer keeps the beam's
+    /// solution with `optimal == false` and the lower bound proven so far.
     pub fn solve(
         &self,
         limits: &SolveLimits,
         beam_width: usize,
-        progress: impl FnMut(u32, u32, usize),
+        mut progress: impl FnMut(MeetProgress),
     ) -> Result<Answer, Unsolved> {
         let t0 = Instant::now();
-        let loose = self.lower_bound(self.start) + 12;
+        let lb = self.lower_bound(self.start);
+        let loose = lb + 12;
         let beam = self
             .beam_search(loose, beam_width.max(1))
             .filter(|states| self.verify(states));
-        let mut exact = limits.clone();
-        if let Some(states) = &beam {
-            let u = states.len() as u32 - 1;
-            exact.max_budget = Some(exact.max_budget.map_or(u - 1, |m| m.min(u - 1)));
+        let upper = beam.as_ref().map(|s| s.len() as u32 - 1);
+        let mut max_b = upper.map_or(lb + 40, |u| u.saturating_sub(1));
+        if let Some(m) = limits.max_budget {
+            max_b = max_b.min(m);
         }
-        match (self.solve_bidirectional(&exact, progress), beam) {
-            (Ok(solution), _) => {
-                let bound = solution.moves.len() as u32;
-                Ok(Answer {
-                    solution,
-                    optimal: true,
-                    proven_lower_bound: bound,
-                    gave_up: None,
-                })
+        let meet_limits = MeetLimits {
+            max_held: limits.max_states,
+            deadline: limits.deadline,
+        };
+        // Every length below the start bound is refuted by the bound itself.
+        let mut refuted = lb.saturating_sub(1);
+        let mut stats = SolveStats {
+            start_bound: lb,
+            ..Default::default()
+        };
+        let mut found = None;
+        let mut gave_up = None;
+        let mut budget = lb;
+        while budget <= max_b {
+            let (outcome, st, _) = self.refute_up_to(budget, &meet_limits, false, &mut progress);
+            stats.nodes += st.expanded;
+            stats.peak_states = stats.peak_states.max(st.peak_held);
+            stats.iterations.push(budget);
+            match outcome {
+                MeetOutcome::Refuted => {
+                    refuted = budget;
+                    budget += 1;
+                }
+                MeetOutcome::Found { moves } => {
+                    found = Some(moves);
+                    break;
+                }
+                MeetOutcome::Stopped {
+                    refuted_up_to,
+                    reason,
+                } => {
+                    refuted = refuted.max(refuted_up_to);
+                    gave_up = Some(reason);
+                    break;
+                }
             }
-            (Err(u), Some(states)) => {
-                let len = states.len() as u32 - 1;
-                let optimal = u.proven_lower_bound >= len;
-                let stats = SolveStats {
-                    nodes: u.nodes,
-                    start_bound: self.lower_bound(self.start),
-                    time: t0.elapsed(),
-                    iterations: (self.lower_bound(self.start)..u.proven_lower_bound).collect(),
-                    perimeter: 0,
-                };
+        }
+        if let Some(moves) = found {
+            // Rebuild the path from the layers of a pass with that exact budget.
+            let (_, st, layers) = self.refute_up_to(moves, &meet_limits, true, &mut progress);
+            stats.nodes += st.expanded;
+            if let Some(states) = self.rebuild(moves, &layers) {
+                stats.time = t0.elapsed();
+                return Ok(Answer {
+                    solution: self.solution_from(states, stats),
+                    optimal: true,
+                    proven_lower_bound: moves,
+                    gave_up: None,
+                });
+            }
+            refuted = moves - 1;
+            gave_up = Some("a limit stopped the rebuilding of the solution".to_string());
+        }
+        stats.time = t0.elapsed();
+        if gave_up.is_none() && budget > max_b {
+            gave_up = Some(format!("budget {budget} is over the limit"));
+        }
+        match (beam, upper) {
+            (Some(states), Some(len)) => {
+                let optimal = refuted + 1 >= len;
                 Ok(Answer {
                     solution: self.solution_from(states, stats),
                     optimal,
-                    proven_lower_bound: u.proven_lower_bound.min(len),
-                    gave_up: (!optimal).then_some(u.reason),
+                    proven_lower_bound: (refuted + 1).min(len),
+                    gave_up: if optimal { None } else { gave_up },
                 })
             }
-            (Err(u), None) => Err(u),
+            _ => Err(Unsolved {
+                proven_lower_bound: refuted + 1,
+                nodes: stats.nodes,
+                time: t0.elapsed(),
+                reason: gave_up.unwrap_or_else(|| format!("no solution within {max_b} moves")),
+            }),
         }
     }
 

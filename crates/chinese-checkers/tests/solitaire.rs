@@ -1,7 +1,9 @@
 //! The crossing puzzle: optimal lengths, legal solutions, and the bound checked against an
 //! unpruned breadth-first search.
 
-use qiyi_chinese_checkers::solitaire::{Board, Solitaire, SolveLimits, StateMap};
+use qiyi_chinese_checkers::solitaire::{
+    Board, MeetLimits, MeetOutcome, Solitaire, SolveLimits, StateMap,
+};
 
 fn solve(n: usize, board: Board) -> (usize, bool) {
     let p = Solitaire::new(n, board).expect("valid piece count");
@@ -82,7 +84,7 @@ fn six_pieces_take_23_moves() {
 fn beam_then_refutation_proves_the_six_piece_optimum() {
     let p = Solitaire::new(6, Board::Star).expect("valid");
     let a = p
-        .solve(&SolveLimits::default(), 2000, |_, _, _| {})
+        .solve(&SolveLimits::default(), 2000, |_| {})
         .expect("solved");
     assert!(a.optimal && a.gave_up.is_none());
     assert_eq!(a.solution.moves.len(), 23);
@@ -97,9 +99,7 @@ fn a_stopped_refutation_keeps_the_beam_solution_and_says_so() {
         max_budget: Some(20),
         ..SolveLimits::default()
     };
-    let a = p
-        .solve(&limits, 2000, |_, _, _| {})
-        .expect("beam found one");
+    let a = p.solve(&limits, 2000, |_| {}).expect("beam found one");
     assert!(!a.optimal);
     assert!(a.gave_up.is_some());
     assert_eq!(a.proven_lower_bound, 21, "budgets up to 20 refuted");
@@ -118,4 +118,70 @@ fn ten_pieces_cross_in_27_moves() {
     assert!(p.verify(&states));
     // Not a proof (the beam drops states), only a check that the beam did not get worse.
     assert!(p.beam_search(26, 2000).is_none());
+}
+
+fn no_limits() -> MeetLimits {
+    MeetLimits {
+        max_held: usize::MAX,
+        deadline: None,
+    }
+}
+
+/// The one-pass meet-in-the-middle refutation settles every length up to its budget: 22 moves
+/// are refuted for 6 pieces, a 23-move pass finds 23, and the rebuilt solution replays.
+#[test]
+fn one_meet_pass_refutes_every_shorter_length() {
+    let p = Solitaire::new(6, Board::Star).expect("valid");
+    let (out, stats, _) = p.refute_up_to(22, &no_limits(), false, |_| {});
+    assert!(matches!(out, MeetOutcome::Refuted), "{out:?}");
+    // The same pruned layers as the budget-22 pass of the iterative solver.
+    assert_eq!(stats.layers.len(), 12);
+    let (out, _, layers) = p.refute_up_to(23, &no_limits(), true, |_| {});
+    assert!(matches!(out, MeetOutcome::Found { moves: 23 }), "{out:?}");
+    assert_eq!(layers.len(), 13);
+    // A pass with a larger budget still reports the shortest length.
+    let (out, _, _) = p.refute_up_to(25, &no_limits(), false, |_| {});
+    assert!(matches!(out, MeetOutcome::Found { moves: 23 }), "{out:?}");
+}
+
+/// The meet passes agree with plain breadth-first search on 3 pieces (23 moves, see above) and
+/// with the closed form on 1 piece (16 rows, one step each).
+#[test]
+fn meet_passes_agree_with_plain_search_on_small_counts() {
+    for (n, want) in [(1, 16), (3, 23)] {
+        let p = Solitaire::new(n, Board::Star).expect("valid");
+        let (out, _, _) = p.refute_up_to(want - 1, &no_limits(), false, |_| {});
+        assert!(matches!(out, MeetOutcome::Refuted), "{n}: {out:?}");
+        let (out, _, _) = p.refute_up_to(want + 2, &no_limits(), false, |_| {});
+        assert!(
+            matches!(out, MeetOutcome::Found { moves } if moves == want),
+            "{n}: {out:?}"
+        );
+    }
+}
+
+/// A pass stopped by its state limit says how far it got.
+#[test]
+fn a_stopped_meet_pass_reports_what_it_refuted() {
+    let p = Solitaire::new(6, Board::Star).expect("valid");
+    let limits = MeetLimits {
+        max_held: 10_000,
+        deadline: None,
+    };
+    let (out, _, _) = p.refute_up_to(22, &limits, false, |_| {});
+    match out {
+        MeetOutcome::Stopped { refuted_up_to, .. } => assert!(refuted_up_to < 22),
+        other => panic!("expected a stop, got {other:?}"),
+    }
+}
+
+/// The 10-piece lower bound: one meet pass refutes every crossing of at most 25 moves, so every
+/// solution has at least 26 (the beam finds 27). About an hour of CPU on one thread and ~3 GB:
+/// `RAYON_NUM_THREADS=1 cargo test --release -p qiyi-chinese-checkers --test solitaire -- --ignored ten_pieces_need`.
+#[test]
+#[ignore]
+fn ten_pieces_need_at_least_26_moves() {
+    let p = Solitaire::new(10, Board::Star).expect("valid");
+    let (out, _, _) = p.refute_up_to(25, &no_limits(), false, |_| {});
+    assert!(matches!(out, MeetOutcome::Refuted), "{out:?}");
 }

@@ -21,8 +21,9 @@ pub struct SolveArgs {
     /// Give up (reporting the proven lower bound) after this many seconds.
     #[arg(long, default_value_t = 3600)]
     time_limit: u64,
-    /// Give up when the search holds more than this many million states (about 40 bytes each).
-    #[arg(long, default_value_t = 60)]
+    /// Give up when a refutation pass holds more than this many million states (8 bytes each,
+    /// plus merge buffers).
+    #[arg(long, default_value_t = 500)]
     max_million_states: usize,
     /// States kept per layer by the beam search that finds the first (upper-bound) solution.
     #[arg(long, default_value_t = 2000)]
@@ -45,11 +46,15 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
         deadline: Some(t0 + Duration::from_secs(a.time_limit)),
     };
     let bar = progress(0, "beam search for a short solution");
-    let result = puzzle.solve(&limits, a.beam_width, |budget, depth, size| {
-        bar.set_length(budget.div_ceil(2) as u64);
-        bar.set_position(depth as u64);
+    let result = puzzle.solve(&limits, a.beam_width, |p| {
+        bar.set_length(p.of as u64);
+        bar.set_position(p.expanded as u64);
         bar.set_message(format!(
-            "refuting {budget} moves: layer {depth} holds {size} states"
+            "refuting <= {} moves: layer {} of {}, {:.1} M states held",
+            p.budget,
+            p.depth,
+            p.budget.div_ceil(2),
+            p.held as f64 / 1e6
         ));
     });
     bar.finish_and_clear();
@@ -107,17 +112,20 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
         }
         match &answer.gave_up {
             None => println!(
-                "proof: start bound {}; budgets {:?} refuted exhaustively; {} states expanded in {:.2} s",
+                "proof: start bound {}; every length up to {} refuted by meet-in-the-middle passes for budgets {:?}; {} states expanded, at most {} held, in {:.2} s",
                 sol.stats.start_bound,
-                refuted,
+                answer.proven_lower_bound.saturating_sub(1),
+                sol.stats.iterations,
                 sol.stats.nodes,
+                sol.stats.peak_states,
                 t0.elapsed().as_secs_f64()
             ),
             Some(reason) => println!(
-                "partial proof: start bound {}; budgets {:?} refuted, then gave up ({reason}); {} states expanded in {:.2} s",
+                "partial proof: start bound {}; every length up to {} refuted, then gave up ({reason}); {} states expanded, at most {} held, in {:.2} s",
                 sol.stats.start_bound,
-                refuted,
+                answer.proven_lower_bound.saturating_sub(1),
                 sol.stats.nodes,
+                sol.stats.peak_states,
                 t0.elapsed().as_secs_f64()
             ),
         }
@@ -136,6 +144,7 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
             "refuted": refuted,
             "gave_up": answer.gave_up,
             "nodes": sol.stats.nodes,
+            "peak_states": sol.stats.peak_states,
             "seconds": t0.elapsed().as_secs_f64(),
         }))?;
     }
