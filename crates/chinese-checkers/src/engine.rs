@@ -14,6 +14,13 @@ use std::str::FromStr;
 /// Weight of the best follow-up move in the racer's evaluation (see [`PlayerKind::Race`]).
 pub const RACE_LOOKAHEAD: f64 = 0.5;
 
+/// The share of moves the racer hands to the greedy `seed` move at `level`: 15% per level
+/// below 6 (75% at level 1, 15% at level 5, none from level 6 up, where the racer plays at
+/// full strength).
+pub fn race_greedy_share(level: u32) -> f64 {
+    0.15 * 6u32.saturating_sub(level.clamp(1, 10)) as f64
+}
+
 /// The racer's distance measure for `pieces` heading to the goal tip `tip`: the sum of hex
 /// distances plus the straggler penalty of [`crate::eval::badness`].
 pub fn race_badness(pieces: u128, tip: usize) -> i32 {
@@ -46,6 +53,8 @@ pub enum PlayerKind {
     Mcts,
     /// A racer that plans two of its own moves ahead (the board otherwise frozen): the move
     /// after which its best follow-up leaves the least distance to go, stragglers penalised.
+    /// Levels 6-10 play it at full strength; below 6 a share of its moves (see
+    /// [`race_greedy_share`]) are the greedy `seed` move instead.
     Race,
 }
 
@@ -168,7 +177,15 @@ impl Player {
         match self.kind {
             PlayerKind::Random => self.moves[self.rng.below(self.moves.len())],
             PlayerKind::Seed => self.greedy(pos),
-            PlayerKind::Race => self.race(pos),
+            PlayerKind::Race => {
+                // Below level 6 the racer sometimes plays the greedy move instead (the
+                // racer has no search budget to scale; levels 6-10 are the full racer).
+                if self.level < 6 && self.rng.unit() < race_greedy_share(self.level) {
+                    self.greedy(pos)
+                } else {
+                    self.race(pos)
+                }
+            }
             PlayerKind::AlphaBeta if players == 2 => {
                 let nodes = self.node_budget();
                 let searcher = self.searcher.get_or_insert_with(|| {

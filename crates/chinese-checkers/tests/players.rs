@@ -85,7 +85,7 @@ fn the_racer_outruns_greedy_players() {
         seats: vec![PlayerKind::Race, PlayerKind::Seed, PlayerKind::Seed],
         games: 6,
         seed: 5,
-        level: 1,
+        level: 6,
         threads: 2,
     };
     let r = run(&config, || {});
@@ -93,5 +93,37 @@ fn the_racer_outruns_greedy_players() {
         r.by_type["race"].wins >= 5.0,
         "race won {} of 6 three-player games against seed",
         r.by_type["race"].wins
+    );
+}
+
+/// The racer's level hands a falling share of its moves to the greedy move: 75% at level 1,
+/// 15% at level 5, none from level 6 up; levels outside 1-10 are clamped.
+#[test]
+fn racer_levels_scale_the_greedy_share() {
+    use qiyi_chinese_checkers::engine::race_greedy_share;
+    let shares: Vec<f64> = (1..=10).map(race_greedy_share).collect();
+    assert!((shares[0] - 0.75).abs() < 1e-9 && (shares[4] - 0.15).abs() < 1e-9);
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]));
+    assert!(shares[5..].iter().all(|&s| s == 0.0));
+    assert_eq!(race_greedy_share(0), race_greedy_share(1));
+    // A level-1 racer and a full racer disagree on some moves of the same games.
+    let pos = Position::start(Options::players(3).expect("valid")).expect("start");
+    let mut weak = Player::new(PlayerKind::Race, 1, 9);
+    let mut full = Player::new(PlayerKind::Race, 6, 9);
+    let mut p = pos.clone();
+    let mut differ = 0;
+    for _ in 0..30 {
+        if p.status() != Status::Ongoing {
+            break;
+        }
+        let a = full.choose(&p);
+        if weak.choose(&p) != a {
+            differ += 1;
+        }
+        p = p.after(a);
+    }
+    assert!(
+        differ > 0,
+        "the level-1 racer always agreed with the full racer"
     );
 }
