@@ -21,10 +21,14 @@ pub struct SolveArgs {
     /// Give up (reporting the proven lower bound) after this many seconds.
     #[arg(long, default_value_t = 3600)]
     time_limit: u64,
-    /// Give up when a refutation pass holds more than this many million states (8 bytes each,
-    /// plus merge buffers).
-    #[arg(long, default_value_t = 500)]
+    /// Give up when a refutation pass holds more than this many million states (8 bytes each;
+    /// merging can briefly double that).
+    #[arg(long, default_value_t = 400)]
     max_million_states: usize,
+    /// Refute lengths only up to this many moves (each budget costs several times the one
+    /// before; for 10 pieces 25 takes about a quarter of an hour of CPU, 26 is out of reach).
+    #[arg(long)]
+    max_budget: Option<u32>,
     /// States kept per layer by the beam search that finds the first (upper-bound) solution.
     #[arg(long, default_value_t = 2000)]
     beam_width: usize,
@@ -41,7 +45,7 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
     let t0 = Instant::now();
     let puzzle = Solitaire::new(a.pieces, board)?;
     let limits = SolveLimits {
-        max_budget: None,
+        max_budget: a.max_budget,
         max_states: a.max_million_states.saturating_mul(1_000_000),
         deadline: Some(t0 + Duration::from_secs(a.time_limit)),
     };
@@ -110,6 +114,10 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
             println!("{:>2}. {}", i + 1, m.text());
             println!("{}", puzzle.picture(*s));
         }
+        println!(
+            "layers of the last refutation pass (states by distance from the start): {:?}",
+            sol.stats.layers
+        );
         match &answer.gave_up {
             None => println!(
                 "proof: start bound {}; every length up to {} refuted by meet-in-the-middle passes for budgets {:?}; {} states expanded, at most {} held, in {:.2} s",
@@ -145,6 +153,7 @@ pub fn solve(g: &Global, a: SolveArgs) -> Result<()> {
             "gave_up": answer.gave_up,
             "nodes": sol.stats.nodes,
             "peak_states": sol.stats.peak_states,
+            "last_pass_layers": sol.stats.layers,
             "seconds": t0.elapsed().as_secs_f64(),
         }))?;
     }
