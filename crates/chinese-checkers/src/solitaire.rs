@@ -359,6 +359,32 @@ impl RowBound {
         }
     }
 
+    /// Prefix sums over the sorted rows of `counts` that give the rank after any one piece
+    /// changes row in constant time ([`RowDelta::rank_after`]).
+    #[inline]
+    fn delta(&self, counts: &[u8; ROWS]) -> RowDelta {
+        let mut d = RowDelta {
+            first: [0; ROWS + 1],
+            s0: [0; 11],
+            s_minus: [0; 11],
+            s_plus: [0; 11],
+            n: self.pieces,
+        };
+        let mut j = 0usize;
+        for (x, &c) in counts.iter().enumerate() {
+            d.first[x] = j as u8;
+            for _ in 0..c {
+                let b = &self.binom;
+                d.s0[j + 1] = d.s0[j] + b[x + j][j + 1];
+                d.s_minus[j + 1] = d.s_minus[j] + if j >= 1 { b[x + j - 1][j] } else { 0 };
+                d.s_plus[j + 1] = d.s_plus[j] + b[x + j + 1][j + 2];
+                j += 1;
+            }
+        }
+        d.first[ROWS] = j as u8;
+        d
+    }
+
     /// The lower bound for a state (a bitboard of the pieces).
     #[inline]
     pub fn bound(&self, state: u128) -> u32 {
@@ -373,6 +399,47 @@ impl RowBound {
         } else {
             d as u32
         }
+    }
+}
+
+/// Prefix sums of the rank terms of one row multiset (see [`RowBound`]): for the sorted rows
+/// `x_j`, `s0[k]` sums `C(x_j + j, j + 1)` over `j < k`, and `s_minus` / `s_plus` the same terms
+/// with each element moved one place down / up, as happens to the elements between the old and
+/// the new row of a piece that moves.
+struct RowDelta {
+    first: [u8; ROWS + 1],
+    s0: [u64; 11],
+    s_minus: [u64; 11],
+    s_plus: [u64; 11],
+    n: usize,
+}
+
+impl RowDelta {
+    /// The rank (in [`RowBound`]'s numbering) after one piece moves from row `a` to row `b`
+    /// (`a` must hold a piece).
+    #[inline]
+    fn rank_after(&self, binom: &[Vec<u64>], a: usize, b: usize) -> usize {
+        let total = self.s0[self.n];
+        let r = if a < b {
+            // Remove the last piece of row a (index p); the pieces up to row b move down one
+            // place; b goes in at index q - 1.
+            let p = self.first[a + 1] as usize - 1;
+            let q = self.first[b + 1] as usize;
+            self.s0[p]
+                + (self.s_minus[q] - self.s_minus[p + 1])
+                + binom[b + q - 1][q]
+                + (total - self.s0[q])
+        } else {
+            // Remove the first piece of row a (index p); b goes in at index q, the pieces from
+            // q to p - 1 move up one place.
+            let p = self.first[a] as usize;
+            let q = self.first[b + 1] as usize;
+            self.s0[q]
+                + binom[b + q][q + 1]
+                + (self.s_plus[p] - self.s_plus[q])
+                + (total - self.s0[p + 1])
+        };
+        r as usize
     }
 }
 
@@ -765,6 +832,7 @@ impl Solitaire {
         for c in Bits(s) {
             counts[g.row[c as usize] as usize] += 1;
         }
+        let delta = self.bound.delta(&counts);
         // ok[rf][rt]: whether a move from row rf to row rt keeps the bound within `left`
         // (0 unknown, 1 yes, 2 no), looked up the first time a destination needs it.
         let mut ok = [[0u8; ROWS]; ROWS];
@@ -783,11 +851,18 @@ impl Solitaire {
                 let cells = self.row_masks[rt];
                 rest &= !cells;
                 if ok[rf][rt] == 0 {
-                    counts[rf] -= 1;
-                    counts[rt] += 1;
-                    let d = self.bound.dist[self.bound.rank_counts(&counts)] as u32;
-                    counts[rt] -= 1;
-                    counts[rf] += 1;
+                    let k = if rf == rt {
+                        self.bound.rank_counts(&counts)
+                    } else {
+                        delta.rank_after(&self.bound.binom, rf, rt)
+                    };
+                    debug_assert_eq!(k, {
+                        let mut c = counts;
+                        c[rf] -= 1;
+                        c[rt] += 1;
+                        self.bound.rank_counts(&c)
+                    });
+                    let d = self.bound.dist[k] as u32;
                     ok[rf][rt] = if d <= left { 1 } else { 2 };
                 }
                 if ok[rf][rt] == 1 {
