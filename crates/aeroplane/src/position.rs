@@ -7,7 +7,8 @@
 //! lowest-numbered of them is offered as a move.
 
 use crate::board::{
-    steps, Step, CENTRE, FLIGHT_CROSSES, HANGAR, PLANES, PLANE_STATES, SAME_SQUARE, SEAT,
+    splat, steps, zero_bytes, Step, CENTRE, FLIGHT_CROSSES, FLIGHT_PATTERN, HANGAR, HIT_PATTERN,
+    PLANES, PLANE_STATES, SAME_SQUARE, SEAT, SELECT,
 };
 use crate::error::AeroError;
 use crate::rules::{Ending, Rules, ThreeSixes};
@@ -600,8 +601,18 @@ impl Aero {
     /// Plays on to the end with uniformly random choices among the distinct moves, dice and
     /// choices both drawn from `rng`; returns (enemy planes captured, turns begun). The fast path
     /// of simulations: no Zobrist updates on the way (the key is recomputed at the end), several
-    /// draws from each 64-bit random word.
+    /// draws from each 64-bit random word, and under first-wins endings the whole board in one
+    /// 128-bit register (see [`Aero::play_out_random_first_wins`]).
     pub(crate) fn play_out_random(&mut self, rng: &mut Rng) -> (u32, u32) {
+        if self.rules.ending == Ending::FirstWins {
+            self.play_out_random_first_wins(rng)
+        } else {
+            self.play_out_random_generic(rng)
+        }
+    }
+
+    /// [`Aero::play_out_random`] move by move through [`Aero::play_with`] (any ending).
+    pub(crate) fn play_out_random_generic(&mut self, rng: &mut Rng) -> (u32, u32) {
         let mut digits = Digits::default();
         let mut captures = 0u32;
         let mut turns = 0u32;
@@ -617,6 +628,128 @@ impl Aero {
             captures += e.captured as u32;
             turns += e.new_turn as u32;
         }
+        self.hash = self.hash_from_scratch() ^ self.turn_key();
+        (captures, turns)
+    }
+
+    /// [`Aero::play_out_random`] for first-wins games, with the same random draws as
+    /// [`Aero::play_out_random_generic`] and so the same games. The board lives in one `u128`
+    /// (a 4-byte row per player) kept in registers: a move rewrites one byte, and the landing and
+    /// the flight's crossing are tested against all sixteen planes at once with precomputed
+    /// patterns ([`HIT_PATTERN`], [`FLIGHT_PATTERN`]) and an exact zero-byte test, which also
+    /// sends the hit planes home, without a branch. (The byte stores and wider loads of the
+    /// in-memory board stalled on store-to-load forwarding.)
+    fn play_out_random_first_wins(&mut self, rng: &mut Rng) -> (u32, u32) {
+        if self.over {
+            return (0, 0);
+        }
+        let mut digits = Digits::default();
+        let n = self.players as usize;
+        let rules = self.rules;
+        let table = steps(rules.set);
+        let capped = rules.three_sixes != ThreeSixes::None;
+        let send_back = rules.three_sixes == ThreeSixes::SendBack;
+        let hits = &HIT_PATTERN[n.min(4)];
+        let flights = &FLIGHT_PATTERN[n.min(4)];
+        let mut rows = 0u128;
+        for (q, row) in self.planes.iter().enumerate() {
+            rows |= (u32::from_le_bytes(*row) as u128) << (32 * q);
+        }
+        let mut p = self.to_move as usize & 3;
+        let mut roll = self.roll;
+        let mut sixes = self.sixes;
+        let mut moved = self.six_moved;
+        let mut captures = 0u32;
+        let mut turns = 0u32;
+        let next = |p: usize| if p + 1 >= n { 0 } else { p + 1 };
+        loop {
+            if roll == 0 {
+                let f = digits.below(rng, 6) as u8 + 1;
+                let six = f == 6;
+                sixes = (sixes + six as u8).min(15);
+                if six & (sixes >= 3) & capped {
+                    // A8: the third six ends the turn; with send-back the planes it moved go home.
+                    if send_back {
+                        for i in 0..PLANES {
+                            if moved & (1 << i) != 0 {
+                                let shift = 32 * p + 8 * i;
+                                rows = (rows & !(0xffu128 << shift)) | ((HANGAR as u128) << shift);
+                            }
+                        }
+                    }
+                    p = next(p);
+                    sixes = 0;
+                    moved = 0;
+                    turns += 1;
+                    continue;
+                }
+                let row = (rows >> (32 * p)) as u32;
+                let all_finished = row == u32::from_le_bytes([CENTRE; 4]);
+                let at_least_centre = (row | 0x8080_8080).wrapping_sub(0x3838_3838) & 0x8080_8080;
+                let can_move = if rules.can_take_off(f) {
+                    !all_finished
+                } else {
+                    at_least_centre != 0x8080_8080
+                };
+                if !can_move {
+                    // A7: the roll is spent; A8: a 6 still rolls again.
+                    if !six {
+                        p = next(p);
+                        sixes = 0;
+                        moved = 0;
+                        turns += 1;
+                    }
+                    continue;
+                }
+                roll = f;
+            }
+            // The decision: a uniform choice among the distinct movable planes.
+            let row = (rows >> (32 * p)) as u32;
+            let takeoff = rules.can_take_off(roll);
+            let [a, b, c, d] = row.to_le_bytes();
+            let mask = movable(a, takeoff) as usize
+                | ((movable(b, takeoff) & (b != a)) as usize) << 1
+                | ((movable(c, takeoff) & (c != a) & (c != b)) as usize) << 2
+                | ((movable(d, takeoff) & (d != a) & (d != b) & (d != c)) as usize) << 3;
+            let k = digits.below(rng, mask.count_ones() as u64) as usize;
+            let i = SELECT[mask][k & 3] as usize;
+            let step = table[(row >> (8 * i)) as u8 as usize][roll as usize];
+            let shift = 32 * p + 8 * i;
+            rows = (rows & !(0xffu128 << shift)) | ((step.to as u128) << shift);
+            // A9/A10: every enemy plane where it comes to rest, and on a flight the opposite
+            // player's planes at 53, go home.
+            let crossing = if step.flew {
+                flights[p & 3]
+            } else {
+                splat(crate::board::NOWHERE)
+            };
+            let hit =
+                zero_bytes(rows ^ hits[p & 3][step.to as usize & 63]) | zero_bytes(rows ^ crossing);
+            captures += hit.count_ones();
+            let bytes = (hit >> 7) * 0xff;
+            rows = (rows & !bytes) | (splat(HANGAR) & bytes);
+            let was_six = roll == 6;
+            moved |= ((was_six & send_back) as u8) << i;
+            roll = 0;
+            if step.to == CENTRE && (rows >> (32 * p)) as u32 == u32::from_le_bytes([CENTRE; 4]) {
+                break;
+            }
+            if !was_six {
+                p = next(p);
+                sixes = 0;
+                moved = 0;
+                turns += 1;
+            }
+        }
+        for (q, row) in self.planes.iter_mut().enumerate() {
+            *row = ((rows >> (32 * q)) as u32).to_le_bytes();
+        }
+        self.to_move = p as u8;
+        self.roll = 0;
+        self.sixes = 0;
+        self.six_moved = 0;
+        self.places[p] = 1;
+        self.over = true;
         self.hash = self.hash_from_scratch() ^ self.turn_key();
         (captures, turns)
     }
@@ -733,6 +866,60 @@ impl Game for Aero {
         out.clear();
         if !self.over && self.roll == 0 {
             out.extend((1..=6).map(|f| (AeroMove::Roll(f), 1.0 / 6.0)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, Takeoff};
+
+    /// The register-board random games are the move-by-move ones: same final positions (planes,
+    /// places, hash), captures and turns, from the start and from positions inside a turn.
+    #[test]
+    fn fast_random_games_are_the_generic_ones() {
+        let mut configs = Vec::new();
+        for set in [RuleSet::Standard, RuleSet::Seed] {
+            for takeoff in [Takeoff::Six, Takeoff::FiveSix, Takeoff::Even] {
+                for three_sixes in [ThreeSixes::None, ThreeSixes::LoseTurn, ThreeSixes::SendBack] {
+                    configs.push(Rules {
+                        set,
+                        takeoff,
+                        three_sixes,
+                        ending: Ending::FirstWins,
+                    });
+                }
+            }
+        }
+        let mut walk = Rng::new(4);
+        for (c, rules) in configs.iter().enumerate() {
+            for players in 2..=4 {
+                for g in 0..150u64 {
+                    let mut start = Aero::new(*rules, players).unwrap();
+                    // Some games start in the middle of a turn.
+                    for _ in 0..walk.below(40) {
+                        match start.turn() {
+                            Turn::Over => break,
+                            Turn::Chance => {
+                                start.play(AeroMove::Roll(walk.below(6) as u8 + 1));
+                            }
+                            Turn::Player(_) => {
+                                let ch = start.choices();
+                                start.play(AeroMove::Plane(ch.as_slice()[walk.below(ch.len())]));
+                            }
+                        }
+                    }
+                    let seed = (c * 1000 + players * 200) as u64 + g;
+                    let mut fast = start;
+                    let mut slow = start;
+                    let a = fast.play_out_random_first_wins(&mut Rng::new(seed));
+                    let b = slow.play_out_random_generic(&mut Rng::new(seed));
+                    assert_eq!(a, b, "{rules} {players} players, game {g}");
+                    assert_eq!(fast, slow, "{rules} {players} players, game {g}");
+                    assert_eq!(fast.hash(), fast.hash_from_scratch());
+                }
+            }
         }
     }
 }
