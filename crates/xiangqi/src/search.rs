@@ -9,7 +9,8 @@
 //! - quiescence over captures (pseudo-legal captures, legality checked lazily, losing
 //!   captures by static exchange evaluation ([`see`]) and hopeless ones (delta) pruned) plus,
 //!   at its first ply, quiet checking moves; full check evasions and mate detection when in
-//!   check; table cut-offs in zero-window quiescence nodes;
+//!   check; quiescence results stored in the table at depth 0, with cut-offs in zero-window
+//!   quiescence nodes;
 //! - PVS with aspiration windows, TT cut-offs, check extension, single-reply extension (in
 //!   check with one legal move), mate-distance pruning, internal iterative reduction (no table
 //!   move: one ply less);
@@ -843,10 +844,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
 
     /// Quiescence: captures (and every evasion when in check); at its first ply (`checks`) also
     /// the quiet moves that give check, so mating attacks just past the horizon are seen.
+    /// Results go to the table at depth 0 (they never cut a full-width node) and cut off
+    /// zero-window quiescence nodes.
     fn quiescence(
         &mut self,
         pos: &mut Position,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: usize,
         checks: bool,
@@ -874,6 +877,30 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 }
             }
         }
+        let score = self.quiescence_moves(pos, alpha, beta, ply, checks);
+        if !self.stopped && !is_mate_score(score) {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else if score > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(pos.hash, None, score_to_tt(score, ply), 0, bound);
+        }
+        score
+    }
+
+    /// The move loop of [`Self::quiescence`].
+    fn quiescence_moves(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        checks: bool,
+    ) -> Score {
         let mut list = crate::movegen::MoveList::new();
         if pos.in_check() {
             pos.generate_legal(&mut list);
