@@ -106,6 +106,10 @@ pub struct MatchArgs {
     /// A game reaching this many plies is a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Write every game (opening FEN, colours, ICCS moves, end, result) as one JSON line to this
+    /// file, to study the games or label their positions for tuning.
+    #[arg(long)]
+    games_out: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -148,6 +152,15 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     if openings.is_empty() {
         bail!("the opening file has no positions");
     }
+    let mut games_out = match &args.games_out {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let opening_fens = openings.clone();
+    let mut write_error = None;
     let config = MatchConfig {
         games: args.games as usize,
         time: time.clone(),
@@ -160,6 +173,19 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let json = g.json;
     let report = matchplay::play_match(&pa, &pb, &config, |rec| {
         bar.inc(1);
+        if let Some(file) = games_out.as_mut() {
+            use std::io::Write;
+            let line = serde_json::json!({
+                "opening": opening_fens.get(rec.opening),
+                "a_is_red": rec.a_is_red,
+                "moves": rec.moves,
+                "end": matchplay::describe_end(&rec.end),
+                "a_score": rec.a_score,
+            });
+            if let Err(e) = writeln!(file, "{line}") {
+                write_error.get_or_insert(e);
+            }
+        }
         // Read the position before `suspend`, which holds the bar's lock while it runs.
         let played = bar.position();
         if !json {
@@ -177,6 +203,9 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         }
     })?;
     bar.finish_and_clear();
+    if let Some(e) = write_error {
+        bail!("cannot write the games: {e}");
+    }
     let (lo, hi) = report.wdl.elo_interval();
     let summary = MatchSummary {
         engines: [pa.name(), pb.name()],
@@ -241,6 +270,16 @@ enum TuneStep {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Label the quiet positions of games written by `qiyi match xiangqi --games-out` with their
+    /// results and append them as `FEN;result` lines.
+    Label {
+        /// File the samples are appended to.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Game files (one JSON object per line).
+        #[arg(required = true)]
+        games: Vec<std::path::PathBuf>,
+    },
     /// Fit the evaluation weights to sample files by logistic regression (Texel's method).
     Fit {
         /// Passes over the data.
@@ -249,6 +288,17 @@ enum TuneStep {
         /// Rust file the fitted weights are written to (the crate's `src/eval_weights.rs`).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Weights the fit starts from: `hand` (the hand-set ones) or `tuned` (the shipped ones).
+        #[arg(long, default_value = "hand", value_parser = ["hand", "tuned"])]
+        from: String,
+        /// Adam step size in centipawns (smaller steps and fewer epochs keep the fit nearer
+        /// its start).
+        #[arg(long, default_value_t = 1.0)]
+        learning_rate: f64,
+        /// Refit only the scalar terms (mobility, safety, king danger, tempo), keeping material
+        /// and piece-square weights where they start.
+        #[arg(long)]
+        scalars_only: bool,
         /// Sample files written by `selfplay`.
         #[arg(required = true)]
         data: Vec<std::path::PathBuf>,
@@ -301,7 +351,57 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        TuneStep::Fit { epochs, out, data } => {
+        TuneStep::Label { out, games } => {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .with_context(|| format!("cannot open {}", out.display()))?;
+            let (mut read, mut written) = (0usize, 0usize);
+            for path in &games {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                for (n, line) in text.lines().enumerate() {
+                    let v: serde_json::Value = serde_json::from_str(line)
+                        .with_context(|| format!("{}:{}: not JSON", path.display(), n + 1))?;
+                    let (Some(fen), Some(a_red), Some(a_score), Some(moves)) = (
+                        v["opening"].as_str(),
+                        v["a_is_red"].as_bool(),
+                        v["a_score"].as_f64(),
+                        v["moves"].as_array(),
+                    ) else {
+                        bail!("{}:{}: not a game record", path.display(), n + 1);
+                    };
+                    let moves: Vec<String> = moves
+                        .iter()
+                        .filter_map(|m| m.as_str().map(str::to_string))
+                        .collect();
+                    let red = if a_red { a_score } else { 1.0 - a_score };
+                    for s in tune::label_game(fen, &moves, red) {
+                        writeln!(file, "{};{}", s.fen, s.result)
+                            .with_context(|| format!("cannot write {}", out.display()))?;
+                        written += 1;
+                    }
+                    read += 1;
+                }
+            }
+            if g.json {
+                return print_json(&serde_json::json!({"games": read, "samples": written}));
+            }
+            println!(
+                "{read} games, {written} positions appended to {}",
+                out.display()
+            );
+            Ok(())
+        }
+        TuneStep::Fit {
+            epochs,
+            out,
+            from,
+            learning_rate,
+            scalars_only,
+            data,
+        } => {
             let mut samples = Vec::new();
             for path in &data {
                 let text = std::fs::read_to_string(path)
@@ -311,22 +411,36 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             if samples.is_empty() {
                 bail!("no `FEN;result` samples in the data files");
             }
+            use qiyi_xiangqi::eval::{F_MOB_HORSE, NUM_FEATURES};
             let config = FitConfig {
                 epochs: epochs as usize,
+                free: scalars_only.then_some(F_MOB_HORSE..NUM_FEATURES),
+                learning_rate,
                 ..FitConfig::default()
             };
+            let start = if from == "tuned" {
+                Weights::default()
+            } else {
+                Weights::hand()
+            };
             let bar = crate::common::progress(epochs, "fit");
-            let r = tune::fit(&samples, &Weights::hand(), &config, |_, _| bar.inc(1));
+            let r = tune::fit(&samples, &start, &config, |_, _| bar.inc(1));
             bar.finish_and_clear();
             let note = format!(
-                "{} positions, K {:.2}, {} epochs, error {:.6} -> {:.6}",
-                r.samples, r.k, epochs, r.error_before, r.error_after
+                "{} positions, from {from} weights{}, K {:.2}, {} epochs at rate {}, error {:.6} -> {:.6}",
+                r.samples,
+                if scalars_only { ", scalar terms only" } else { "" },
+                r.k,
+                epochs,
+                learning_rate,
+                r.error_before,
+                r.error_after
             );
             std::fs::write(&out, tune::weights_to_rust(&r.weights, &note))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             if g.json {
                 return print_json(&serde_json::json!({
-                    "samples": r.samples, "k": r.k, "error_before": r.error_before,
+                    "samples": r.samples, "k": r.k, "error_before": r.error_before, "from": from,
                     "error_after": r.error_after, "out": out.display().to_string(),
                 }));
             }

@@ -1,5 +1,5 @@
 //! Development driver for the engine without the CLI:
-//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- analyze FEN|startpos DEPTH|Nms`
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- analyze FEN|startpos[ moves ...] DEPTH|Nms`
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- match SPEC_A SPEC_B GAMES MS [SKIP]`
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- bench [DEPTH]` (the `qiyi bench` suite)
 //! (specs as in `qiyi match xiangqi`: `qiyi`, `qiyi:seed`, `ucci:CMD`, `uci:CMD`; SKIP = openings
@@ -15,11 +15,19 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("analyze") => {
-            let fen = match args.get(2).map(String::as_str) {
-                None | Some("startpos") => START_FEN,
-                Some(f) => f,
+            // FEN, `startpos`, or either followed by ` moves m1 m2 ...`.
+            let arg = args.get(2).map_or("startpos", String::as_str);
+            let (setup, moves) = arg.split_once(" moves ").unwrap_or((arg, ""));
+            let fen = if setup.trim() == "startpos" {
+                START_FEN
+            } else {
+                setup
             };
-            let pos = Position::from_fen(fen).expect("fen");
+            let mut pos = Position::from_fen(fen).expect("fen");
+            for m in moves.split_whitespace() {
+                let mv = pos.parse_move_text(m).expect("legal move");
+                pos.make(mv);
+            }
             let lim = args.get(3).map_or("8", String::as_str);
             let limits = if let Some(ms) = lim.strip_suffix("ms") {
                 SearchLimits::move_time(Duration::from_millis(ms.parse().expect("ms")))

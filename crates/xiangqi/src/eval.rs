@@ -4,16 +4,19 @@
 //! Features ([`features`] lists them for a position): material per kind, a piece-square table for
 //! every kind (50 points per kind: the board folded left-right, seen from the piece's owner),
 //! mobility of horses, chariots and cannons, general safety (missing advisors/elephants times the
-//! opponent's attackers, attackers across the river, a cannon on the enemy general's file with no
-//! screen or with one), chariots on files free of own soldiers, and the move (tempo).
+//! opponent's attackers, attackers across the river and in the general's zone, a cannon on the
+//! enemy general's file with no screen or with one, the palace points each kind of attacker hits,
+//! and a king danger growing with the square of the pieces attacking the palace), chariots on
+//! files free of own soldiers, and the move (tempo).
 //!
 //! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
 //! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
-use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_ADVISOR, K_CANNON, K_ELEPHANT};
-use crate::board::{K_HORSE, K_KING, K_PAWN, K_ROOK, RED_BIT, SLOT_START};
+use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_CANNON};
+use crate::board::{IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::position::Position;
 use qiyi_core::eval::Score;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Material feature of kind `k` (0 king .. 6 soldier).
 pub const F_MATERIAL: usize = 0;
@@ -46,8 +49,35 @@ pub const F_ZONE_ROOK: usize = F_MOB_HORSE + 10;
 pub const F_ZONE_CANNON: usize = F_MOB_HORSE + 11;
 /// Attackers in the enemy zone (chariot 2, horse/cannon 1) times the enemy's missing guards.
 pub const F_ZONE_PRESSURE: usize = F_MOB_HORSE + 12;
+/// Points of the enemy palace a chariot attacks (its rays up to and including the first piece).
+pub const F_PALACE_ROOK: usize = F_MOB_HORSE + 13;
+/// Points of the enemy palace a horse attacks (leg free).
+pub const F_PALACE_HORSE: usize = F_MOB_HORSE + 14;
+/// Points of the enemy palace a cannon attacks (beyond exactly one screen).
+pub const F_PALACE_CANNON: usize = F_MOB_HORSE + 15;
+/// Points of the enemy palace a soldier attacks.
+pub const F_PALACE_PAWN: usize = F_MOB_HORSE + 16;
+/// King danger: the attack units against the enemy general (see [`attack_units`]).
+pub const F_DANGER: usize = F_MOB_HORSE + 17;
+/// King danger, growing faster than the attack: the units squared.
+pub const F_DANGER_SQ: usize = F_MOB_HORSE + 18;
+/// Attack units are capped here.
+pub const MAX_UNITS: i32 = 12;
 /// Number of features.
-pub const NUM_FEATURES: usize = F_MOB_HORSE + 13;
+pub const NUM_FEATURES: usize = F_DANGER_SQ + 1;
+
+/// Attack units of a side against the enemy general: chariot 3, horse and cannon 2, soldier 1 for
+/// each piece hitting at least one palace point, plus one per missing enemy advisor when any piece
+/// attacks; capped at [`MAX_UNITS`].
+#[inline]
+pub fn attack_units(rooks: i32, horses: i32, cannons: i32, pawns: i32, enemy_advisors: i32) -> i32 {
+    let u = 3 * rooks + 2 * horses + 2 * cannons + pawns;
+    if u == 0 {
+        0
+    } else {
+        (u + 2 - enemy_advisors).min(MAX_UNITS)
+    }
+}
 
 /// Whether a piece of the side whose ranks are counted `rank` (0 = own back rank) on `file` stands
 /// in the enemy general's zone.
@@ -142,15 +172,6 @@ impl Weights {
 /// Game phase: 0 (bare endgame) to [`MAX_PHASE`] (all attackers on the board).
 pub const MAX_PHASE: i32 = 2 * (2 * 4 + 2 * 2 + 2 * 2);
 
-#[inline]
-fn phase_weight(kind: u8) -> i32 {
-    match kind {
-        K_ROOK => 4,
-        K_HORSE | K_CANNON => 2,
-        _ => 0,
-    }
-}
-
 /// Kind of each slot 0..16 of a side.
 const SLOT_KIND: [u8; 16] = {
     let mut t = [0u8; 16];
@@ -166,23 +187,176 @@ const SLOT_KIND: [u8; 16] = {
     t
 };
 
-/// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
+/// Number of scalar features before the king-danger buckets.
+const NUM_LINEAR: usize = F_DANGER - F_MOB_HORSE;
+
+/// The scalar features of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scalars {
+    /// Red's count minus Black's of feature `F_MOB_HORSE + j`, for the features before
+    /// [`F_DANGER`].
+    pub counts: [i32; NUM_LINEAR],
+    /// Attack units of Red and of Black against the enemy general ([`attack_units`]), the
+    /// count behind [`F_DANGER`] and [`F_DANGER_SQ`].
+    pub units: [i32; 2],
+    /// The phase, 0..=[`MAX_PHASE`].
+    pub phase: i32,
+}
+
+/// The scalar features of `pos`; material and piece-square features are left to the caller.
 #[inline]
-pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
+pub fn scalar_features(pos: &Position) -> Scalars {
+    let mut c = [0i32; NUM_LINEAR];
     let mut phase = 0;
     let mut soldier_files = [0u16; 2];
-    let mut guards = [0i32; 2];
-    let mut attackers = [0i32; 2];
     for (side, files) in soldier_files.iter_mut().enumerate() {
         for slot in 11..16 {
             let sq = pos.squares[side * 16 + slot];
             if sq != 0 {
-                *files |= 1 << Square::from_mailbox(sq).file();
+                *files |= 1 << (sq & 15);
             }
         }
     }
-    let kings = [pos.squares[0], pos.squares[16]];
+    let mut guards = [0i32; 2];
+    let mut advisors = [0i32; 2];
+    let mut attackers = [0i32; 2];
     let mut zone = [0i32; 2];
+    // Pieces of each side hitting the enemy palace: chariots, horses, cannons, soldiers.
+    let mut hitters = [[0i32; 4]; 2];
+    const S: usize = F_MOB_HORSE;
+    for (i, &sq) in pos.squares.iter().enumerate() {
+        if sq == 0 {
+            continue;
+        }
+        let side = i / 16;
+        let slot = i % 16;
+        if slot == 0 {
+            continue;
+        }
+        if slot < 5 {
+            guards[side] += 1;
+            advisors[side] += i32::from(slot < 3);
+            continue;
+        }
+        let sign = if side == 0 { 1 } else { -1 };
+        let palace = &IN_PALACE[1 - side];
+        if slot >= 11 {
+            let r = (sq >> 4) - 3;
+            let rank_own = if side == 0 { r } else { 9 - r };
+            if rank_own >= 6 && ((sq & 15) - 3).abs_diff(4) <= 2 {
+                let fwd: i16 = if side == 0 { 16 } else { -16 };
+                let s = i16::from(sq);
+                let hits = [s + fwd, s + 1, s - 1]
+                    .iter()
+                    .filter(|&&t| palace[(t as usize) & 255])
+                    .count() as i32;
+                if hits > 0 {
+                    c[F_PALACE_PAWN - S] += sign * hits;
+                    hitters[side][3] += 1;
+                }
+            }
+            continue;
+        }
+        let crossed = if side == 0 { sq >= 0x80 } else { sq < 0x80 };
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(crossed);
+        let r = (sq >> 4) - 3;
+        let rank_own = if side == 0 { r } else { 9 - r };
+        let file = (sq & 15) - 3;
+        let in_zone = in_enemy_zone(rank_own, file);
+        // Whether the piece can reach the enemy palace at all: a chariot or cannon on a palace
+        // file or rank, a horse within a jump of it.
+        let line_near = file.abs_diff(4) <= 1 || rank_own >= 7;
+        let horse_near = rank_own >= 5 && file.abs_diff(4) <= 3;
+        match slot {
+            5 | 6 => {
+                phase += 2;
+                attackers[side] += 1;
+                let (mob, hits) = horse_scan(pos, sq, palace, horse_near);
+                c[F_MOB_HORSE - S] += sign * mob;
+                c[F_PALACE_HORSE - S] += sign * hits;
+                hitters[side][1] += i32::from(hits > 0);
+                if in_zone {
+                    c[F_ZONE_HORSE - S] += sign;
+                    zone[side] += 1;
+                }
+            }
+            7 | 8 => {
+                phase += 4;
+                attackers[side] += 2;
+                let mob = slide_mobility(pos, sq);
+                let hits = if line_near {
+                    rook_hits(pos, sq, palace)
+                } else {
+                    0
+                };
+                c[F_MOB_ROOK - S] += sign * mob;
+                c[F_PALACE_ROOK - S] += sign * hits;
+                hitters[side][0] += i32::from(hits > 0);
+                if in_zone {
+                    c[F_ZONE_ROOK - S] += sign;
+                    zone[side] += 2;
+                }
+                if soldier_files[side] & (1 << (sq & 15)) == 0 {
+                    c[F_OPEN_FILE_ROOK - S] += sign;
+                }
+            }
+            _ => {
+                phase += 2;
+                attackers[side] += 1;
+                let mob = slide_mobility(pos, sq);
+                let hits = if line_near {
+                    cannon_hits(pos, sq, palace)
+                } else {
+                    0
+                };
+                c[F_MOB_CANNON - S] += sign * mob;
+                c[F_PALACE_CANNON - S] += sign * hits;
+                hitters[side][2] += i32::from(hits > 0);
+                if in_zone {
+                    c[F_ZONE_CANNON - S] += sign;
+                    zone[side] += 1;
+                }
+                let k = pos.squares[16 * (1 - side)];
+                if k != 0 && (k ^ sq) & 0x0F == 0 {
+                    let d: i16 = if k > sq { 16 } else { -16 };
+                    let mut t = i16::from(sq) + d;
+                    let mut between = 0;
+                    while t != i16::from(k) && between < 2 {
+                        if cell(pos, t) != EMPTY {
+                            between += 1;
+                        }
+                        t += d;
+                    }
+                    match between {
+                        0 => c[F_HOLLOW_CANNON - S] += sign,
+                        1 => c[F_SCREEN_CANNON - S] += sign,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    c[F_GUARD_THREAT - S] = (4 - guards[0]) * attackers[1] - (4 - guards[1]) * attackers[0];
+    c[F_ZONE_PRESSURE - S] = zone[0] * (4 - guards[1]) - zone[1] * (4 - guards[0]);
+    c[F_TEMPO - S] = if pos.side_to_move() == Color::Red {
+        1
+    } else {
+        -1
+    };
+    let units = [0, 1].map(|side| {
+        let [r, h, k, p] = hitters[side];
+        attack_units(r, h, k, p, advisors[1 - side])
+    });
+    Scalars {
+        counts: c,
+        units,
+        phase: phase.min(MAX_PHASE),
+    }
+}
+
+/// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
+#[inline]
+pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
     for (i, &sq) in pos.squares.iter().enumerate() {
         if sq == 0 {
             continue;
@@ -203,80 +377,21 @@ pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
             F_PST + kind as usize * 50 + rank as usize * 5 + folded as usize,
             sign,
         );
-        phase += phase_weight(kind);
-        if matches!(kind, K_HORSE | K_ROOK | K_CANNON) && in_enemy_zone(rank, file) {
-            let (f, w) = match kind {
-                K_HORSE => (F_ZONE_HORSE, 1),
-                K_ROOK => (F_ZONE_ROOK, 2),
-                _ => (F_ZONE_CANNON, 1),
-            };
-            out.add(f, sign);
-            zone[side] += w;
-        }
-        match kind {
-            K_HORSE => {
-                attackers[side] += 1;
-                out.add(F_MOB_HORSE, sign * horse_mobility(pos, sq));
-                if rank >= 5 {
-                    out.add(F_ATTACKER_ACROSS, sign);
-                }
-            }
-            K_ROOK => {
-                attackers[side] += 2;
-                out.add(F_MOB_ROOK, sign * slide_mobility(pos, sq));
-                if soldier_files[side] & (1 << file) == 0 {
-                    out.add(F_OPEN_FILE_ROOK, sign);
-                }
-                if rank >= 5 {
-                    out.add(F_ATTACKER_ACROSS, sign);
-                }
-            }
-            K_CANNON => {
-                attackers[side] += 1;
-                out.add(F_MOB_CANNON, sign * slide_mobility(pos, sq));
-                if rank >= 5 {
-                    out.add(F_ATTACKER_ACROSS, sign);
-                }
-                let k = kings[1 - side];
-                if k != 0 && (k ^ sq) & 0x0F == 0 {
-                    let d: i16 = if k > sq { 16 } else { -16 };
-                    let mut t = i16::from(sq) + d;
-                    let mut between = 0;
-                    while t != i16::from(k) && between < 2 {
-                        if cell(pos, t) != EMPTY {
-                            between += 1;
-                        }
-                        t += d;
-                    }
-                    match between {
-                        0 => out.add(F_HOLLOW_CANNON, sign),
-                        1 => out.add(F_SCREEN_CANNON, sign),
-                        _ => {}
-                    }
-                }
-            }
-            K_ADVISOR | K_ELEPHANT => guards[side] += 1,
-            _ => {}
+    }
+    let s = scalar_features(pos);
+    for (j, &n) in s.counts.iter().enumerate() {
+        if n != 0 {
+            out.add(F_MOB_HORSE + j, n);
         }
     }
-    let threat = [
-        (4 - guards[0]) * attackers[1],
-        (4 - guards[1]) * attackers[0],
-    ];
-    out.add(F_GUARD_THREAT, threat[0] - threat[1]);
-    out.add(
-        F_ZONE_PRESSURE,
-        zone[0] * (4 - guards[1]) - zone[1] * (4 - guards[0]),
-    );
-    out.add(
-        F_TEMPO,
-        if pos.side_to_move() == Color::Red {
-            1
-        } else {
-            -1
-        },
-    );
-    phase.min(MAX_PHASE)
+    let [r, b] = s.units;
+    if r != b {
+        out.add(F_DANGER, r - b);
+    }
+    if r * r != b * b {
+        out.add(F_DANGER_SQ, r * r - b * b);
+    }
+    s.phase
 }
 
 /// Sums weighted features.
@@ -294,14 +409,66 @@ impl Features for Accumulate<'_> {
     }
 }
 
-/// The evaluator of the full-strength engine: the weights, and the material plus piece-square
-/// weights of every piece code on every point folded into one table for speed.
-#[derive(Clone, Debug)]
+/// Entries of the evaluation cache (a power of two).
+const CACHE_SLOTS: usize = 1 << 16;
+
+/// A small lock-free cache of side-to-move scores keyed by the Zobrist hash: each slot packs the
+/// hash's upper 48 bits and the score (as `i16`) into one atomic word, so search threads can share
+/// it without locks and never read a torn entry.
+struct EvalCache {
+    slots: Box<[AtomicU64]>,
+}
+
+impl EvalCache {
+    fn new() -> Self {
+        EvalCache {
+            slots: (0..CACHE_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Score> {
+        let e = self.slots[key as usize & (CACHE_SLOTS - 1)].load(Ordering::Relaxed);
+        (e != 0 && (e ^ key) >> 16 == 0).then_some(Score::from(e as u16 as i16))
+    }
+
+    #[inline]
+    fn put(&self, key: u64, score: Score) {
+        if let Ok(s) = i16::try_from(score) {
+            self.slots[key as usize & (CACHE_SLOTS - 1)]
+                .store((key & !0xFFFF) | u64::from(s as u16), Ordering::Relaxed);
+        }
+    }
+}
+
+/// The evaluator of the full-strength engine: the weights, the material plus piece-square
+/// weights of every piece code on every point folded into one table for speed, and a cache of
+/// scores by position hash.
 pub struct Evaluation {
     weights: Weights,
     /// `(mg, eg)` of material + piece-square for piece code `c` (16..48) on mailbox point `sq`,
     /// signed from Red's view.
     psq: Vec<[(Score, Score); 256]>,
+    cache: EvalCache,
+}
+
+impl Clone for Evaluation {
+    /// The same weights with an empty cache.
+    fn clone(&self) -> Self {
+        Evaluation {
+            weights: self.weights.clone(),
+            psq: self.psq.clone(),
+            cache: EvalCache::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluation")
+            .field("weights", &self.weights)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for Evaluation {
@@ -336,7 +503,11 @@ impl Evaluation {
                 );
             }
         }
-        Evaluation { weights, psq }
+        Evaluation {
+            weights,
+            psq,
+            cache: EvalCache::new(),
+        }
     }
 
     /// The weights in use.
@@ -360,134 +531,40 @@ impl Evaluation {
     pub fn red_score(&self, pos: &Position) -> Score {
         let w = &self.weights;
         let (mut mg, mut eg) = (0, 0);
-        let mut phase = 0;
-        let mut soldier_files = [0u16; 2];
-        for (side, files) in soldier_files.iter_mut().enumerate() {
-            for slot in 11..16 {
-                let sq = pos.squares[side * 16 + slot];
-                if sq != 0 {
-                    *files |= 1 << (sq & 15);
-                }
-            }
-        }
-        let mut guards = [0i32; 2];
-        let mut attackers = [0i32; 2];
-        // Red-view counts of the scalar features.
-        let (mut mob_h, mut mob_r, mut mob_c) = (0, 0, 0);
-        let (mut open, mut hollow, mut screen, mut across) = (0, 0, 0, 0);
-        let (mut zh, mut zr, mut zc) = (0, 0, 0);
-        let mut zone = [0i32; 2];
         for (i, &sq) in pos.squares.iter().enumerate() {
-            if sq == 0 {
-                continue;
-            }
-            let side = i / 16;
-            let (m, e) = self.psq[i + 16][sq as usize];
-            mg += m;
-            eg += e;
-            let slot = i % 16;
-            if slot < 5 {
-                guards[side] += i32::from(slot > 0);
-                continue;
-            }
-            if slot >= 11 {
-                continue;
-            }
-            let sign = if side == 0 { 1 } else { -1 };
-            let crossed = if side == 0 { sq >= 0x80 } else { sq < 0x80 };
-            across += sign * i32::from(crossed);
-            let r = (sq >> 4) - 3;
-            let rank_own = if side == 0 { r } else { 9 - r };
-            let in_zone = in_enemy_zone(rank_own, (sq & 15) - 3);
-            match slot {
-                5 | 6 => {
-                    phase += 2;
-                    attackers[side] += 1;
-                    mob_h += sign * horse_mobility(pos, sq);
-                    if in_zone {
-                        zh += sign;
-                        zone[side] += 1;
-                    }
-                }
-                7 | 8 => {
-                    phase += 4;
-                    attackers[side] += 2;
-                    if in_zone {
-                        zr += sign;
-                        zone[side] += 2;
-                    }
-                    mob_r += sign * slide_mobility(pos, sq);
-                    if soldier_files[side] & (1 << (sq & 15)) == 0 {
-                        open += sign;
-                    }
-                }
-                _ => {
-                    phase += 2;
-                    attackers[side] += 1;
-                    mob_c += sign * slide_mobility(pos, sq);
-                    if in_zone {
-                        zc += sign;
-                        zone[side] += 1;
-                    }
-                    let k = pos.squares[16 * (1 - side)];
-                    if k != 0 && (k ^ sq) & 0x0F == 0 {
-                        let d: i16 = if k > sq { 16 } else { -16 };
-                        let mut t = i16::from(sq) + d;
-                        let mut between = 0;
-                        while t != i16::from(k) && between < 2 {
-                            if cell(pos, t) != EMPTY {
-                                between += 1;
-                            }
-                            t += d;
-                        }
-                        match between {
-                            0 => hollow += sign,
-                            1 => screen += sign,
-                            _ => {}
-                        }
-                    }
-                }
+            if sq != 0 {
+                let (m, e) = self.psq[i + 16][sq as usize];
+                mg += m;
+                eg += e;
             }
         }
-        let threat = (4 - guards[0]) * attackers[1] - (4 - guards[1]) * attackers[0];
-        let tempo = if pos.side_to_move() == Color::Red {
-            1
-        } else {
-            -1
-        };
-        for (f, c) in [
-            (F_MOB_HORSE, mob_h),
-            (F_MOB_ROOK, mob_r),
-            (F_MOB_CANNON, mob_c),
-            (F_GUARD_THREAT, threat),
-            (F_OPEN_FILE_ROOK, open),
-            (F_HOLLOW_CANNON, hollow),
-            (F_SCREEN_CANNON, screen),
-            (F_ATTACKER_ACROSS, across),
-            (F_TEMPO, tempo),
-            (F_ZONE_HORSE, zh),
-            (F_ZONE_ROOK, zr),
-            (F_ZONE_CANNON, zc),
-            (
-                F_ZONE_PRESSURE,
-                zone[0] * (4 - guards[1]) - zone[1] * (4 - guards[0]),
-            ),
-        ] {
-            mg += w.mg[f] * c;
-            eg += w.eg[f] * c;
+        let s = scalar_features(pos);
+        for (j, &n) in s.counts.iter().enumerate() {
+            mg += w.mg[F_MOB_HORSE + j] * n;
+            eg += w.eg[F_MOB_HORSE + j] * n;
         }
-        let phase = phase.min(MAX_PHASE);
+        let [r, b] = s.units;
+        let (lin, sq) = (r - b, r * r - b * b);
+        mg += w.mg[F_DANGER] * lin + w.mg[F_DANGER_SQ] * sq;
+        eg += w.eg[F_DANGER] * lin + w.eg[F_DANGER_SQ] * sq;
+        let phase = s.phase;
         (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
     }
 
     /// Score from the side to move's view.
     pub fn score(&self, pos: &Position) -> Score {
+        let key = pos.zobrist();
+        if let Some(s) = self.cache.get(key) {
+            return s;
+        }
         let s = self.red_score(pos);
-        if pos.side_to_move() == Color::Red {
+        let s = if pos.side_to_move() == Color::Red {
             s
         } else {
             -s
-        }
+        };
+        self.cache.put(key, s);
+        s
     }
 }
 
@@ -509,6 +586,7 @@ fn cell(pos: &Position, sq: i16) -> u8 {
 }
 
 /// Empty points a chariot or cannon on `sq` can slide to.
+#[inline]
 fn slide_mobility(pos: &Position, sq: u8) -> Score {
     let mut n = 0;
     for d in ORTHO {
@@ -521,21 +599,69 @@ fn slide_mobility(pos: &Position, sq: u8) -> Score {
     n
 }
 
-/// Points a horse on `sq` can jump to (leg free, target empty or enemy).
-fn horse_mobility(pos: &Position, sq: u8) -> Score {
+/// Points of `palace` a chariot on `sq` attacks (its rays up to and including the first piece).
+#[inline]
+fn rook_hits(pos: &Position, sq: u8, palace: &[bool; 256]) -> i32 {
+    let mut hits = 0;
+    for d in ORTHO {
+        let mut t = i16::from(sq) + d;
+        loop {
+            hits += i32::from(palace[(t as usize) & 255]);
+            if cell(pos, t) != EMPTY {
+                break;
+            }
+            t += d;
+        }
+    }
+    hits
+}
+
+/// Points of `palace` a cannon on `sq` attacks (beyond exactly one screen, up to and including
+/// the next piece).
+#[inline]
+fn cannon_hits(pos: &Position, sq: u8, palace: &[bool; 256]) -> i32 {
+    let mut hits = 0;
+    for d in ORTHO {
+        let mut t = i16::from(sq) + d;
+        while cell(pos, t) == EMPTY {
+            t += d;
+        }
+        if cell(pos, t) == OFF {
+            continue;
+        }
+        t += d;
+        loop {
+            hits += i32::from(palace[(t as usize) & 255]);
+            if cell(pos, t) != EMPTY {
+                break;
+            }
+            t += d;
+        }
+    }
+    hits
+}
+
+/// A horse on `sq`: the points it can jump to (leg free, target empty or enemy), and, when `near`,
+/// the points of `palace` it attacks (leg free, whatever stands there).
+#[inline]
+fn horse_scan(pos: &Position, sq: u8, palace: &[bool; 256], near: bool) -> (Score, i32) {
     let me = pos.board[sq as usize] & (RED_BIT | BLACK_BIT);
-    let mut n = 0;
+    let (mut n, mut hits) = (0, 0);
+    let s = i16::from(sq);
     for (jump, leg) in HORSE_JUMPS {
-        let s = i16::from(sq);
         if cell(pos, s + leg) != EMPTY {
             continue;
         }
-        let t = cell(pos, s + jump);
+        let to = s + jump;
+        if near {
+            hits += i32::from(palace[(to as usize) & 255]);
+        }
+        let t = cell(pos, to);
         if t == EMPTY || (CELL_KIND[t as usize] != 7 && t & me == 0) {
             n += 1;
         }
     }
-    n
+    (n, hits)
 }
 
 include!("eval_weights.rs");
@@ -611,6 +737,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn cached_scores_equal_fresh_ones() {
+        use qiyi_core::game::Game;
+        use qiyi_core::rng::Rng;
+        let e = Evaluation::default();
+        let mut rng = Rng::new(11);
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut pos = Position::start();
+            for _ in 0..rng.below(100) {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+                let fresh = if pos.side_to_move() == Color::Red {
+                    e.red_score(&pos)
+                } else {
+                    -e.red_score(&pos)
+                };
+                assert_eq!(e.score(&pos), fresh);
+                assert_eq!(e.score(&pos), fresh, "second look-up, from the cache");
+                assert_eq!(e.clone().score(&pos), fresh);
+            }
+        }
+    }
+
+    #[test]
+    fn palace_attacks_and_king_danger_are_counted() {
+        let count = |fen: &str, f: usize| {
+            let pos = Position::from_fen(fen).expect("fen");
+            (
+                scalar_features(&pos).counts[f - F_MOB_HORSE],
+                scalar_features(&pos).units,
+            )
+        };
+        // A chariot on the open d-file hits d7, d8, d9: 3 units plus 2 missing advisors.
+        let rook = "4k4/9/9/9/9/9/9/9/9/3R1K3 w - - 0 1";
+        assert_eq!(count(rook, F_PALACE_ROOK), (3, [5, 0]));
+        // With both advisors home the same chariot hits d7, d8 and the advisor on d9.
+        let guarded = "3akab2/9/9/9/9/9/9/9/9/3R1K3 w - - 0 1";
+        assert_eq!(count(guarded, F_PALACE_ROOK), (3, [3, 0]));
+        // A cannon behind its own advisor: e7, e8 and the general on e9.
+        let cannon = "4k4/9/9/9/9/9/9/9/4A4/3KC4 b - - 0 1";
+        assert_eq!(count(cannon, F_PALACE_CANNON), (3, [4, 0]));
+        // A horse on e6 reaches d8 and f8; a soldier on d7 hits d8 and e7; Black's chariot on
+        // its own back rank hits nothing of Red's palace.
+        let horse = "r3k4/9/3P5/4N4/9/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(count(horse, F_PALACE_HORSE), (2, [2 + 1 + 2, 0]));
+        assert_eq!(count(horse, F_PALACE_PAWN).0, 2);
+        // The start position: no attacker reaches the other palace.
+        assert_eq!(count(crate::START_FEN, F_PALACE_ROOK), (0, [0, 0]));
     }
 
     #[test]

@@ -6,13 +6,22 @@
 //! [`TranspositionTable`], [`SearchLimits`], [`SearchInfo`], [`SearchResult`]) and adds what makes
 //! a chess engine strong:
 //!
-//! - quiescence over captures only (pseudo-legal captures, legality checked lazily, losing
-//!   captures by static exchange evaluation ([`see`]) and hopeless ones (delta) pruned), with
-//!   full check evasions and mate detection when in check;
-//! - PVS with aspiration windows, TT cut-offs, check extension, mate-distance pruning;
-//! - null move with a verification search at high depth, reverse futility, futility and
-//!   move-count pruning of quiet moves near the leaves, logarithmic late-move reductions;
-//! - ordering: TT move, winning/equal captures (MVV-LVA), killers, history, losing captures last;
+//! - quiescence over captures (pseudo-legal captures, legality checked lazily, losing
+//!   captures by static exchange evaluation ([`see`]) and hopeless ones (delta) pruned) plus,
+//!   at its first ply, quiet checking moves; full check evasions and mate detection when in
+//!   check; quiescence results stored in the table at depth 0, with cut-offs in zero-window
+//!   quiescence nodes;
+//! - PVS with aspiration windows, TT cut-offs, check extension, single-reply extension (in
+//!   check with one legal move), mate-distance pruning, internal iterative reduction (no table
+//!   move: one ply less);
+//! - null move with a verification search at high depth (its refutation also flags a mate
+//!   threat, which turns off the static pruning and eases reductions at that node), reverse
+//!   futility, futility and move-count pruning of quiet moves near the leaves (never of moves
+//!   that give check, including losing captures that check), all scaled by whether the static
+//!   score is improving; logarithmic late-move reductions, one ply more when not improving and
+//!   one less for killers, good history and pieces stepping out of an attack;
+//! - ordering: TT move, winning/equal captures (MVV-LVA), killers, countermove, history, losing
+//!   captures last;
 //! - the rules inside the search: 60-move rule, no attackers left, and repetitions scored by the
 //!   perpetual check/chase verdict ([`Position::cycle_verdict`]);
 //! - Lazy SMP over the shared table.
@@ -158,6 +167,38 @@ fn capture_is_safe(pos: &Position, mv: Move) -> bool {
     let victim = SEE_VALUE[kind_at(&pos.board, mv.to) as usize];
     let attacker = SEE_VALUE[kind_at(&pos.board, mv.from) as usize];
     victim >= attacker || see(pos, mv) >= 0
+}
+
+/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: the move is
+/// played on the board array only (no hash, no history) and undone.
+#[inline]
+fn gives_check(pos: &mut Position, mv: Move) -> bool {
+    let enemy = pos.side.opposite();
+    let k = pos.squares[code_index(code_of(enemy, 0))];
+    let (from, to) = (mv.from as usize, mv.to as usize);
+    let piece = pos.board[from];
+    // Fast rejection: a move can only check by landing on a line or a jump toward the general
+    // (direct, or as a cannon screen), or by leaving a line or a horse leg next to it.
+    let on_line = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
+    let dt = i16::from(k) - i16::from(mv.to);
+    let df = i16::from(k) - i16::from(mv.from);
+    let possible = k != 0
+        && (on_line(mv.to)
+            || on_line(mv.from)
+            || matches!(df, 15 | 17 | -15 | -17)
+            || (CELL_KIND[piece as usize] == K_HORSE
+                && matches!(dt, 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14))
+            || (CELL_KIND[piece as usize] == K_PAWN && matches!(dt, 1 | -1 | 16 | -16)));
+    if !possible {
+        return false;
+    }
+    let captured = pos.board[to];
+    pos.board[to] = piece;
+    pos.board[from] = EMPTY;
+    let check = crate::movegen::king_attacked_on(&pos.board, k, enemy);
+    pos.board[from] = piece;
+    pos.board[to] = captured;
+    check
 }
 
 #[inline]
@@ -307,8 +348,14 @@ struct Worker<'a, E> {
     killers: Vec<[Move; 2]>,
     /// History by moving piece code (16..48) and target point.
     history: Vec<[i32; 256]>,
+    /// Countermoves: the quiet move that last refuted the previous move, indexed by the piece
+    /// that made it (code 16..48) and its target point.
+    countermoves: Vec<[Move; 256]>,
     /// Best root move of the current iteration (survives an interrupted iteration).
     root_best: Option<(Score, Vec<Move>)>,
+    /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
+    /// improving test.
+    eval_stack: Vec<Score>,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
@@ -329,7 +376,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 .collect(),
             killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
             history: vec![[0; 256]; 48],
+            countermoves: vec![[Move::NULL; 256]; 48],
             root_best: None,
+            eval_stack: vec![-INFINITY; MAX_PLY + 2],
         }
     }
 
@@ -485,7 +534,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, true);
         }
         self.count_node(ply);
 
@@ -525,9 +574,29 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
         };
 
+        self.eval_stack[ply] = static_eval;
+        // Improving: the static score rose since this side's previous move (two plies up, or
+        // four when that node was in check), so fail-highs are likelier and fail-lows rarer.
+        let improving = !in_check
+            && match ply {
+                0 | 1 => true,
+                2 | 3 => static_eval > self.eval_stack[ply - 2],
+                _ => {
+                    let prev = if self.eval_stack[ply - 2] != -INFINITY {
+                        self.eval_stack[ply - 2]
+                    } else {
+                        self.eval_stack[ply - 4]
+                    };
+                    static_eval > prev
+                }
+            };
+        // Set when passing the move would get this side mated (the null-move search found it):
+        // then nothing at this node is pruned or reduced on the strength of the static score.
+        let mut mate_threat = false;
+
         if !is_pv && !in_check && !is_mate_score(beta) {
             // Reverse futility: far above beta near the leaves.
-            if depth <= 4 && static_eval - 110 * depth >= beta {
+            if depth <= 4 && static_eval - 110 * depth + 50 * i32::from(improving) >= beta {
                 return static_eval;
             }
             // Null move with verification.
@@ -539,6 +608,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 if self.stopped {
                     return 0;
                 }
+                mate_threat = score <= -MATE + MAX_PLY as Score;
                 if score >= beta {
                     let score = if is_mate_score(score) { beta } else { score };
                     if depth < 8 {
@@ -555,6 +625,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
         }
 
+        // Internal iterative reduction: a node without a table move is likely new and poorly
+        // ordered; search it one ply shallower.
+        if tt_move.is_null() && depth >= 4 && !in_check {
+            depth -= 1;
+        }
+
         let mut list = crate::movegen::MoveList::new();
         pos.generate_legal(&mut list);
         let n = list.len();
@@ -562,9 +638,21 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             // Checkmate and stalemate both lose.
             return -MATE + ply as Score;
         }
+        // Only one way out of check: search it one ply deeper (forced lines are short).
+        if in_check && n == 1 && (ply as i32) < 2 * self.root_depth + 8 {
+            depth += 1;
+        }
         let moves = list.as_slice();
         let mut scores = [0i32; crate::movegen::MAX_MOVES];
         let killers = self.killers[ply];
+        let counter_slot = match pos.history.last() {
+            Some(e) if !e.mv.is_null() => Some((
+                (pos.board[e.mv.to as usize] & 47) as usize,
+                e.mv.to as usize,
+            )),
+            _ => None,
+        };
+        let countermove = counter_slot.map_or(Move::NULL, |(c, t)| self.countermoves[c][t]);
         for (i, &mv) in moves.iter().enumerate() {
             scores[i] = if mv == tt_move {
                 1 << 30
@@ -578,6 +666,8 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 1 << 25
             } else if mv == killers[1] {
                 (1 << 25) - 1
+            } else if mv == countermove {
+                (1 << 25) - 2
             } else {
                 self.history_of(pos, mv)
             };
@@ -592,7 +682,13 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let mut best_move = Move::NULL;
         let mut quiets_tried = [Move::NULL; 64];
         let mut n_quiets = 0;
-        let futility_ok = !is_pv && !in_check && depth <= 3 && !is_mate_score(alpha);
+        let futility_ok =
+            !is_pv && !in_check && !mate_threat && depth <= 3 && !is_mate_score(alpha);
+        let late_quiet_limit = if improving {
+            4 + 2 * depth * depth
+        } else {
+            3 + depth * depth
+        };
         let futility_margin = [0, 130, 260, 420][depth.clamp(0, 3) as usize];
         for searched in 0..n {
             // Selection sort: the best remaining move.
@@ -609,19 +705,24 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             let capture = pos.board[mv.to as usize] != EMPTY;
             let quiet = !capture;
             let is_killer = mv == killers[0] || mv == killers[1];
+            // Checks are never pruned at shallow depth: short mating attacks start with them.
+            let checks = gives_check(pos, mv);
 
             // Move-count pruning of late quiet moves in non-PV nodes near the leaves.
             if quiet
+                && !checks
                 && !is_pv
                 && !in_check
+                && !mate_threat
                 && best > -MATE + 1000
                 && depth <= 4
-                && searched as i32 >= 4 + 2 * depth * depth
+                && searched as i32 >= late_quiet_limit
             {
                 continue;
             }
-            // Losing captures at shallow depth.
+            // Losing captures at shallow depth (sacrifices that check are searched).
             if capture
+                && !checks
                 && !is_pv
                 && !in_check
                 && depth <= 2
@@ -632,7 +733,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
 
             let undo = pos.make(mv);
-            let gives_check = pos.in_check();
+            let gives_check = checks;
             if futility_ok
                 && quiet
                 && !gives_check
@@ -651,7 +752,16 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     if is_pv {
                         r -= 1;
                     }
-                    if is_killer {
+                    if is_killer || mate_threat {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    // A piece moving out of an attack is reduced less.
+                    if r > 0
+                        && least_attacker(&pos.board, &pos.squares, mv.from, pos.side).is_some()
+                    {
                         r -= 1;
                     }
                     if order_score > HISTORY_MAX / 2 {
@@ -687,6 +797,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                             if k[0] != mv {
                                 k[1] = k[0];
                                 k[0] = mv;
+                            }
+                            if let Some((c, t)) = counter_slot {
+                                self.countermoves[c][t] = mv;
                             }
                             let bonus = (depth * depth * 16).min(4000);
                             self.add_history(pos, mv, bonus);
@@ -729,12 +842,17 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         best
     }
 
+    /// Quiescence: captures (and every evasion when in check); at its first ply (`checks`) also
+    /// the quiet moves that give check, so mating attacks just past the horizon are seen.
+    /// Results go to the table at depth 0 (they never cut a full-width node) and cut off
+    /// zero-window quiescence nodes.
     fn quiescence(
         &mut self,
         pos: &mut Position,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: usize,
+        checks: bool,
     ) -> Score {
         self.count_node(ply);
         self.stats.qnodes += 1;
@@ -745,6 +863,44 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(pos);
         }
+        if beta - alpha == 1 {
+            // Any stored result is at least as deep as quiescence.
+            if let Some(e) = self.tt.probe(pos.hash) {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let score = self.quiescence_moves(pos, alpha, beta, ply, checks);
+        if !self.stopped && !is_mate_score(score) {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else if score > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(pos.hash, None, score_to_tt(score, ply), 0, bound);
+        }
+        score
+    }
+
+    /// The move loop of [`Self::quiescence`].
+    fn quiescence_moves(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        checks: bool,
+    ) -> Score {
         let mut list = crate::movegen::MoveList::new();
         if pos.in_check() {
             pos.generate_legal(&mut list);
@@ -811,8 +967,24 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
             match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
                 QuiescenceStep::Stopped => return 0,
-                QuiescenceStep::Cutoff => break,
+                QuiescenceStep::Cutoff => return best,
                 QuiescenceStep::Continue => {}
+            }
+        }
+        if checks {
+            for i in 0..list.len() {
+                let mv = list.as_slice()[i];
+                if pos.board[mv.to as usize] != EMPTY
+                    || !gives_check(pos, mv)
+                    || !pos.is_legal_pseudo(mv)
+                {
+                    continue;
+                }
+                match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
+                    QuiescenceStep::Stopped => return 0,
+                    QuiescenceStep::Cutoff => return best,
+                    QuiescenceStep::Continue => {}
+                }
             }
         }
         best
@@ -831,7 +1003,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
     ) -> QuiescenceStep {
         let undo = pos.make(mv);
-        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1);
+        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, false);
         pos.unmake(mv, undo);
         if self.stopped {
             return QuiescenceStep::Stopped;
@@ -916,6 +1088,34 @@ mod tests {
             assert!(h.abs() <= HISTORY_MAX, "history {h}");
             assert_eq!(h.signum(), bonus.signum(), "history follows the last bonus");
         }
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        // Seeded random games: for every legal move, the board-only test (with its fast
+        // rejection) must agree with making the move and asking whether the opponent is in check.
+        let mut rng = qiyi_core::rng::Rng::new(7);
+        let mut checks = 0;
+        for _ in 0..60 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                for &m in list.as_slice() {
+                    let fast = gives_check(&mut pos, m);
+                    let undo = pos.make(m);
+                    let slow = pos.in_check();
+                    pos.unmake(m, undo);
+                    assert_eq!(fast, slow, "{m} in {}", pos.to_fen());
+                    checks += usize::from(slow);
+                }
+                let pick = list.as_slice()[rng.below(list.len())];
+                pos.make(pick);
+            }
+        }
+        assert!(checks > 100, "too few checks seen: {checks}");
     }
 
     #[test]

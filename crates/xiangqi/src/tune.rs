@@ -4,6 +4,8 @@
 //! 1. [`selfplay`] plays engine-vs-engine games (fixed nodes per move, a few random plies after a
 //!    shipped opening for variety) and keeps the quiet positions (not in check, reached by a
 //!    non-capture and left by a non-capture) with the result from Red's view.
+//!    [`label_game`] labels the positions of recorded games (e.g. matches against other engines)
+//!    the same way.
 //! 2. [`fit`] minimises the mean squared error between the result and
 //!    `sigmoid(K * eval / 400)` over the linear features of [`crate::eval`] (Adam on the exact
 //!    gradient, with an L2 pull of the piece-square entries toward their start), after fitting `K` to the
@@ -99,6 +101,35 @@ pub fn selfplay(config: &SelfPlayConfig, mut on_game: impl FnMut(usize, f64)) ->
     out
 }
 
+/// The quiet positions of a recorded game (not in check, reached by a non-capture and left by a
+/// non-capture, as in [`selfplay`]) labelled with `red_result`; `moves` are ICCS or any notation
+/// [`Position::parse_move_text`] reads. A move that does not parse or is illegal ends the game.
+pub fn label_game(opening_fen: &str, moves: &[String], red_result: f64) -> Vec<Sample> {
+    let Ok(mut pos) = Position::from_fen(opening_fen) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut last_capture = true;
+    for text in moves {
+        let Ok(mv) = pos.parse_move_text(text) else {
+            break;
+        };
+        if !pos.is_legal(mv) {
+            break;
+        }
+        let capture = pos.piece_at(mv.to()).is_some();
+        if !last_capture && !capture && !pos.in_check() {
+            out.push(Sample {
+                fen: pos.to_fen(),
+                result: red_result,
+            });
+        }
+        last_capture = capture;
+        pos.make(mv);
+    }
+    out
+}
+
 /// Reads samples written as `FEN;result` lines (bad lines are skipped).
 pub fn parse_samples(text: &str) -> Vec<Sample> {
     text.lines()
@@ -140,6 +171,9 @@ pub struct FitConfig {
     /// L2 pull of piece-square entries toward their starting values (a prior that keeps
     /// rarely seen points where the hand put them).
     pub l2: f64,
+    /// Only the features in this range move (`None`: every feature but the general's material);
+    /// e.g. `F_MOB_HORSE..NUM_FEATURES` refits the scalar terms over fixed material and squares.
+    pub free: Option<std::ops::Range<usize>>,
 }
 
 impl Default for FitConfig {
@@ -148,6 +182,7 @@ impl Default for FitConfig {
             epochs: 300,
             learning_rate: 1.0,
             l2: 1e-6,
+            free: None,
         }
     }
 }
@@ -259,7 +294,9 @@ pub fn fit(
             if crate::eval::is_square_feature(f) {
                 g += config.l2 * w;
             }
-            if crate::eval::is_fixed_feature(f) {
+            if crate::eval::is_fixed_feature(f)
+                || config.free.as_ref().is_some_and(|r| !r.contains(&f))
+            {
                 continue;
             }
             m[i] = b1 * m[i] + (1.0 - b1) * g;
@@ -326,6 +363,23 @@ mod tests {
     }
 
     #[test]
+    fn recorded_games_are_labelled_from_reds_view() {
+        let moves: Vec<String> = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h4"]
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let s = label_game(crate::START_FEN, &moves, 1.0);
+        // The first position follows no move, so it counts as reached by a capture.
+        assert_eq!(s.len(), moves.len() - 1);
+        assert!(s.iter().all(|x| x.result == 1.0));
+        assert_eq!(s[0].fen.split(' ').nth(1), Some("b"));
+        // A bad move ends the game; a bad opening gives nothing.
+        let bad: Vec<String> = vec!["h2e2".into(), "zz".into(), "h9g7".into()];
+        assert!(label_game(crate::START_FEN, &bad, 0.0).is_empty());
+        assert!(label_game("not a fen", &moves, 0.0).is_empty());
+    }
+
+    #[test]
     fn samples_round_trip_and_bad_lines_are_skipped() {
         let text = format!(
             "{};1\nnot a sample\n{};0.5\nfen;x\ngarbage fen;0\n",
@@ -363,6 +417,23 @@ mod tests {
         };
         let r = fit(&samples, &Weights::hand(), &fit_config, |_, _| {});
         assert!(r.error_after <= r.error_before, "{r:?}");
+        // Refitting only the scalar terms leaves material and squares where they were.
+        let scalars = FitConfig {
+            epochs: 20,
+            free: Some(crate::eval::F_MOB_HORSE..NUM_FEATURES),
+            ..FitConfig::default()
+        };
+        let start = Weights::default();
+        let s = fit(&samples, &start, &scalars, |_, _| {});
+        assert!(s.error_after <= s.error_before, "{s:?}");
+        assert_eq!(
+            s.weights.mg[..crate::eval::F_MOB_HORSE],
+            start.mg[..crate::eval::F_MOB_HORSE]
+        );
+        assert_eq!(
+            s.weights.eg[..crate::eval::F_MOB_HORSE],
+            start.eg[..crate::eval::F_MOB_HORSE]
+        );
         assert!(weights_to_rust(&r.weights, "test").contains("pub const TUNED_EG"));
     }
 }
