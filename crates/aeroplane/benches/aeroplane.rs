@@ -52,6 +52,7 @@ fn decisions(c: &mut Criterion) {
         PlayerKind::SeedGreedy,
         PlayerKind::Heuristic,
         PlayerKind::Race,
+        PlayerKind::Win,
         PlayerKind::SeedMc,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,

@@ -246,37 +246,29 @@ pub fn steps(set: RuleSet) -> &'static [[Step; 7]; PLANE_STATES] {
     }
 }
 
-/// Bytes of a 128-bit board of the fast random games: row `q` (bytes `4q..4q+4`) holds player
-/// `q`'s four planes.
-const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
-
-/// A byte repeated in all 16 bytes.
-pub(crate) const fn splat(b: u8) -> u128 {
-    b as u128 * 0x0101_0101_0101_0101_0101_0101_0101_0101
-}
+const LOW7: u32 = 0x7f7f_7f7f;
 
 /// The high bit of every byte of `x` that is zero (exact: no borrow between bytes).
 #[inline(always)]
-pub(crate) fn zero_bytes(x: u128) -> u128 {
+pub(crate) fn zero_bytes32(x: u32) -> u32 {
     !((((x & LOW7) + LOW7) | x) | LOW7)
 }
 
-const fn build_hit_patterns() -> [[[u128; 64]; 4]; 5] {
-    let mut t = [[[splat(NOWHERE); 64]; 4]; 5];
+const NOWHERES: u32 = u32::from_le_bytes([NOWHERE; 4]);
+
+const fn build_hit_rows() -> [[[[u32; 4]; 64]; 4]; 5] {
+    let mut t = [[[[NOWHERES; 4]; 64]; 4]; 5];
     let mut n = 2;
     while n <= 4 {
         let mut p = 0;
         while p < n {
             let mut d = 0;
             while d < 64 {
-                let mut pat = 0u128;
                 let mut q = 0;
                 while q < 4 {
-                    let e = SAME_SQUARE[n][p][q][d];
-                    pat |= (e as u128 * 0x0101_0101) << (32 * q);
+                    t[n][p][d][q] = SAME_SQUARE[n][p][q][d] as u32 * 0x0101_0101;
                     q += 1;
                 }
-                t[n][p][d] = pat;
                 d += 1;
             }
             p += 1;
@@ -286,8 +278,8 @@ const fn build_hit_patterns() -> [[[u128; 64]; 4]; 5] {
     t
 }
 
-const fn build_flight_patterns() -> [[u128; 4]; 5] {
-    let mut t = [[splat(NOWHERE); 4]; 5];
+const fn build_flight_rows() -> [[[[u32; 4]; 2]; 4]; 5] {
+    let mut t = [[[[NOWHERES; 4]; 2]; 4]; 5];
     let mut n = 2;
     while n <= 4 {
         let mut p = 0;
@@ -296,9 +288,7 @@ const fn build_flight_patterns() -> [[u128; 4]; 5] {
             let mut q = 0;
             while q < n {
                 if SEAT[n][q] == opposite {
-                    let row = !(0xffff_ffffu128 << (32 * q));
-                    t[n][p] =
-                        (t[n][p] & row) | ((FLIGHT_CROSSES as u128 * 0x0101_0101) << (32 * q));
+                    t[n][p][1][q] = FLIGHT_CROSSES as u32 * 0x0101_0101;
                 }
                 q += 1;
             }
@@ -309,15 +299,31 @@ const fn build_flight_patterns() -> [[u128; 4]; 5] {
     t
 }
 
-/// `HIT_PATTERN[n][p][d]`: for player `p` of an `n`-player game coming to rest at progress `d`,
-/// the progress each other player's planes must have to be hit, repeated in that player's row of
-/// a 128-bit board ([`NOWHERE`] where nothing is hit): the same as [`SAME_SQUARE`], four planes
-/// and four players at once.
-pub(crate) static HIT_PATTERN: [[[u128; 64]; 4]; 5] = build_hit_patterns();
+/// `HIT_ROWS[n][p][d][q]`: for player `p` of an `n`-player game coming to rest at progress `d`,
+/// the progress player `q`'s planes must have to be hit, in all four bytes of a row
+/// ([`NOWHERE`] where nothing is hit): [`SAME_SQUARE`], four planes at once.
+pub(crate) static HIT_ROWS: [[[[u32; 4]; 64]; 4]; 5] = build_hit_rows();
 
-/// `FLIGHT_PATTERN[n][p]`: [`FLIGHT_CROSSES`] in the row of the player opposite `p` (A10), so a
-/// flight's crossing is tested like a landing.
-pub(crate) static FLIGHT_PATTERN: [[u128; 4]; 5] = build_flight_patterns();
+/// `FLIGHT_ROWS[n][p][flew][q]`: after a flight, [`FLIGHT_CROSSES`] in the row of the player
+/// opposite `p` (A10), so the crossing is tested like a landing; [`NOWHERE`] otherwise.
+pub(crate) static FLIGHT_ROWS: [[[[u32; 4]; 2]; 4]; 5] = build_flight_rows();
+
+/// `SPREAD[mask]`: bit `i` of a 4-bit mask spread to all of byte `i`.
+pub(crate) static SPREAD: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if m & (1 << i) != 0 {
+                t[m] |= 0xff << (8 * i);
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 const fn build_select() -> [[u8; 4]; 16] {
     let mut t = [[0u8; 4]; 16];

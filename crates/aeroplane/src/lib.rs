@@ -20,6 +20,7 @@
 pub mod board;
 pub mod error;
 pub mod eval;
+pub mod finish;
 pub mod notation;
 pub mod odds;
 pub mod players;
@@ -29,6 +30,7 @@ pub mod record;
 pub mod rules;
 pub mod search;
 pub mod tournament;
+pub mod winprob;
 
 pub use error::AeroError;
 pub use position::{Aero, AeroMove, Choices, Effect};

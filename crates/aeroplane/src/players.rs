@@ -4,10 +4,12 @@
 use crate::board::{on_ring, ring_square, CENTRE, HANGAR, RING_LAST};
 use crate::error::AeroError;
 use crate::eval::{all_scores, danger_with, relative_score, value_table, Weights};
+use crate::finish::finish_tables;
 use crate::position::{Aero, AeroMove};
 use crate::race::{race_table, RaceTable};
 use crate::record::random_game;
 use crate::search::{ExpectimaxPlayer, MctsPlayer};
+use crate::winprob::WinModel;
 use qiyi_core::{Game, Rng, Turn};
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +34,9 @@ pub enum PlayerKind {
     /// The exact solo-race table (optimal play against the dice alone) plus the danger to its
     /// planes and the opponents' race (one ply); the heuristic where no table exists.
     Race,
+    /// The chance of finishing first, from exact finish-time statistics of every player's race
+    /// (mine under optimal play, the opponents' under random play) and the hit chances (one ply).
+    Win,
     /// n-player expectimax (max-n over the dice), depth-limited, heuristic leaves.
     Expectimax,
     /// Monte Carlo tree search with chance nodes and heuristic playouts.
@@ -44,19 +49,20 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// Every named type (for help texts).
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "random",
         "seed-greedy",
         "seed-mc",
         "heuristic",
         "race",
+        "win",
         "expectimax",
         "mcts",
         "best",
     ];
 
     /// The concrete type `best` stands for.
-    pub const BEST: PlayerKind = PlayerKind::Race;
+    pub const BEST: PlayerKind = PlayerKind::Win;
 }
 
 impl fmt::Display for PlayerKind {
@@ -67,6 +73,7 @@ impl fmt::Display for PlayerKind {
             PlayerKind::SeedMc => f.write_str("seed-mc"),
             PlayerKind::Heuristic => f.write_str("heuristic"),
             PlayerKind::Race => f.write_str("race"),
+            PlayerKind::Win => f.write_str("win"),
             PlayerKind::Expectimax => f.write_str("expectimax"),
             PlayerKind::Mcts => f.write_str("mcts"),
             PlayerKind::Best => f.write_str("best"),
@@ -85,6 +92,7 @@ impl FromStr for PlayerKind {
             "seed-mc" => PlayerKind::SeedMc,
             "heuristic" | "tuned" => PlayerKind::Heuristic,
             "race" => PlayerKind::Race,
+            "win" => PlayerKind::Win,
             "expectimax" => PlayerKind::Expectimax,
             "mcts" => PlayerKind::Mcts,
             "best" => PlayerKind::Best,
@@ -115,6 +123,7 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
         }),
         PlayerKind::Heuristic => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.0)),
         PlayerKind::Race => Box::new(RacePlayer::new(RaceWeights::TUNED, rng)),
+        PlayerKind::Win => Box::new(WinPlayer::new(WinWeights::TUNED, rng)),
         PlayerKind::Best => make_player(PlayerKind::BEST, seed),
         PlayerKind::Expectimax => Box::new(ExpectimaxPlayer::new(
             Weights::TUNED,
@@ -553,4 +562,102 @@ fn opponent_model(pos: &Aero, capture: f64, rng: &mut Rng) -> AeroMove {
         }
     }
     AeroMove::Plane(c.as_slice()[rng.below(c.len())])
+}
+
+/// The weights of the [`WinPlayer`] (see [`WinModel`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WinWeights {
+    /// How strong the opponents are taken to be: 0 = random players, 1 = optimal racers.
+    pub strength: f64,
+    /// Chance that an opponent able to hit a plane does so.
+    pub greedy: f64,
+    /// Weight of the danger term.
+    pub danger: f64,
+    /// Weight of the threat term (my chances to hit opponents on my next turn).
+    pub threat: f64,
+    /// Weight of my next roll played out against the static chance.
+    pub lookahead: f64,
+    /// Weight per expected turn of my own race (a tie-break where the chance saturates).
+    pub tiebreak: f64,
+}
+
+impl WinWeights {
+    /// The weights chosen by games against three `random` players (`examples/tune_win.rs`,
+    /// common seeds; see the crate README).
+    pub const TUNED: WinWeights = WinWeights {
+        strength: 0.0,
+        greedy: 0.0,
+        danger: 1.0,
+        threat: 0.75,
+        lookahead: 0.0,
+        tiebreak: 0.001,
+    };
+}
+
+/// The win-chance player: each choice is scored by [`WinModel::evaluate`], the chance of finishing
+/// first estimated from the exact finish-time statistics of every player's race and the chance
+/// that each of its planes is hit before its next turn. Falls back to [`RacePlayer`] under rules
+/// without tables.
+pub struct WinPlayer {
+    weights: WinWeights,
+    fallback: RacePlayer,
+}
+
+impl WinPlayer {
+    /// A win-chance player with `weights` (`rng` only feeds the fallback).
+    pub fn new(weights: WinWeights, rng: Rng) -> Self {
+        WinPlayer {
+            weights,
+            fallback: RacePlayer::new(RaceWeights::TUNED, rng),
+        }
+    }
+
+    /// The model of `rules`, when its tables exist.
+    pub fn model(&self, rules: &crate::rules::Rules) -> Option<WinModel<'static>> {
+        let t = finish_tables(rules)?;
+        Some(WinModel {
+            race: &t.hazard_race,
+            optimal: &t.hazard,
+            random: &t.random_hazard,
+            strength: self.weights.strength,
+            greedy: self.weights.greedy,
+            danger: self.weights.danger,
+            threat: self.weights.threat,
+            lookahead: self.weights.lookahead,
+        })
+    }
+}
+
+impl Player for WinPlayer {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let Some(model) = self.model(&pos.rules()) else {
+            return self.fallback.choose(pos);
+        };
+        let c = pos.choices();
+        let mut best = AeroMove::Plane(c.as_slice().first().copied().unwrap_or(0));
+        if c.len() <= 1 {
+            return best;
+        }
+        let me = pos.to_move();
+        let mut best_score = f64::NEG_INFINITY;
+        for &i in c.as_slice() {
+            let mut after = *pos;
+            let e = after.play(AeroMove::Plane(i));
+            let mut s = model.evaluate(&after, me, e.new_turn);
+            if self.weights.tiebreak > 0.0 && after.turn() != Turn::Over {
+                // Where the chance saturates (far ahead or far behind), fewer expected turns.
+                let mine = if e.new_turn {
+                    model.race.value(after.planes(me))
+                } else {
+                    model.race.turn_value(&after)
+                };
+                s -= self.weights.tiebreak * mine;
+            }
+            if s > best_score {
+                best_score = s;
+                best = AeroMove::Plane(i);
+            }
+        }
+        best
+    }
 }

@@ -7,8 +7,8 @@
 //! lowest-numbered of them is offered as a move.
 
 use crate::board::{
-    splat, steps, zero_bytes, Step, CENTRE, FLIGHT_CROSSES, FLIGHT_PATTERN, HANGAR, HIT_PATTERN,
-    PLANES, PLANE_STATES, SAME_SQUARE, SEAT, SELECT,
+    steps, zero_bytes32, Step, CENTRE, FLIGHT_CROSSES, FLIGHT_ROWS, HANGAR, HIT_ROWS, PLANES,
+    PLANE_STATES, SAME_SQUARE, SEAT, SELECT, SPREAD,
 };
 use crate::error::AeroError;
 use crate::rules::{Ending, Rules, ThreeSixes};
@@ -601,8 +601,8 @@ impl Aero {
     /// Plays on to the end with uniformly random choices among the distinct moves, dice and
     /// choices both drawn from `rng`; returns (enemy planes captured, turns begun). The fast path
     /// of simulations: no Zobrist updates on the way (the key is recomputed at the end), several
-    /// draws from each 64-bit random word, and under first-wins endings the whole board in one
-    /// 128-bit register (see [`Aero::play_out_random_first_wins`]).
+    /// draws from each 64-bit random word, and under first-wins endings a board of four `u32`
+    /// rows (see [`Aero::play_out_random_first_wins`]).
     pub(crate) fn play_out_random(&mut self, rng: &mut Rng) -> (u32, u32) {
         if self.rules.ending == Ending::FirstWins {
             self.play_out_random_first_wins(rng)
@@ -633,12 +633,12 @@ impl Aero {
     }
 
     /// [`Aero::play_out_random`] for first-wins games, with the same random draws as
-    /// [`Aero::play_out_random_generic`] and so the same games. The board lives in one `u128`
-    /// (a 4-byte row per player) kept in registers: a move rewrites one byte, and the landing and
-    /// the flight's crossing are tested against all sixteen planes at once with precomputed
-    /// patterns ([`HIT_PATTERN`], [`FLIGHT_PATTERN`]) and an exact zero-byte test, which also
-    /// sends the hit planes home, without a branch. (The byte stores and wider loads of the
-    /// in-memory board stalled on store-to-load forwarding.)
+    /// [`Aero::play_out_random_generic`] and so the same games. The board is one `u32` row per
+    /// player, always written and read whole: a move rewrites its row, and the landing and the
+    /// flight's crossing are tested against every row with precomputed patterns ([`HIT_ROWS`],
+    /// [`FLIGHT_ROWS`]) and an exact zero-byte test, which also sends the hit planes home, without
+    /// a branch. (Byte stores followed by wider loads of the same bytes, as in [`Aero::play`],
+    /// stall on store-to-load forwarding.)
     fn play_out_random_first_wins(&mut self, rng: &mut Rng) -> (u32, u32) {
         if self.over {
             return (0, 0);
@@ -649,12 +649,10 @@ impl Aero {
         let table = steps(rules.set);
         let capped = rules.three_sixes != ThreeSixes::None;
         let send_back = rules.three_sixes == ThreeSixes::SendBack;
-        let hits = &HIT_PATTERN[n.min(4)];
-        let flights = &FLIGHT_PATTERN[n.min(4)];
-        let mut rows = 0u128;
-        for (q, row) in self.planes.iter().enumerate() {
-            rows |= (u32::from_le_bytes(*row) as u128) << (32 * q);
-        }
+        let hits = &HIT_ROWS[n.min(4)];
+        let flights = &FLIGHT_ROWS[n.min(4)];
+        // One u32 per player, written and read whole (same-size stores and loads forward).
+        let mut rows = self.planes.map(u32::from_le_bytes);
         let mut p = self.to_move as usize & 3;
         let mut roll = self.roll;
         let mut sixes = self.sixes;
@@ -662,6 +660,8 @@ impl Aero {
         let mut captures = 0u32;
         let mut turns = 0u32;
         let next = |p: usize| if p + 1 >= n { 0 } else { p + 1 };
+        const CENTRES: u32 = u32::from_le_bytes([CENTRE; 4]);
+        const HANGARS: u32 = u32::from_le_bytes([HANGAR; 4]);
         loop {
             if roll == 0 {
                 let f = digits.below(rng, 6) as u8 + 1;
@@ -670,12 +670,8 @@ impl Aero {
                 if six & (sixes >= 3) & capped {
                     // A8: the third six ends the turn; with send-back the planes it moved go home.
                     if send_back {
-                        for i in 0..PLANES {
-                            if moved & (1 << i) != 0 {
-                                let shift = 32 * p + 8 * i;
-                                rows = (rows & !(0xffu128 << shift)) | ((HANGAR as u128) << shift);
-                            }
-                        }
+                        let bytes = SPREAD[moved as usize & 15];
+                        rows[p] = (rows[p] & !bytes) | (HANGARS & bytes);
                     }
                     p = next(p);
                     sixes = 0;
@@ -683,11 +679,10 @@ impl Aero {
                     turns += 1;
                     continue;
                 }
-                let row = (rows >> (32 * p)) as u32;
-                let all_finished = row == u32::from_le_bytes([CENTRE; 4]);
+                let row = rows[p];
                 let at_least_centre = (row | 0x8080_8080).wrapping_sub(0x3838_3838) & 0x8080_8080;
                 let can_move = if rules.can_take_off(f) {
-                    !all_finished
+                    row != CENTRES
                 } else {
                     at_least_centre != 0x8080_8080
                 };
@@ -704,7 +699,7 @@ impl Aero {
                 roll = f;
             }
             // The decision: a uniform choice among the distinct movable planes.
-            let row = (rows >> (32 * p)) as u32;
+            let row = rows[p];
             let takeoff = rules.can_take_off(roll);
             let [a, b, c, d] = row.to_le_bytes();
             let mask = movable(a, takeoff) as usize
@@ -714,24 +709,22 @@ impl Aero {
             let k = digits.below(rng, mask.count_ones() as u64) as usize;
             let i = SELECT[mask][k & 3] as usize;
             let step = table[(row >> (8 * i)) as u8 as usize][roll as usize];
-            let shift = 32 * p + 8 * i;
-            rows = (rows & !(0xffu128 << shift)) | ((step.to as u128) << shift);
+            rows[p] = (row & !(0xff << (8 * i))) | ((step.to as u32) << (8 * i));
             // A9/A10: every enemy plane where it comes to rest, and on a flight the opposite
-            // player's planes at 53, go home.
-            let crossing = if step.flew {
-                flights[p & 3]
-            } else {
-                splat(crate::board::NOWHERE)
-            };
-            let hit =
-                zero_bytes(rows ^ hits[p & 3][step.to as usize & 63]) | zero_bytes(rows ^ crossing);
-            captures += hit.count_ones();
-            let bytes = (hit >> 7) * 0xff;
-            rows = (rows & !bytes) | (splat(HANGAR) & bytes);
+            // player's planes at 53, go home (the mover's own row never matches).
+            let landing = &hits[p][step.to as usize & 63];
+            let crossing = &flights[p][step.flew as usize];
+            for q in 0..4 {
+                let x = rows[q];
+                let hit = zero_bytes32(x ^ landing[q]) | zero_bytes32(x ^ crossing[q]);
+                captures += hit.count_ones();
+                let bytes = (hit >> 7) * 0xff;
+                rows[q] = (x & !bytes) | (HANGARS & bytes);
+            }
             let was_six = roll == 6;
             moved |= ((was_six & send_back) as u8) << i;
             roll = 0;
-            if step.to == CENTRE && (rows >> (32 * p)) as u32 == u32::from_le_bytes([CENTRE; 4]) {
+            if rows[p] == CENTRES {
                 break;
             }
             if !was_six {
@@ -741,9 +734,7 @@ impl Aero {
                 turns += 1;
             }
         }
-        for (q, row) in self.planes.iter_mut().enumerate() {
-            *row = ((rows >> (32 * q)) as u32).to_le_bytes();
-        }
+        self.planes = rows.map(u32::to_le_bytes);
         self.to_move = p as u8;
         self.roll = 0;
         self.sixes = 0;
@@ -875,7 +866,7 @@ mod tests {
     use super::*;
     use crate::rules::{RuleSet, Takeoff};
 
-    /// The register-board random games are the move-by-move ones: same final positions (planes,
+    /// The row-board random games are the move-by-move ones: same final positions (planes,
     /// places, hash), captures and turns, from the start and from positions inside a turn.
     #[test]
     fn fast_random_games_are_the_generic_ones() {

@@ -187,6 +187,11 @@ impl RaceTable {
         1.0 + self.roll_value(&Aero::solo_at(self.rules, planes), 0)
     }
 
+    /// A table holding `values` (by [`rank`]) for `rules`; `None` unless there are [`MULTISETS`].
+    pub fn from_values(rules: Rules, values: Vec<f32>) -> Option<RaceTable> {
+        (values.len() == MULTISETS).then_some(RaceTable { rules, values })
+    }
+
     /// Reads a table written by [`RaceTable::to_bytes`].
     pub fn from_bytes(rules: Rules, bytes: &[u8]) -> Option<RaceTable> {
         if bytes.len() != 2 * MULTISETS {

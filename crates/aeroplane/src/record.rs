@@ -116,6 +116,18 @@ pub fn random_game(start: &Aero, rng: &mut Rng) -> GameStats {
     }
 }
 
+/// [`random_game`] through the move-by-move loop of [`Aero::play`] (session 2's fast path): the
+/// same games, kept as the reference for speed comparisons (`examples/speed.rs`).
+pub fn random_game_move_by_move(start: &Aero, rng: &mut Rng) -> GameStats {
+    let mut pos = *start;
+    let (captures, turns) = pos.play_out_random_generic(rng);
+    GameStats {
+        winner: pos.winner(),
+        turns: 1 + turns,
+        captures,
+    }
+}
+
 impl GameRecord {
     /// Replays the record through the rules; returns the final position, or the first step that
     /// is not legal. Also checks that the rolls are the seed's dice stream.

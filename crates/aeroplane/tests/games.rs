@@ -169,6 +169,7 @@ fn both_rule_sets_play_to_the_end_with_every_player() {
         PlayerKind::SeedMc,
         PlayerKind::Heuristic,
         PlayerKind::Race,
+        PlayerKind::Win,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,
         PlayerKind::Best,

@@ -176,7 +176,8 @@ fn a_stopped_meet_pass_reports_what_it_refuted() {
 }
 
 /// The 10-piece lower bound: one meet pass refutes every crossing of at most 25 moves, so every
-/// solution has at least 26 (the beam finds 27). About an hour of CPU on one thread and ~3 GB:
+/// solution has at least 26 (the beam finds 27). About 11 minutes of CPU on one thread, 1.4 GB
+/// (157 M states expanded, the largest layer 48.8 M):
 /// `RAYON_NUM_THREADS=1 cargo test --release -p qiyi-chinese-checkers --test solitaire -- --ignored ten_pieces_need`.
 #[test]
 #[ignore]

@@ -135,7 +135,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 4)]
     players: usize,
     /// Player type of each seat, comma-separated (random, seed-greedy, seed-mc, heuristic,
-    /// race, expectimax, mcts, best, level-1..level-10); seats rotate every game.
+    /// race, win, expectimax, mcts, best, level-1..level-10); seats rotate every game.
     #[arg(long)]
     seats: String,
     /// Games to play.
@@ -209,6 +209,14 @@ pub struct BenchArgs {
     decisions: u64,
 }
 
+/// CPU time of the calling thread in seconds (Linux: `/proc/thread-self/schedstat`, whose first
+/// field is nanoseconds on the CPU), so the speed can be read on a shared machine.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
 /// Measures random games per second on one thread and the `best` player's decision time.
 pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
     let rules = a.rules.rules()?;
@@ -216,6 +224,7 @@ pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
     let mut rng = Rng::new(g.seed);
     let bar = progress(a.games, "random games");
     let t = Instant::now();
+    let cpu_start = thread_cpu_seconds();
     let mut turns = 0u64;
     for i in 0..a.games {
         turns += random_game(&start_pos, &mut rng).turns as u64;
@@ -224,8 +233,10 @@ pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
         }
     }
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_start.and_then(|s| Some(thread_cpu_seconds()? - s));
     bar.finish_and_clear();
     let games_per_s = a.games as f64 / secs;
+    let games_per_cpu_s = cpu.map(|c| a.games as f64 / c.max(1e-9));
     // Decisions of `best` in positions from random games.
     let mut player = make_player(PlayerKind::Best, g.seed);
     let mut pos = start_pos;
@@ -257,6 +268,9 @@ pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
             a.games,
             turns as f64 / a.games as f64
         );
+        if let (Some(c), Some(r)) = (cpu, games_per_cpu_s) {
+            println!("           CPU time of the thread {c:.2} s = {r:.0} games per CPU-second");
+        }
         println!(
             "best ({}) decisions: {decisions}, mean {ms_mean:.3} ms, max {:.3} ms",
             PlayerKind::BEST,
@@ -272,6 +286,8 @@ pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
         "seed": g.seed,
         "games": a.games,
         "games_per_second": games_per_s,
+        "cpu_seconds": cpu,
+        "games_per_cpu_second": games_per_cpu_s,
         "turns_per_game": turns as f64 / a.games as f64,
         "best": PlayerKind::BEST.to_string(),
         "best_decision_ms_mean": ms_mean,

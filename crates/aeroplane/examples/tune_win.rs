@@ -1,0 +1,66 @@
+//! Win-chance player (`win`) weights against three `random` (or other) players, every candidate on
+//! the same seeded games (common random numbers), seats rotating.
+//!
+//! `cargo run --release -p qiyi-aeroplane --example tune_win -- GAMES SEED OPPONENT CAND...`
+//! where CAND is `race`, `win`, or `S,G,D[,T,L,B]` (strength, greedy, danger, threat, lookahead, tie-break of
+//! [`WinWeights`]).
+use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
+use qiyi_aeroplane::record::play_game;
+use qiyi_aeroplane::tournament::wilson;
+use qiyi_aeroplane::{Aero, Rules};
+use qiyi_core::Rng;
+use rayon::prelude::*;
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let games: u64 = a[1].parse().expect("games");
+    let seed: u64 = a[2].parse().expect("seed");
+    let opponent: PlayerKind = a[3].parse().expect("opponent");
+    let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
+    for cand in &a[4..] {
+        let t = std::time::Instant::now();
+        let make = |g: u64| -> Box<dyn Player> {
+            if let Ok(kind) = cand.parse::<PlayerKind>() {
+                return make_player(kind, Rng::derive(seed, g).next_u64());
+            }
+            let v: Vec<f64> = cand
+                .split(',')
+                .map(|x| x.parse().expect("weight"))
+                .collect();
+            let w = WinWeights {
+                strength: v[0],
+                greedy: v[1],
+                danger: v[2],
+                threat: v.get(3).copied().unwrap_or(0.0),
+                lookahead: v.get(4).copied().unwrap_or(0.0),
+                tiebreak: v.get(5).copied().unwrap_or(0.0),
+            };
+            Box::new(WinPlayer::new(w, Rng::derive(seed, g)))
+        };
+        let wins: u64 = (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let seat = (g % 4) as usize;
+                let mut players: Vec<Box<dyn Player>> = (0..4)
+                    .map(|s| {
+                        if s == seat {
+                            make(g)
+                        } else {
+                            make_player(opponent, seed ^ (g * 4 + s as u64))
+                        }
+                    })
+                    .collect();
+                let rec = play_game(&start, &mut players, Rng::derive(seed, g).next_u64());
+                (rec.places[seat] == 1) as u64
+            })
+            .sum();
+        let [lo, hi] = wilson(wins, games);
+        println!(
+            "{cand}: {:.2}% [{:.1}, {:.1}] of {games} ({:.1} s)",
+            100.0 * wins as f64 / games as f64,
+            100.0 * lo,
+            100.0 * hi,
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
