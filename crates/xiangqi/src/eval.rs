@@ -206,6 +206,13 @@ pub struct Scalars {
 /// The scalar features of `pos`; material and piece-square features are left to the caller.
 #[inline]
 pub fn scalar_features(pos: &Position) -> Scalars {
+    scalar_features_with(pos, true)
+}
+
+/// [`scalar_features`], leaving the palace-attack and king-danger counts at 0 unless `with_palace`
+/// (the search skips them while their weights are all 0).
+#[inline]
+fn scalar_features_with(pos: &Position, with_palace: bool) -> Scalars {
     let mut c = [0i32; NUM_LINEAR];
     let mut phase = 0;
     let mut soldier_files = [0u16; 2];
@@ -243,7 +250,7 @@ pub fn scalar_features(pos: &Position) -> Scalars {
         if slot >= 11 {
             let r = (sq >> 4) - 3;
             let rank_own = if side == 0 { r } else { 9 - r };
-            if rank_own >= 6 && ((sq & 15) - 3).abs_diff(4) <= 2 {
+            if with_palace && rank_own >= 6 && ((sq & 15) - 3).abs_diff(4) <= 2 {
                 let fwd: i16 = if side == 0 { 16 } else { -16 };
                 let s = i16::from(sq);
                 let hits = [s + fwd, s + 1, s - 1]
@@ -265,8 +272,8 @@ pub fn scalar_features(pos: &Position) -> Scalars {
         let in_zone = in_enemy_zone(rank_own, file);
         // Whether the piece can reach the enemy palace at all: a chariot or cannon on a palace
         // file or rank, a horse within a jump of it.
-        let line_near = file.abs_diff(4) <= 1 || rank_own >= 7;
-        let horse_near = rank_own >= 5 && file.abs_diff(4) <= 3;
+        let line_near = with_palace && (file.abs_diff(4) <= 1 || rank_own >= 7);
+        let horse_near = with_palace && rank_own >= 5 && file.abs_diff(4) <= 3;
         match slot {
             5 | 6 => {
                 phase += 2;
@@ -449,6 +456,8 @@ pub struct Evaluation {
     /// `(mg, eg)` of material + piece-square for piece code `c` (16..48) on mailbox point `sq`,
     /// signed from Red's view.
     psq: Vec<[(Score, Score); 256]>,
+    /// Whether any palace-attack or king-danger weight is set (otherwise they are not computed).
+    palace_terms: bool,
     cache: EvalCache,
 }
 
@@ -458,6 +467,7 @@ impl Clone for Evaluation {
         Evaluation {
             weights: self.weights.clone(),
             psq: self.psq.clone(),
+            palace_terms: self.palace_terms,
             cache: EvalCache::new(),
         }
     }
@@ -503,9 +513,12 @@ impl Evaluation {
                 );
             }
         }
+        let palace_terms =
+            (F_PALACE_ROOK..=F_DANGER_SQ).any(|f| weights.mg[f] != 0 || weights.eg[f] != 0);
         Evaluation {
             weights,
             psq,
+            palace_terms,
             cache: EvalCache::new(),
         }
     }
@@ -538,7 +551,7 @@ impl Evaluation {
                 eg += e;
             }
         }
-        let s = scalar_features(pos);
+        let s = scalar_features_with(pos, self.palace_terms);
         for (j, &n) in s.counts.iter().enumerate() {
             mg += w.mg[F_MOB_HORSE + j] * n;
             eg += w.eg[F_MOB_HORSE + j] * n;
