@@ -8,37 +8,27 @@
 //! same seeded games for every candidate (common random numbers), seats rotating.
 
 use qiyi_aeroplane::eval::Weights;
-use qiyi_aeroplane::players::{make_player, HeuristicPlayer, Player, PlayerKind};
-use qiyi_aeroplane::record::play_game;
+use qiyi_aeroplane::players::{HeuristicPlayer, Player, PlayerKind};
+use qiyi_aeroplane::tournament::candidate_wins;
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
-use rayon::prelude::*;
 
 fn score(w: Weights, games: u64, seed: u64) -> f64 {
     let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
-    let wins: u64 = (0..games)
-        .into_par_iter()
-        .map(|g| {
-            let opponent = if g % 2 == 0 {
+    let wins = candidate_wins(
+        &start,
+        games,
+        seed,
+        |g| (g / 2 % 4) as usize,
+        |g| Box::new(HeuristicPlayer::new(w, Rng::derive(seed, g), 0.0)) as Box<dyn Player>,
+        |g| {
+            if g % 2 == 0 {
                 PlayerKind::Random
             } else {
                 PlayerKind::SeedGreedy
-            };
-            let seat = (g / 2 % 4) as usize;
-            let mut players: Vec<Box<dyn Player>> = (0..4)
-                .map(|s| {
-                    if s == seat {
-                        Box::new(HeuristicPlayer::new(w, Rng::derive(seed, g), 0.0))
-                            as Box<dyn Player>
-                    } else {
-                        make_player(opponent, seed ^ (g * 4 + s as u64))
-                    }
-                })
-                .collect();
-            let rec = play_game(&start, &mut players, Rng::derive(seed, g).next_u64());
-            (rec.places[seat] == 1) as u64
-        })
-        .sum();
+            }
+        },
+    );
     2.0 * wins as f64 / games as f64
 }
 

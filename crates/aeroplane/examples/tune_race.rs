@@ -2,12 +2,10 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_race -- GAMES SEED OPPONENT D,E,L [D,E,L...]`
 //! Every candidate plays the same seeded games (common random numbers), seats rotating.
-use qiyi_aeroplane::players::{make_player, Player, PlayerKind, RacePlayer, RaceWeights};
-use qiyi_aeroplane::record::play_game;
-use qiyi_aeroplane::tournament::wilson;
+use qiyi_aeroplane::players::{Player, PlayerKind, RacePlayer, RaceWeights};
+use qiyi_aeroplane::tournament::{candidate_wins, wilson};
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
-use rayon::prelude::*;
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -28,23 +26,14 @@ fn main() {
             capture: v.get(4).copied().unwrap_or(0.5),
             greedy: v.get(5).copied().unwrap_or(1.0),
         };
-        let wins: u64 = (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let seat = (g % 4) as usize;
-                let mut players: Vec<Box<dyn Player>> = (0..4)
-                    .map(|s| {
-                        if s == seat {
-                            Box::new(RacePlayer::new(w, Rng::derive(seed, g))) as Box<dyn Player>
-                        } else {
-                            make_player(opponent, seed ^ (g * 4 + s as u64))
-                        }
-                    })
-                    .collect();
-                let rec = play_game(&start, &mut players, Rng::derive(seed, g).next_u64());
-                (rec.places[seat] == 1) as u64
-            })
-            .sum();
+        let wins = candidate_wins(
+            &start,
+            games,
+            seed,
+            |g| (g % 4) as usize,
+            |g| Box::new(RacePlayer::new(w, Rng::derive(seed, g))) as Box<dyn Player>,
+            |_| opponent,
+        );
         let [lo, hi] = wilson(wins, games);
         println!(
             "{cand}: {:.2}% [{:.1}, {:.1}]",

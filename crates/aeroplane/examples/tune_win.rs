@@ -5,11 +5,9 @@
 //! where CAND is `race`, `win`, or `S,G,D[,T,L,B]` (strength, greedy, danger, threat, lookahead, tie-break of
 //! [`WinWeights`]).
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
-use qiyi_aeroplane::record::play_game;
-use qiyi_aeroplane::tournament::wilson;
+use qiyi_aeroplane::tournament::{candidate_wins, wilson};
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
-use rayon::prelude::*;
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -37,23 +35,14 @@ fn main() {
             };
             Box::new(WinPlayer::new(w, Rng::derive(seed, g)))
         };
-        let wins: u64 = (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let seat = (g % 4) as usize;
-                let mut players: Vec<Box<dyn Player>> = (0..4)
-                    .map(|s| {
-                        if s == seat {
-                            make(g)
-                        } else {
-                            make_player(opponent, seed ^ (g * 4 + s as u64))
-                        }
-                    })
-                    .collect();
-                let rec = play_game(&start, &mut players, Rng::derive(seed, g).next_u64());
-                (rec.places[seat] == 1) as u64
-            })
-            .sum();
+        let wins = candidate_wins(
+            &start,
+            games,
+            seed,
+            |g| (g % 4) as usize,
+            make,
+            |_| opponent,
+        );
         let [lo, hi] = wilson(wins, games);
         println!(
             "{cand}: {:.2}% [{:.1}, {:.1}] of {games} ({:.1} s)",

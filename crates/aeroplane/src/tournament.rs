@@ -144,6 +144,39 @@ pub fn run_with_threads(
     pool.install(|| run(spec, progress))
 }
 
+/// Games won by one candidate against a field, for tuning: game `g` seats the candidate
+/// (`candidate(g)`) at `seat(g)` and `field(g)` everywhere else, each field player seeded with
+/// `seed ^ (4g + its seat)`, and plays from `start` with dice seeded by `Rng::derive(seed, g)`.
+/// Every candidate tried with the same `seed` meets the same dice (common random numbers).
+/// Runs on the current rayon pool.
+pub fn candidate_wins(
+    start: &Aero,
+    games: u64,
+    seed: u64,
+    seat: impl Fn(u64) -> usize + Sync,
+    candidate: impl Fn(u64) -> Box<dyn Player> + Sync,
+    field: impl Fn(u64) -> PlayerKind + Sync,
+) -> u64 {
+    (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let at = seat(g);
+            let mut players: Vec<Box<dyn Player>> = (0..start.players())
+                .map(|s| {
+                    if s == at {
+                        candidate(g)
+                    } else {
+                        make_player(field(g), seed ^ (g * 4 + s as u64))
+                    }
+                })
+                .collect();
+            let rec =
+                crate::record::play_game(start, &mut players, Rng::derive(seed, g).next_u64());
+            u64::from(rec.places[at] == 1)
+        })
+        .sum()
+}
+
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.
 pub fn run(
     spec: &TournamentSpec,

@@ -615,18 +615,23 @@ fn slide_mobility(pos: &Position, sq: u8) -> Score {
 /// Points of `palace` a chariot on `sq` attacks (its rays up to and including the first piece).
 #[inline]
 fn rook_hits(pos: &Position, sq: u8, palace: &[bool; 256]) -> i32 {
+    ORTHO
+        .iter()
+        .map(|&d| ray_hits(pos, i16::from(sq) + d, d, palace))
+        .sum()
+}
+
+/// Points of `palace` on the ray from `t` in direction `d`, up to and including the first piece.
+#[inline]
+fn ray_hits(pos: &Position, mut t: i16, d: i16, palace: &[bool; 256]) -> i32 {
     let mut hits = 0;
-    for d in ORTHO {
-        let mut t = i16::from(sq) + d;
-        loop {
-            hits += i32::from(palace[(t as usize) & 255]);
-            if cell(pos, t) != EMPTY {
-                break;
-            }
-            t += d;
+    loop {
+        hits += i32::from(palace[(t as usize) & 255]);
+        if cell(pos, t) != EMPTY {
+            return hits;
         }
+        t += d;
     }
-    hits
 }
 
 /// Points of `palace` a cannon on `sq` attacks (beyond exactly one screen, up to and including
@@ -642,14 +647,7 @@ fn cannon_hits(pos: &Position, sq: u8, palace: &[bool; 256]) -> i32 {
         if cell(pos, t) == OFF {
             continue;
         }
-        t += d;
-        loop {
-            hits += i32::from(palace[(t as usize) & 255]);
-            if cell(pos, t) != EMPTY {
-                break;
-            }
-            t += d;
-        }
+        hits += ray_hits(pos, t + d, d, palace);
     }
     hits
 }

@@ -548,15 +548,8 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 tt_move = decode(m);
             }
             let s = score_from_tt(e.score, ply);
-            if !is_pv && i32::from(e.depth) >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !is_pv && i32::from(e.depth) >= depth && e.bound.cuts(s, alpha, beta) {
+                return s;
             }
             tt_hit = Some((s, e.bound));
         }
@@ -867,12 +860,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             // Any stored result is at least as deep as quiescence.
             if let Some(e) = self.tt.probe(pos.hash) {
                 let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.cuts(s, alpha, beta) {
                     return s;
                 }
             }

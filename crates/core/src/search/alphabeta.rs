@@ -464,12 +464,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 tt_index = e.move_index;
                 if ply > 0 && i32::from(e.depth) >= depth {
                     let s = score_from_tt(e.score, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    };
-                    if cut {
+                    if e.bound.cuts(s, alpha, beta) {
                         return s;
                     }
                 }

@@ -22,6 +22,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a search of the window (`alpha`, `beta`):
+    /// an exact score always does, a lower bound at or above `beta`, an upper bound at or below
+    /// `alpha`.
+    #[inline]
+    pub fn cuts(self, score: Score, alpha: Score, beta: Score) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One probed entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
