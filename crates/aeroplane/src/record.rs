@@ -107,20 +107,24 @@ pub fn play_game(start: &Aero, players: &mut [Box<dyn Player>], seed: u64) -> Ga
 /// Plays a game between uniformly random players as fast as possible (no allocation, no
 /// Zobrist updates on the way; dice and choices drawn from `rng`, several per random word).
 pub fn random_game(start: &Aero, rng: &mut Rng) -> GameStats {
-    let mut pos = *start;
-    let (captures, turns) = pos.play_out_random(rng);
-    GameStats {
-        winner: pos.winner(),
-        turns: 1 + turns,
-        captures,
-    }
+    random_game_with(start, rng, Aero::play_out_random)
 }
 
 /// [`random_game`] through the move-by-move loop of [`Aero::play`] (session 2's fast path): the
 /// same games, kept as the reference for speed comparisons (`examples/speed.rs`).
 pub fn random_game_move_by_move(start: &Aero, rng: &mut Rng) -> GameStats {
+    random_game_with(start, rng, Aero::play_out_random_generic)
+}
+
+/// Plays `start` out with `play_out` (which returns captures and turns after the first).
+#[inline(always)]
+fn random_game_with(
+    start: &Aero,
+    rng: &mut Rng,
+    play_out: fn(&mut Aero, &mut Rng) -> (u32, u32),
+) -> GameStats {
     let mut pos = *start;
-    let (captures, turns) = pos.play_out_random_generic(rng);
+    let (captures, turns) = play_out(&mut pos, rng);
     GameStats {
         winner: pos.winner(),
         turns: 1 + turns,
