@@ -380,54 +380,53 @@ impl Chain {
 
     /// First and second moments of the turns to finish under the policy of `rows`.
     pub fn evaluate(&self, rows: &Rows, sweeps: usize, tolerance: f64) -> (Vec<f64>, Vec<f64>) {
-        let mut mean = vec![0.0f64; MULTISETS];
-        let mut w = vec![0.0f64; MULTISETS];
-        // m(x) = 1 + Σ_y P(x,y) (H m)(y); the own loop x -> x -> (no hit) x solved exactly.
-        for _ in 0..sweeps {
-            self.after_hits(&mean, &mut w);
-            let mut change: f64 = 0.0;
-            for &x in &self.order {
-                let (row, own) = &rows[x];
-                let stay = self.hits[x].1;
-                let mut m = 1.0 + own * (w[x] - stay * mean[x]);
-                for &(y, p) in row {
-                    m += p * w[y as usize];
-                }
-                let m = m / (1.0 - own * stay);
-                change = change.max((m - mean[x]).abs());
-                // (the states visited later see the new value through x's own no-hit entry)
-                w[x] += stay * (m - mean[x]);
-                mean[x] = m;
-            }
-            if change < tolerance {
-                break;
-            }
-        }
-        let mut wm = vec![0.0f64; MULTISETS];
-        self.after_hits(&mean, &mut wm);
-        let mut second = vec![0.0f64; MULTISETS];
-        let mut ws = vec![0.0f64; MULTISETS];
+        // m(x) = 1 + Σ_y P(x,y) (H m)(y).
+        let mean = self.sweep(rows, &vec![0.0f64; MULTISETS], false, sweeps, tolerance);
         // s(x) = 1 + 2 Σ_y P(x,y) (H m)(y) + Σ_y P(x,y) (H s)(y).
+        let mut extra = vec![0.0f64; MULTISETS];
+        self.after_hits(&mean, &mut extra);
+        for e in &mut extra {
+            *e *= 2.0;
+        }
+        let second = self.sweep(rows, &extra, true, sweeps, tolerance);
+        (mean, second)
+    }
+
+    /// Gauss-Seidel sweeps for v(x) = 1 + Σ_y P(x,y) (extra + H v)(y) under the policy of
+    /// `rows`, the own loop x -> x -> (no hit) x solved exactly; stops when no value moves by
+    /// more than `tolerance` (relative to 1 + v when `relative`) or after `sweeps` sweeps.
+    fn sweep(
+        &self,
+        rows: &Rows,
+        extra: &[f64],
+        relative: bool,
+        sweeps: usize,
+        tolerance: f64,
+    ) -> Vec<f64> {
+        let mut v = vec![0.0f64; MULTISETS];
+        let mut w = vec![0.0f64; MULTISETS];
         for _ in 0..sweeps {
-            self.after_hits(&second, &mut ws);
+            self.after_hits(&v, &mut w);
             let mut change: f64 = 0.0;
             for &x in &self.order {
                 let (row, own) = &rows[x];
                 let stay = self.hits[x].1;
-                let mut s = 1.0 + own * (2.0 * wm[x] + ws[x] - stay * second[x]);
+                let mut n = 1.0 + own * (extra[x] + w[x] - stay * v[x]);
                 for &(y, p) in row {
-                    s += p * (2.0 * wm[y as usize] + ws[y as usize]);
+                    n += p * (extra[y as usize] + w[y as usize]);
                 }
-                let s = s / (1.0 - own * stay);
-                change = change.max((s - second[x]).abs() / (1.0 + s));
-                ws[x] += stay * (s - second[x]);
-                second[x] = s;
+                let n = n / (1.0 - own * stay);
+                let moved = (n - v[x]).abs();
+                change = change.max(if relative { moved / (1.0 + n) } else { moved });
+                // (the states visited later see the new value through x's own no-hit entry)
+                w[x] += stay * (n - v[x]);
+                v[x] = n;
             }
             if change < tolerance {
                 break;
             }
         }
-        (mean, second)
+        v
     }
 
     /// Policy iteration against the hazard: starting from the greedy policy of `start` (values
