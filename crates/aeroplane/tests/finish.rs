@@ -219,3 +219,61 @@ fn win_chances_of_all_seats_sum_to_one() {
     assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
     assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
 }
+
+/// The shipped tables are the bytes their documented generator writes: the checksums pinned in
+/// `finish` (next to the generator's parameters) match the files, so a regenerated or edited table
+/// cannot drift from its documentation silently.
+#[test]
+fn shipped_tables_match_their_pinned_checksums() {
+    use qiyi_aeroplane::finish::{
+        checksum, shipped_bytes, FINISH_HAZARD_CHECKSUM, FINISH_RANDOM_HAZARD_CHECKSUM,
+        SHIPPED_ROUNDS, SHIPPED_SWEEPS, SHIPPED_TOLERANCE,
+    };
+    let (hazard, random) = shipped_bytes();
+    assert_eq!(
+        checksum(hazard),
+        FINISH_HAZARD_CHECKSUM,
+        "finish-hazard.u16"
+    );
+    assert_eq!(
+        checksum(random),
+        FINISH_RANDOM_HAZARD_CHECKSUM,
+        "finish-random-hazard.u16"
+    );
+    // The parameters the checksums belong to (change them together with the tables).
+    assert_eq!(
+        (
+            SHIPPED_HAZARD,
+            SHIPPED_RANDOM_HAZARD,
+            SHIPPED_ROUNDS,
+            SHIPPED_SWEEPS
+        ),
+        (0.025, 0.035, 4, 3000)
+    );
+    assert_eq!(SHIPPED_TOLERANCE, 1e-9);
+    // The checksum itself: FNV-1a of "a" is a published test vector.
+    assert_eq!(checksum(b"a"), 0xaf63_dc4c_8601_ec8c);
+}
+
+/// Regenerates both tables with the documented parameters and compares them byte for byte with
+/// the shipped files (what `examples/finish_tables` writes with its defaults).
+#[test]
+#[ignore = "solves the chains again (~3 min CPU on one thread, 3 GB): cargo test --release -p qiyi-aeroplane --test finish -- --ignored shipped_tables_are_reproduced"]
+fn shipped_tables_are_reproduced_by_their_generator() {
+    use qiyi_aeroplane::finish::{
+        shipped_bytes, solve_random_hazard, solve_standard_hazard, SHIPPED_ROUNDS, SHIPPED_SWEEPS,
+        SHIPPED_TOLERANCE,
+    };
+    let (hazard, random) = shipped_bytes();
+    let rnd = solve_random_hazard(SHIPPED_RANDOM_HAZARD, SHIPPED_SWEEPS, SHIPPED_TOLERANCE);
+    assert!(rnd.to_bytes() == random, "finish-random-hazard.u16 differs");
+    let opt = solve_standard_hazard(
+        SHIPPED_HAZARD,
+        SHIPPED_ROUNDS,
+        SHIPPED_SWEEPS,
+        SHIPPED_TOLERANCE,
+        &mut |_, _| {},
+    )
+    .expect("the race table ships");
+    assert!(opt.to_bytes() == hazard, "finish-hazard.u16 differs");
+}
