@@ -194,21 +194,35 @@ impl Position {
     /// Whether the pseudo-legal `mv` leaves the mover's general safe.
     #[inline]
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
+        let k = if CELL_KIND[self.board[mv.from as usize] as usize] == K_KING {
+            mv.to
+        } else {
+            self.squares[code_index(side_bit(self.side))]
+        };
+        !self.attacked_after(mv, k, self.side)
+    }
+
+    /// Plays `mv` on the board only (no pieces list, occupancy, key or record), asks whether
+    /// `color`'s general standing on `k` is then attacked, and takes the move back.
+    #[inline]
+    pub(crate) fn attacked_after(&mut self, mv: Move, k: u8, color: Color) -> bool {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let pc = self.board[from];
         let cap = self.board[to];
         self.board[to] = pc;
         self.board[from] = EMPTY;
-        let k = if CELL_KIND[pc as usize] == K_KING {
-            mv.to
-        } else {
-            self.squares[code_index(side_bit(self.side))]
-        };
-        let attacked = self.king_attacked(k, self.side);
+        let attacked = king_attacked_on(&self.board, k, color);
         self.board[from] = pc;
         self.board[to] = cap;
-        !attacked
+        attacked
+    }
+
+    /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
+    /// by the facing enemy general).
+    #[inline]
+    pub(crate) fn king_attacked(&self, k: u8, color: Color) -> bool {
+        king_attacked_on(&self.board, k, color)
     }
 
     /// Legality of a pseudo-legal move given the mover's general square `k` and check status.
@@ -218,7 +232,14 @@ impl Position {
     /// vacates, so only those lines are scanned.
     #[inline]
     fn legal_given(&mut self, k: u8, in_check: bool, mv: Move) -> bool {
-        if in_check || mv.from == k {
+        if mv.from == k {
+            return self.is_legal_pseudo(mv);
+        }
+        if in_check {
+            // A move that touches none of the points the attack test reads leaves the check.
+            if evasion_impossible(k, mv) {
+                return false;
+            }
             return self.is_legal_pseudo(mv);
         }
         let (from, to) = (mv.from, mv.to);
@@ -258,9 +279,14 @@ impl Position {
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
+        let in_check = self.in_check();
+        self.generate_legal_with(list, in_check);
+    }
+
+    /// [`Position::generate_legal`] when the caller knows whether the side to move is in check.
+    pub(crate) fn generate_legal_with(&mut self, list: &mut MoveList, in_check: bool) {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
@@ -295,7 +321,9 @@ impl Position {
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv) {
+            if (!in_check && cannot_expose(k, mv))
+                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
+            {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -311,9 +339,10 @@ impl Position {
         let mut scratch = self.board;
         let k = self.squares[code_index(side_bit(self.side))];
         let in_check = self.king_attacked(k, self.side);
-        list.as_slice()
-            .iter()
-            .any(|&mv| (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv))
+        list.as_slice().iter().any(|&mv| {
+            (!in_check && cannot_expose(k, mv))
+                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
+        })
     }
 
     /// Legality of `mv` tested on a scratch copy of the board (for `&self` callers).
@@ -339,6 +368,27 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
+/// check: the general does not move and the move touches no point the attack test reads.
+#[inline]
+fn evasion_impossible(k: u8, mv: Move) -> bool {
+    mv.from != k && !reads_for_king(k, mv.from) && !reads_for_king(k, mv.to)
+}
+
+/// Whether [`king_attacked_on`] for a general on `k` may read point `s`: the general's rank and
+/// file (chariot, cannon, facing general and soldier attacks), its diagonal neighbours (horse
+/// legs) and the eight points a horse attacks it from. A move by another piece that changes none
+/// of these points cannot change whether the general is attacked.
+#[inline]
+fn reads_for_king(k: u8, s: u8) -> bool {
+    (s ^ k) & 0xF0 == 0
+        || (s ^ k) & 0x0F == 0
+        || matches!(
+            s as i16 - k as i16,
+            15 | 17 | -15 | -17 | 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14
+        )
 }
 
 /// The step from `k` toward `s` when they share a rank or file (0 otherwise or when equal).
@@ -450,4 +500,174 @@ pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
         }
     }
     false
+}
+
+/// Whether any piece of `color` attacks the point `s` on board `b` (could capture a piece
+/// standing there; pins ignored, the general only by its palace step, not by facing).
+///
+/// Looks outward from `s`: along the four lines (chariot on the first piece, cannon on the
+/// second, general or soldier next to it), the diagonal neighbours (advisors), the elephant
+/// points behind free eyes and the eight horse points behind free legs.
+#[inline]
+pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
+    let mine = side_bit(color);
+    let ci = color.index();
+    let palace = IN_PALACE[ci][s as usize];
+    for &d in ORTH.iter() {
+        let mut t = step(s, d);
+        let first = b[t as usize];
+        if first != EMPTY {
+            if first == OFF {
+                continue;
+            }
+            if first & mine != 0 {
+                match CELL_KIND[first as usize] {
+                    K_ROOK => return true,
+                    K_KING if palace => return true,
+                    // The soldier on `t` steps by `-d` onto `s`.
+                    K_PAWN
+                        if -d == FORWARD[ci]
+                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
+                    {
+                        return true
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            t = step(t, d);
+            while b[t as usize] == EMPTY {
+                t = step(t, d);
+            }
+            let c = b[t as usize];
+            if c == OFF {
+                continue;
+            }
+            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
+                return true;
+            }
+        }
+        t = step(t, d);
+        while b[t as usize] == EMPTY {
+            t = step(t, d);
+        }
+        let c = b[t as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
+            return true;
+        }
+    }
+    let own_half = OWN_HALF[ci][s as usize];
+    for &d in DIAG.iter() {
+        let t = step(s, d);
+        let c = b[t as usize];
+        if c == EMPTY {
+            if own_half {
+                let e = b[step(t, d) as usize];
+                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
+                    return true;
+                }
+            }
+        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
+            return true;
+        }
+    }
+    for &(j, leg) in HORSE_JUMPS.iter() {
+        // A horse on `s - j` jumps over its leg `s - j + leg`.
+        let p = step(s, -j);
+        let c = b[p as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiyi_core::rng::Rng;
+
+    /// Positions from seeded random games (a few hundred, all phases).
+    fn random_positions() -> Vec<Position> {
+        let mut rng = Rng::new(11);
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..150 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                out.push(pos.clone());
+                let mv = list.as_slice()[rng.below(list.len())];
+                pos.make(mv);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn attacked_by_agrees_with_pseudo_legal_captures() {
+        // Reference: put an enemy piece on the point (if empty) and ask whether any pseudo-legal
+        // move of `color` lands there.
+        let mut hits = 0;
+        for pos in random_positions() {
+            for color in [Color::Red, Color::Black] {
+                let enemy = side_bit(color.opposite());
+                for s in 0..=255u8 {
+                    let c = pos.board[s as usize];
+                    if c == OFF || c & side_bit(color) != 0 {
+                        continue;
+                    }
+                    let mut p = pos.clone();
+                    p.side = color;
+                    if c == EMPTY {
+                        p.board[s as usize] = enemy | 11;
+                    }
+                    let mut list = MoveList::new();
+                    p.pseudo_legal_moves(&mut list);
+                    let reference = list.as_slice().iter().any(|m| m.to == s);
+                    assert_eq!(
+                        attacked_by(&pos.board, s, color),
+                        reference,
+                        "{:?} point {} colour {color:?}",
+                        pos,
+                        Square::from_mailbox(s)
+                    );
+                    hits += usize::from(reference);
+                }
+            }
+        }
+        assert!(hits > 10_000, "too few attacked points: {hits}");
+    }
+
+    #[test]
+    fn legal_generation_agrees_with_the_plain_filter() {
+        // Every pseudo-legal move tried on the board against the shortcuts of `generate_legal`,
+        // `legal_move_list` and `count_legal`.
+        let mut in_check = 0;
+        for mut pos in random_positions() {
+            let mut pseudo = MoveList::new();
+            pos.pseudo_legal_moves(&mut pseudo);
+            let mut reference: Vec<Move> = Vec::new();
+            for &m in pseudo.as_slice() {
+                if pos.is_legal_pseudo(m) {
+                    reference.push(m);
+                }
+            }
+            let mut fast = MoveList::new();
+            pos.generate_legal(&mut fast);
+            let mut a: Vec<Move> = fast.as_slice().to_vec();
+            let mut b = pos.legal_move_list().as_slice().to_vec();
+            a.sort_by_key(|m| (m.from, m.to));
+            b.sort_by_key(|m| (m.from, m.to));
+            reference.sort_by_key(|m| (m.from, m.to));
+            assert_eq!(a, reference, "{pos:?}");
+            assert_eq!(b, reference, "{pos:?}");
+            assert_eq!(pos.count_legal(), reference.len());
+            assert_eq!(pos.has_legal_move(), !reference.is_empty());
+            in_check += usize::from(pos.in_check());
+        }
+        assert!(in_check > 100, "too few positions in check: {in_check}");
+    }
 }

@@ -170,13 +170,12 @@ fn capture_is_safe(pos: &Position, mv: Move) -> bool {
 }
 
 /// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: the move is
-/// played on the board array only (no hash, no history) and undone.
+/// played on the board and occupancy only (no hash, no history) and undone.
 #[inline]
 fn gives_check(pos: &mut Position, mv: Move) -> bool {
     let enemy = pos.side.opposite();
     let k = pos.squares[code_index(code_of(enemy, 0))];
-    let (from, to) = (mv.from as usize, mv.to as usize);
-    let piece = pos.board[from];
+    let piece = pos.board[mv.from as usize];
     // Fast rejection: a move can only check by landing on a line or a jump toward the general
     // (direct, or as a cannon screen), or by leaving a line or a horse leg next to it.
     let on_line = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
@@ -192,13 +191,7 @@ fn gives_check(pos: &mut Position, mv: Move) -> bool {
     if !possible {
         return false;
     }
-    let captured = pos.board[to];
-    pos.board[to] = piece;
-    pos.board[from] = EMPTY;
-    let check = crate::movegen::king_attacked_on(&pos.board, k, enemy);
-    pos.board[from] = piece;
-    pos.board[to] = captured;
-    check
+    pos.attacked_after(mv, k, enemy)
 }
 
 #[inline]
@@ -259,6 +252,13 @@ fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
         return Some(0);
     }
     None
+}
+
+/// The selection key of move `index` with ordering score `score` at point `pos` of the working
+/// array: higher scores first, then earlier points (`pos`, `index` < 256).
+#[inline]
+fn sort_key(score: i32, pos: usize, index: usize) -> i64 {
+    (i64::from(score) << 16) | ((255 - pos as i64) << 8) | index as i64
 }
 
 /// Late-move reduction for a depth and a move number.
@@ -353,6 +353,9 @@ struct Worker<'a, E> {
     countermoves: Vec<[Move; 256]>,
     /// Best root move of the current iteration (survives an interrupted iteration).
     root_best: Option<(Score, Vec<Move>)>,
+    /// Whether the side to move at the next node entered is in check, when its caller knows
+    /// (consumed on entry by [`Self::negamax`] and [`Self::quiescence`]).
+    known_check: Option<bool>,
     /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
     /// improving test.
     eval_stack: Vec<Score>,
@@ -378,6 +381,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             history: vec![[0; 256]; 48],
             countermoves: vec![[Move::NULL; 256]; 48],
             root_best: None,
+            known_check: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
         }
     }
@@ -510,6 +514,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
         allow_null: bool,
     ) -> Score {
+        // Whether the side to move is in check, when the caller already knows (taken first so
+        // an early return never leaves it for another node).
+        let known_check = self.known_check.take();
         self.pv[ply].clear();
         let is_pv = beta - alpha > 1;
         if ply > 0 {
@@ -529,11 +536,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(pos);
         }
-        let in_check = pos.in_check();
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         if in_check && (ply as i32) < 2 * self.root_depth + 8 {
             depth += 1;
         }
         if depth <= 0 {
+            self.known_check = Some(in_check);
             return self.quiescence(pos, alpha, beta, ply, true);
         }
         self.count_node(ply);
@@ -625,7 +633,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
 
         let mut list = crate::movegen::MoveList::new();
-        pos.generate_legal(&mut list);
+        pos.generate_legal_with(&mut list, in_check);
         let n = list.len();
         if n == 0 {
             // Checkmate and stalemate both lose.
@@ -636,7 +644,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             depth += 1;
         }
         let moves = list.as_slice();
-        let mut scores = [0i32; crate::movegen::MAX_MOVES];
+        // Selection keys: each step takes the highest score, ties going to the earliest point of
+        // the working array (a selection sort that swaps the pick forward). A key packs the
+        // score, the inverted point and the move's index so one branch-free maximum finds the pick.
+        let mut keys = [0i64; crate::movegen::MAX_MOVES];
         let killers = self.killers[ply];
         let counter_slot = match pos.history.last() {
             Some(e) if !e.mv.is_null() => Some((
@@ -647,7 +658,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         };
         let countermove = counter_slot.map_or(Move::NULL, |(c, t)| self.countermoves[c][t]);
         for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
+            let score = if mv == tt_move {
                 1 << 30
             } else if pos.board[mv.to as usize] != EMPTY {
                 if capture_is_safe(pos, mv) {
@@ -664,10 +675,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             } else {
                 self.history_of(pos, mv)
             };
-        }
-        let mut order = [0u8; crate::movegen::MAX_MOVES];
-        for (i, o) in order.iter_mut().enumerate().take(n) {
-            *o = i as u8;
+            keys[i] = sort_key(score, i, i);
         }
 
         let alpha_orig = alpha;
@@ -685,16 +693,18 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let futility_margin = [0, 130, 260, 420][depth.clamp(0, 3) as usize];
         for searched in 0..n {
             // Selection sort: the best remaining move.
-            let mut b = searched;
-            for j in searched + 1..n {
-                if scores[order[j] as usize] > scores[order[b] as usize] {
-                    b = j;
+            let mut top = keys[searched];
+            for &k in &keys[searched + 1..n] {
+                if k > top {
+                    top = k;
                 }
             }
-            order.swap(searched, b);
-            let idx = order[searched] as usize;
-            let mv = moves[idx];
-            let order_score = scores[idx];
+            let b = 255 - ((top >> 8) & 0xFF) as usize;
+            // The move at point `searched` takes the pick's point `b`.
+            keys.swap(searched, b);
+            keys[b] = (keys[b] & !0xFF00) | ((255 - b as i64) << 8);
+            let mv = moves[(top & 0xFF) as usize];
+            let order_score = (top >> 16) as i32;
             let capture = pos.board[mv.to as usize] != EMPTY;
             let quiet = !capture;
             let is_killer = mv == killers[0] || mv == killers[1];
@@ -737,6 +747,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 continue;
             }
             let score = if searched == 0 {
+                self.known_check = Some(gives_check);
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
@@ -752,9 +763,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                         r += 1;
                     }
                     // A piece moving out of an attack is reduced less.
-                    if r > 0
-                        && least_attacker(&pos.board, &pos.squares, mv.from, pos.side).is_some()
-                    {
+                    if r > 0 && crate::movegen::attacked_by(&pos.board, mv.from, pos.side) {
                         r -= 1;
                     }
                     if order_score > HISTORY_MAX / 2 {
@@ -762,11 +771,14 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     }
                     r = r.clamp(0, depth - 2);
                 }
+                self.known_check = Some(gives_check);
                 let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
@@ -847,6 +859,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
         checks: bool,
     ) -> Score {
+        let known_check = self.known_check.take();
         self.count_node(ply);
         self.stats.qnodes += 1;
         self.pv[ply].clear();
@@ -865,7 +878,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 }
             }
         }
-        let score = self.quiescence_moves(pos, alpha, beta, ply, checks);
+        let score = self.quiescence_moves(pos, alpha, beta, ply, checks, known_check);
         if !self.stopped && !is_mate_score(score) {
             let bound = if score >= beta {
                 Bound::Lower
@@ -888,10 +901,11 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         beta: Score,
         ply: usize,
         checks: bool,
+        known_check: Option<bool>,
     ) -> Score {
         let mut list = crate::movegen::MoveList::new();
-        if pos.in_check() {
-            pos.generate_legal(&mut list);
+        if known_check.unwrap_or_else(|| pos.in_check()) {
+            pos.generate_legal_with(&mut list, true);
             if list.is_empty() {
                 return -MATE + ply as Score;
             }
