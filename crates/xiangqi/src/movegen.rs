@@ -218,6 +218,63 @@ impl Position {
         attacked
     }
 
+    /// Whether the side to move's move `mv` (pseudo-legal) attacks the enemy general on `k`,
+    /// given that the enemy general is not attacked before it (true in every legal position).
+    ///
+    /// Only what the move changes is examined: the lines from the general through `from` and
+    /// `to` (chariots, cannons and their screens, the facing generals), the horses behind a leg
+    /// that `from` frees, and a horse or soldier arriving on `to`.
+    #[inline]
+    pub(crate) fn move_gives_check(&mut self, mv: Move, k: u8) -> bool {
+        let (from, to) = (mv.from, mv.to);
+        let pc = self.board[from as usize];
+        let cap = self.board[to as usize];
+        let us = side_bit(self.side);
+        let kind = CELL_KIND[pc as usize];
+        let dt = k as i16 - to as i16;
+        // Direct attacks of a horse or soldier from its new point.
+        if kind == K_HORSE {
+            for &(j, leg) in HORSE_JUMPS.iter() {
+                if j == dt {
+                    let l = step(to, leg);
+                    // The leg cannot be `to` itself; it may be the point the horse left.
+                    if l == from || self.board[l as usize] == EMPTY {
+                        return true;
+                    }
+                }
+            }
+        } else if kind == K_PAWN && (dt == FORWARD[self.side.index()] || dt == 1 || dt == -1) {
+            return true;
+        }
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
+        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        if from_dir == 0 && to_dir == 0 && !leg {
+            return false;
+        }
+        self.board[to as usize] = pc;
+        self.board[from as usize] = EMPTY;
+        let b = &self.board;
+        let mut check = from_dir != 0 && ray_attacked(b, k, from_dir, us);
+        if !check && to_dir != 0 && to_dir != from_dir {
+            check = ray_attacked(b, k, to_dir, us);
+        }
+        if !check && leg {
+            let d = from as i16 - k as i16;
+            let vert = if d > 0 { 16 } else { -16 };
+            let horiz = d - vert;
+            for s in [step(from, vert), step(from, horiz)] {
+                let c = b[s as usize];
+                if c & us != 0 && CELL_KIND[c as usize] == K_HORSE {
+                    check = true;
+                }
+            }
+        }
+        self.board[from as usize] = pc;
+        self.board[to as usize] = cap;
+        check
+    }
+
     /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
     /// by the facing enemy general).
     #[inline]
@@ -582,6 +639,93 @@ pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
     false
 }
 
+/// The point of `color`'s piece attacking `s` on board `b` that comes first in `rank` (indexed by
+/// slot: lower ranks are tried first), or `None`; pins ignored, the general only by its palace step.
+///
+/// Scans outward from `s` like [`attacked_by`] and keeps the best-ranked attacker, so it reads
+/// the board only (a piece list may be stale on a scratch board).
+#[inline]
+pub(crate) fn best_attacker(b: &[u8; 256], s: u8, color: Color, rank: &[u8; 16]) -> Option<u8> {
+    let mine = side_bit(color);
+    let ci = color.index();
+    let palace = IN_PALACE[ci][s as usize];
+    let mut best = u8::MAX;
+    let mut best_sq = 0u8;
+    let mut consider = |c: u8, sq: u8| {
+        let r = rank[(c & 15) as usize];
+        if r < best {
+            best = r;
+            best_sq = sq;
+        }
+    };
+    for &d in ORTH.iter() {
+        let mut t = step(s, d);
+        let first = b[t as usize];
+        if first != EMPTY {
+            if first == OFF {
+                continue;
+            }
+            if first & mine != 0 {
+                match CELL_KIND[first as usize] {
+                    K_ROOK => consider(first, t),
+                    K_KING if palace => consider(first, t),
+                    K_PAWN
+                        if -d == FORWARD[ci]
+                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
+                    {
+                        consider(first, t)
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            t = step(t, d);
+            while b[t as usize] == EMPTY {
+                t = step(t, d);
+            }
+            let c = b[t as usize];
+            if c == OFF {
+                continue;
+            }
+            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
+                consider(c, t);
+            }
+        }
+        t = step(t, d);
+        while b[t as usize] == EMPTY {
+            t = step(t, d);
+        }
+        let c = b[t as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
+            consider(c, t);
+        }
+    }
+    let own_half = OWN_HALF[ci][s as usize];
+    for &d in DIAG.iter() {
+        let t = step(s, d);
+        let c = b[t as usize];
+        if c == EMPTY {
+            if own_half {
+                let e2 = step(t, d);
+                let e = b[e2 as usize];
+                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
+                    consider(e, e2);
+                }
+            }
+        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
+            consider(c, t);
+        }
+    }
+    for &(j, leg) in HORSE_JUMPS.iter() {
+        let p = step(s, -j);
+        let c = b[p as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
+            consider(c, p);
+        }
+    }
+    (best != u8::MAX).then_some(best_sq)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -639,6 +783,26 @@ mod tests {
             }
         }
         assert!(hits > 10_000, "too few attacked points: {hits}");
+    }
+
+    #[test]
+    fn move_gives_check_agrees_with_the_full_attack_test() {
+        let mut checks = 0;
+        for mut pos in random_positions() {
+            let enemy = pos.side.opposite();
+            let k = pos.squares[code_index(code_of(enemy, 0))];
+            let mut pseudo = MoveList::new();
+            pos.pseudo_legal_moves(&mut pseudo);
+            for &m in pseudo.as_slice() {
+                let fast = pos.move_gives_check(m, k);
+                let undo = pos.make(m);
+                let slow = pos.is_in_check(enemy);
+                pos.unmake(m, undo);
+                assert_eq!(fast, slow, "{m} in {pos:?}");
+                checks += usize::from(slow);
+            }
+        }
+        assert!(checks > 500, "too few checking moves: {checks}");
     }
 
     #[test]

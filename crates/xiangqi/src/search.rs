@@ -61,7 +61,7 @@ fn kind_at(b: &[u8; 256], sq: u8) -> u8 {
 }
 
 /// Whether the piece `code` standing on `p` attacks `s` on board `b`.
-#[inline]
+#[cfg(test)]
 fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
     let ci = if code & RED_BIT != 0 { 0 } else { 1 };
     let d = s as i16 - p as i16;
@@ -117,8 +117,27 @@ fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
 /// Slots of a side in the order SEE tries them: cheapest attacker first.
 const SEE_ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
 
-/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored).
-fn least_attacker(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+/// The rank of each slot in [`SEE_ORDER`].
+const SEE_RANK: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[SEE_ORDER[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored): the
+/// first in [`SEE_ORDER`], found by scanning outward from `s` (`squares` may be stale on a SEE
+/// scratch board; only the board is read).
+fn least_attacker(b: &[u8; 256], _squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+    crate::movegen::best_attacker(b, s, color, &SEE_RANK)
+}
+
+/// [`least_attacker`] by trying every piece of `color` in [`SEE_ORDER`] (the reference).
+#[cfg(test)]
+fn least_attacker_by_pieces(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
     let bit = side_bit(color);
     for &slot in SEE_ORDER.iter() {
         let code = bit | slot;
@@ -169,29 +188,13 @@ fn capture_is_safe(pos: &Position, mv: Move) -> bool {
     victim >= attacker || see(pos, mv) >= 0
 }
 
-/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: the move is
-/// played on the board and occupancy only (no hash, no history) and undone.
+/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: only the lines,
+/// horse legs and direct attacks the move changes are examined (see
+/// [`Position::move_gives_check`]); nothing is made.
 #[inline]
 fn gives_check(pos: &mut Position, mv: Move) -> bool {
-    let enemy = pos.side.opposite();
-    let k = pos.squares[code_index(code_of(enemy, 0))];
-    let piece = pos.board[mv.from as usize];
-    // Fast rejection: a move can only check by landing on a line or a jump toward the general
-    // (direct, or as a cannon screen), or by leaving a line or a horse leg next to it.
-    let on_line = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
-    let dt = i16::from(k) - i16::from(mv.to);
-    let df = i16::from(k) - i16::from(mv.from);
-    let possible = k != 0
-        && (on_line(mv.to)
-            || on_line(mv.from)
-            || matches!(df, 15 | 17 | -15 | -17)
-            || (CELL_KIND[piece as usize] == K_HORSE
-                && matches!(dt, 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14))
-            || (CELL_KIND[piece as usize] == K_PAWN && matches!(dt, 1 | -1 | 16 | -16)));
-    if !possible {
-        return false;
-    }
-    pos.attacked_after(mv, k, enemy)
+    let k = pos.squares[code_index(code_of(pos.side.opposite(), 0))];
+    k != 0 && pos.move_gives_check(mv, k)
 }
 
 #[inline]
@@ -1118,6 +1121,45 @@ mod tests {
             }
         }
         assert!(checks > 100, "too few checks seen: {checks}");
+    }
+
+    #[test]
+    fn least_attacker_agrees_with_trying_every_piece() {
+        // Seeded random games, every point, both colours, and SEE-like scratch boards where
+        // pieces were lifted off (their squares entries go stale).
+        let mut rng = qiyi_core::rng::Rng::new(5);
+        let mut found = 0;
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                let mut b = pos.board;
+                for _ in 0..3 {
+                    // Lift a random piece off the scratch board.
+                    let i = rng.below(32);
+                    let p = pos.squares[i];
+                    if p != 0 && CELL_KIND[b[p as usize] as usize] != K_KING {
+                        b[p as usize] = EMPTY;
+                    }
+                    for s in 0..=255u8 {
+                        if b[s as usize] == OFF {
+                            continue;
+                        }
+                        for color in [Color::Red, Color::Black] {
+                            let fast = least_attacker(&b, &pos.squares, s, color);
+                            let slow = least_attacker_by_pieces(&b, &pos.squares, s, color);
+                            assert_eq!(fast, slow, "{} point {s} {color:?}", pos.to_fen());
+                            found += usize::from(slow.is_some());
+                        }
+                    }
+                }
+                pos.make(list.as_slice()[rng.below(list.len())]);
+            }
+        }
+        assert!(found > 10_000, "too few attacked points: {found}");
     }
 
     #[test]
