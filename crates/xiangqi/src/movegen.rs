@@ -191,6 +191,128 @@ impl Position {
         }
     }
 
+    /// Writes the pseudo-legal captures of the side to move, in the order
+    /// [`Position::pseudo_legal_moves`] lists them (quiescence without quiet checks).
+    pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
+        list.len = 0;
+        let color = self.side;
+        let us = side_bit(color);
+        let them = side_bit(color.opposite());
+        let base = code_index(us);
+        let b = &self.board;
+        let ci = color.index();
+
+        // General.
+        let k = self.squares[base];
+        if k != 0 {
+            for &d in ORTH.iter() {
+                let t = step(k, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & them != 0 {
+                    list.push(k, t);
+                }
+            }
+        }
+        // Advisors.
+        for slot in 1..3 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let t = step(s, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Elephants.
+        for slot in 3..5 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let eye = step(s, d);
+                let t = step(eye, d);
+                if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && b[t as usize] & them != 0
+                {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Horses.
+        for slot in 5..7 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &(j, leg) in HORSE_JUMPS.iter() {
+                let t = step(s, j);
+                if b[t as usize] & them != 0 && b[step(s, leg) as usize] == EMPTY {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Chariots.
+        for slot in 7..9 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Cannons.
+        for slot in 9..11 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] == OFF {
+                    continue;
+                }
+                t = step(t, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Soldiers.
+        let fwd = FORWARD[ci];
+        for slot in 11..16 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            let t = step(s, fwd);
+            if b[t as usize] & them != 0 {
+                list.push(s, t);
+            }
+            if !OWN_HALF[ci][s as usize] {
+                for t in [step(s, 1), step(s, -1)] {
+                    if b[t as usize] & them != 0 {
+                        list.push(s, t);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the pseudo-legal `mv` leaves the mover's general safe.
     #[inline]
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
@@ -429,7 +551,7 @@ impl Position {
 
 /// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
 /// check: the general does not move and the move touches no point the attack test reads.
-#[inline]
+#[inline(always)]
 fn evasion_impossible(k: u8, mv: Move) -> bool {
     mv.from != k && !reads_for_king(k, mv.from) && !reads_for_king(k, mv.to)
 }
@@ -803,6 +925,26 @@ mod tests {
             }
         }
         assert!(checks > 500, "too few checking moves: {checks}");
+    }
+
+    #[test]
+    fn captures_are_the_captures_of_the_full_list_in_order() {
+        let mut total = 0;
+        for pos in random_positions() {
+            let mut all = MoveList::new();
+            pos.pseudo_legal_moves(&mut all);
+            let expected: Vec<Move> = all
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| pos.board[m.to as usize] != EMPTY)
+                .collect();
+            let mut caps = MoveList::new();
+            pos.pseudo_legal_captures(&mut caps);
+            assert_eq!(caps.as_slice(), &expected[..], "{pos:?}");
+            total += expected.len();
+        }
+        assert!(total > 5_000, "too few captures: {total}");
     }
 
     #[test]

@@ -950,7 +950,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.pseudo_legal_moves(&mut list);
+        // Quiet moves are needed only for the checks at the first quiescence ply.
+        if checks {
+            pos.pseudo_legal_moves(&mut list);
+        } else {
+            pos.pseudo_legal_captures(&mut list);
+        }
         let mut caps = [(0i32, Move::NULL); 48];
         let mut n = 0;
         for &mv in list.as_slice() {
