@@ -350,30 +350,33 @@ impl Position {
     pub(crate) fn move_gives_check(&mut self, mv: Move, k: u8) -> bool {
         let (from, to) = (mv.from, mv.to);
         let pc = self.board[from as usize];
-        let cap = self.board[to as usize];
-        let us = side_bit(self.side);
         let kind = CELL_KIND[pc as usize];
         let dt = k as i16 - to as i16;
         // Direct attacks of a horse or soldier from its new point.
         if kind == K_HORSE {
-            for &(j, leg) in HORSE_JUMPS.iter() {
-                if j == dt {
-                    let l = step(to, leg);
-                    // The leg cannot be `to` itself; it may be the point the horse left.
-                    if l == from || self.board[l as usize] == EMPTY {
-                        return true;
-                    }
+            let leg = if (-34..=34).contains(&dt) {
+                HORSE_LEG_TOWARD[(dt + 34) as usize]
+            } else {
+                0
+            };
+            if leg != 0 {
+                let l = step(to, i16::from(leg));
+                // The leg cannot be `to` itself; it may be the point the horse left.
+                if l == from || self.board[l as usize] == EMPTY {
+                    return true;
                 }
             }
         } else if kind == K_PAWN && (dt == FORWARD[self.side.index()] || dt == 1 || dt == -1) {
             return true;
         }
-        let from_dir = line_dir(k, from);
-        let to_dir = line_dir(k, to);
         let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
-        if from_dir == 0 && to_dir == 0 && !leg {
+        if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return false;
         }
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
+        let us = side_bit(self.side);
+        let cap = self.board[to as usize];
         self.board[to as usize] = pc;
         self.board[from as usize] = EMPTY;
         let b = &self.board;
@@ -422,12 +425,12 @@ impl Position {
             return self.is_legal_pseudo(mv);
         }
         let (from, to) = (mv.from, mv.to);
-        let from_dir = line_dir(k, from);
-        let to_dir = line_dir(k, to);
         let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
-        if from_dir == 0 && to_dir == 0 && !leg {
+        if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return true;
         }
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
         let pc = self.board[from as usize];
         let cap = self.board[to as usize];
         self.board[to as usize] = pc;
@@ -569,6 +572,26 @@ fn reads_for_king(k: u8, s: u8) -> bool {
             15 | 17 | -15 | -17 | 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14
         )
 }
+
+/// Whether `s` shares a rank or file with `k` (or is `k`).
+#[inline(always)]
+fn on_lines(k: u8, s: u8) -> bool {
+    let x = s ^ k;
+    x & 0xF0 == 0 || x & 0x0F == 0
+}
+
+/// For a horse jump of `d` (index `d + 34`, `d` in -34..=34), the step from the horse to its
+/// leg; 0 for other offsets.
+const HORSE_LEG_TOWARD: [i8; 69] = {
+    let mut t = [0i8; 69];
+    let mut i = 0;
+    while i < HORSE_JUMPS.len() {
+        let (j, leg) = HORSE_JUMPS[i];
+        t[(j + 34) as usize] = leg as i8;
+        i += 1;
+    }
+    t
+};
 
 /// The step from `k` toward `s` when they share a rank or file (0 otherwise or when equal).
 #[inline]
