@@ -369,7 +369,7 @@ impl Position {
         } else if kind == K_PAWN && (dt == FORWARD[self.side.index()] || dt == 1 || dt == -1) {
             return true;
         }
-        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        let leg = is_leg(k, from);
         if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return false;
         }
@@ -425,7 +425,7 @@ impl Position {
             return self.is_legal_pseudo(mv);
         }
         let (from, to) = (mv.from, mv.to);
-        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
+        let leg = is_leg(k, from);
         if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return true;
         }
@@ -565,19 +565,53 @@ fn evasion_impossible(k: u8, mv: Move) -> bool {
 /// of these points cannot change whether the general is attacked.
 #[inline]
 fn reads_for_king(k: u8, s: u8) -> bool {
-    (s ^ k) & 0xF0 == 0
-        || (s ^ k) & 0x0F == 0
-        || matches!(
-            s as i16 - k as i16,
-            15 | 17 | -15 | -17 | 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14
-        )
+    on_lines(k, s) || NEAR_KING[delta_index(k, s)] != 0
 }
 
 /// Whether `s` shares a rank or file with `k` (or is `k`).
 #[inline(always)]
 fn on_lines(k: u8, s: u8) -> bool {
-    let x = s ^ k;
-    x & 0xF0 == 0 || x & 0x0F == 0
+    SAME_LINE_XOR[(s ^ k) as usize]
+}
+
+/// Whether two mailbox points whose indices XOR to `x` share a rank or file.
+const SAME_LINE_XOR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = x & 0xF0 == 0 || x & 0x0F == 0;
+        x += 1;
+    }
+    t
+};
+
+/// The index of `s - k` in [`NEAR_KING`].
+#[inline(always)]
+fn delta_index(k: u8, s: u8) -> usize {
+    (s as usize + 256 - k as usize) & 511
+}
+
+/// By `s - k` (see [`delta_index`]): 1 for the general's diagonal neighbours (horse legs), 2 for
+/// the eight points a horse attacks it from, 0 otherwise.
+const NEAR_KING: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 4 {
+        t[(256 + DIAG[i]) as usize] = 1;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < HORSE_JUMPS.len() {
+        t[(256 + HORSE_JUMPS[i].0) as usize] = 2;
+        i += 1;
+    }
+    t
+};
+
+/// Whether `s` is diagonally next to `k` (a horse leg of a general on `k`).
+#[inline(always)]
+fn is_leg(k: u8, s: u8) -> bool {
+    NEAR_KING[delta_index(k, s)] == 1
 }
 
 /// For a horse jump of `d` (index `d + 34`, `d` in -34..=34), the step from the horse to its
@@ -648,9 +682,7 @@ fn ray_attacked(b: &[u8; 256], k: u8, d: i16, them: u8) -> bool {
 #[inline]
 fn cannot_expose(k: u8, mv: Move) -> bool {
     let (from, to) = (mv.from, mv.to);
-    let aligned = |s: u8| (s ^ k) & 0xF0 == 0 || (s ^ k) & 0x0F == 0;
-    let d = from as i16 - k as i16;
-    !aligned(from) && !aligned(to) && !matches!(d, 15 | 17 | -15 | -17)
+    !on_lines(k, from) && !on_lines(k, to) && !is_leg(k, from)
 }
 
 /// [`Position::king_attacked`] over an arbitrary board array.
