@@ -61,7 +61,7 @@ fn kind_at(b: &[u8; 256], sq: u8) -> u8 {
 }
 
 /// Whether the piece `code` standing on `p` attacks `s` on board `b`.
-#[inline]
+#[cfg(test)]
 fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
     let ci = if code & RED_BIT != 0 { 0 } else { 1 };
     let d = s as i16 - p as i16;
@@ -117,8 +117,27 @@ fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
 /// Slots of a side in the order SEE tries them: cheapest attacker first.
 const SEE_ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
 
-/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored).
-fn least_attacker(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+/// The rank of each slot in [`SEE_ORDER`].
+const SEE_RANK: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[SEE_ORDER[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored): the
+/// first in [`SEE_ORDER`], found by scanning outward from `s` (`squares` may be stale on a SEE
+/// scratch board; only the board is read).
+fn least_attacker(b: &[u8; 256], _squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+    crate::movegen::best_attacker(b, s, color, &SEE_RANK)
+}
+
+/// [`least_attacker`] by trying every piece of `color` in [`SEE_ORDER`] (the reference).
+#[cfg(test)]
+fn least_attacker_by_pieces(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
     let bit = side_bit(color);
     for &slot in SEE_ORDER.iter() {
         let code = bit | slot;
@@ -169,36 +188,13 @@ fn capture_is_safe(pos: &Position, mv: Move) -> bool {
     victim >= attacker || see(pos, mv) >= 0
 }
 
-/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: the move is
-/// played on the board array only (no hash, no history) and undone.
+/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: only the lines,
+/// horse legs and direct attacks the move changes are examined (see
+/// [`Position::move_gives_check`]); nothing is made.
 #[inline]
 fn gives_check(pos: &mut Position, mv: Move) -> bool {
-    let enemy = pos.side.opposite();
-    let k = pos.squares[code_index(code_of(enemy, 0))];
-    let (from, to) = (mv.from as usize, mv.to as usize);
-    let piece = pos.board[from];
-    // Fast rejection: a move can only check by landing on a line or a jump toward the general
-    // (direct, or as a cannon screen), or by leaving a line or a horse leg next to it.
-    let on_line = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
-    let dt = i16::from(k) - i16::from(mv.to);
-    let df = i16::from(k) - i16::from(mv.from);
-    let possible = k != 0
-        && (on_line(mv.to)
-            || on_line(mv.from)
-            || matches!(df, 15 | 17 | -15 | -17)
-            || (CELL_KIND[piece as usize] == K_HORSE
-                && matches!(dt, 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14))
-            || (CELL_KIND[piece as usize] == K_PAWN && matches!(dt, 1 | -1 | 16 | -16)));
-    if !possible {
-        return false;
-    }
-    let captured = pos.board[to];
-    pos.board[to] = piece;
-    pos.board[from] = EMPTY;
-    let check = crate::movegen::king_attacked_on(&pos.board, k, enemy);
-    pos.board[from] = piece;
-    pos.board[to] = captured;
-    check
+    let k = pos.squares[code_index(code_of(pos.side.opposite(), 0))];
+    k != 0 && pos.move_gives_check(mv, k)
 }
 
 #[inline]
@@ -259,6 +255,13 @@ fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
         return Some(0);
     }
     None
+}
+
+/// The selection key of move `index` with ordering score `score` at point `pos` of the working
+/// array: higher scores first, then earlier points (`pos`, `index` < 256).
+#[inline]
+fn sort_key(score: i32, pos: usize, index: usize) -> i64 {
+    (i64::from(score) << 16) | ((255 - pos as i64) << 8) | index as i64
 }
 
 /// Late-move reduction for a depth and a move number.
@@ -353,6 +356,9 @@ struct Worker<'a, E> {
     countermoves: Vec<[Move; 256]>,
     /// Best root move of the current iteration (survives an interrupted iteration).
     root_best: Option<(Score, Vec<Move>)>,
+    /// Whether the side to move at the next node entered is in check, when its caller knows
+    /// (consumed on entry by [`Self::negamax`] and [`Self::quiescence`]).
+    known_check: Option<bool>,
     /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
     /// improving test.
     eval_stack: Vec<Score>,
@@ -378,6 +384,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             history: vec![[0; 256]; 48],
             countermoves: vec![[Move::NULL; 256]; 48],
             root_best: None,
+            known_check: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
         }
     }
@@ -510,6 +517,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
         allow_null: bool,
     ) -> Score {
+        // Whether the side to move is in check, when the caller already knows (taken first so
+        // an early return never leaves it for another node).
+        let known_check = self.known_check.take();
         self.pv[ply].clear();
         let is_pv = beta - alpha > 1;
         if ply > 0 {
@@ -529,11 +539,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(pos);
         }
-        let in_check = pos.in_check();
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         if in_check && (ply as i32) < 2 * self.root_depth + 8 {
             depth += 1;
         }
         if depth <= 0 {
+            self.known_check = Some(in_check);
             return self.quiescence(pos, alpha, beta, ply, true);
         }
         self.count_node(ply);
@@ -625,7 +636,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
 
         let mut list = crate::movegen::MoveList::new();
-        pos.generate_legal(&mut list);
+        pos.generate_legal_with(&mut list, in_check);
         let n = list.len();
         if n == 0 {
             // Checkmate and stalemate both lose.
@@ -636,7 +647,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             depth += 1;
         }
         let moves = list.as_slice();
-        let mut scores = [0i32; crate::movegen::MAX_MOVES];
+        // Selection keys: each step takes the highest score, ties going to the earliest point of
+        // the working array (a selection sort that swaps the pick forward). A key packs the
+        // score, the inverted point and the move's index so one branch-free maximum finds the pick.
+        let mut keys = [0i64; crate::movegen::MAX_MOVES];
         let killers = self.killers[ply];
         let counter_slot = match pos.history.last() {
             Some(e) if !e.mv.is_null() => Some((
@@ -647,7 +661,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         };
         let countermove = counter_slot.map_or(Move::NULL, |(c, t)| self.countermoves[c][t]);
         for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
+            let score = if mv == tt_move {
                 1 << 30
             } else if pos.board[mv.to as usize] != EMPTY {
                 if capture_is_safe(pos, mv) {
@@ -664,10 +678,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             } else {
                 self.history_of(pos, mv)
             };
-        }
-        let mut order = [0u8; crate::movegen::MAX_MOVES];
-        for (i, o) in order.iter_mut().enumerate().take(n) {
-            *o = i as u8;
+            keys[i] = sort_key(score, i, i);
         }
 
         let alpha_orig = alpha;
@@ -685,16 +696,18 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let futility_margin = [0, 130, 260, 420][depth.clamp(0, 3) as usize];
         for searched in 0..n {
             // Selection sort: the best remaining move.
-            let mut b = searched;
-            for j in searched + 1..n {
-                if scores[order[j] as usize] > scores[order[b] as usize] {
-                    b = j;
+            let mut top = keys[searched];
+            for &k in &keys[searched + 1..n] {
+                if k > top {
+                    top = k;
                 }
             }
-            order.swap(searched, b);
-            let idx = order[searched] as usize;
-            let mv = moves[idx];
-            let order_score = scores[idx];
+            let b = 255 - ((top >> 8) & 0xFF) as usize;
+            // The move at point `searched` takes the pick's point `b`.
+            keys.swap(searched, b);
+            keys[b] = (keys[b] & !0xFF00) | ((255 - b as i64) << 8);
+            let mv = moves[(top & 0xFF) as usize];
+            let order_score = (top >> 16) as i32;
             let capture = pos.board[mv.to as usize] != EMPTY;
             let quiet = !capture;
             let is_killer = mv == killers[0] || mv == killers[1];
@@ -737,6 +750,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 continue;
             }
             let score = if searched == 0 {
+                self.known_check = Some(gives_check);
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
@@ -752,9 +766,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                         r += 1;
                     }
                     // A piece moving out of an attack is reduced less.
-                    if r > 0
-                        && least_attacker(&pos.board, &pos.squares, mv.from, pos.side).is_some()
-                    {
+                    if r > 0 && crate::movegen::attacked_by(&pos.board, mv.from, pos.side) {
                         r -= 1;
                     }
                     if order_score > HISTORY_MAX / 2 {
@@ -762,11 +774,14 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     }
                     r = r.clamp(0, depth - 2);
                 }
+                self.known_check = Some(gives_check);
                 let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
@@ -847,6 +862,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
         checks: bool,
     ) -> Score {
+        let known_check = self.known_check.take();
         self.count_node(ply);
         self.stats.qnodes += 1;
         self.pv[ply].clear();
@@ -865,7 +881,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 }
             }
         }
-        let score = self.quiescence_moves(pos, alpha, beta, ply, checks);
+        let score = self.quiescence_moves(pos, alpha, beta, ply, checks, known_check);
         if !self.stopped && !is_mate_score(score) {
             let bound = if score >= beta {
                 Bound::Lower
@@ -888,10 +904,11 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         beta: Score,
         ply: usize,
         checks: bool,
+        known_check: Option<bool>,
     ) -> Score {
         let mut list = crate::movegen::MoveList::new();
-        if pos.in_check() {
-            pos.generate_legal(&mut list);
+        if known_check.unwrap_or_else(|| pos.in_check()) {
+            pos.generate_legal_with(&mut list, true);
             if list.is_empty() {
                 return -MATE + ply as Score;
             }
@@ -933,7 +950,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.pseudo_legal_moves(&mut list);
+        // Quiet moves are needed only for the checks at the first quiescence ply.
+        if checks {
+            pos.pseudo_legal_moves(&mut list);
+        } else {
+            pos.pseudo_legal_captures(&mut list);
+        }
         let mut caps = [(0i32, Move::NULL); 48];
         let mut n = 0;
         for &mv in list.as_slice() {
@@ -1104,6 +1126,45 @@ mod tests {
             }
         }
         assert!(checks > 100, "too few checks seen: {checks}");
+    }
+
+    #[test]
+    fn least_attacker_agrees_with_trying_every_piece() {
+        // Seeded random games, every point, both colours, and SEE-like scratch boards where
+        // pieces were lifted off (their squares entries go stale).
+        let mut rng = qiyi_core::rng::Rng::new(5);
+        let mut found = 0;
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                let mut b = pos.board;
+                for _ in 0..3 {
+                    // Lift a random piece off the scratch board.
+                    let i = rng.below(32);
+                    let p = pos.squares[i];
+                    if p != 0 && CELL_KIND[b[p as usize] as usize] != K_KING {
+                        b[p as usize] = EMPTY;
+                    }
+                    for s in 0..=255u8 {
+                        if b[s as usize] == OFF {
+                            continue;
+                        }
+                        for color in [Color::Red, Color::Black] {
+                            let fast = least_attacker(&b, &pos.squares, s, color);
+                            let slow = least_attacker_by_pieces(&b, &pos.squares, s, color);
+                            assert_eq!(fast, slow, "{} point {s} {color:?}", pos.to_fen());
+                            found += usize::from(slow.is_some());
+                        }
+                    }
+                }
+                pos.make(list.as_slice()[rng.below(list.len())]);
+            }
+        }
+        assert!(found > 10_000, "too few attacked points: {found}");
     }
 
     #[test]
