@@ -19,16 +19,16 @@ pub struct SolveArgs {
     #[arg(long, default_value = "star")]
     board: String,
     /// Give up (reporting the proven lower bound) after this many seconds.
-    #[arg(long, default_value_t = 3600)]
+    #[arg(long, default_value_t = 7200)]
     time_limit: u64,
-    /// Give up when a refutation pass holds more than this many million states (8 bytes each;
-    /// merging can briefly double that). The 10-piece budget-25 pass peaks at 131 M; the
-    /// budget-26 pass outgrows 200 M, so by default it stops there.
-    #[arg(long, default_value_t = 200)]
+    /// Give up when a refutation pass holds more than this many million states (8 bytes each,
+    /// plus merge buffers). The 10-piece proof (one budget-26 pass) peaks at 634 M states and
+    /// 6.5 GB resident; lower this on a machine with less memory.
+    #[arg(long, default_value_t = 800)]
     max_million_states: usize,
     /// Refute lengths only up to this many moves (each budget costs several times the one
-    /// before; for 10 pieces up to 25 takes about 11 minutes of CPU on one thread, 26 is out of
-    /// reach).
+    /// before; for 10 pieces up to 25 takes about 11 minutes of CPU on one thread, up to 26,
+    /// the whole proof, about 37 minutes).
     #[arg(long)]
     max_budget: Option<u32>,
     /// States kept per layer by the beam search that finds the first (upper-bound) solution.
