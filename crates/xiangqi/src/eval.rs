@@ -455,7 +455,10 @@ pub struct Evaluation {
     weights: Weights,
     /// `(mg, eg)` of material + piece-square for piece code `c` (16..48) on mailbox point `sq`,
     /// signed from Red's view.
-    psq: Vec<[(Score, Score); 256]>,
+    psq: Box<[[(Score, Score); 256]; 48]>,
+    /// The middlegame and endgame weights of the scalar features ([`Scalars::counts`]), as
+    /// fixed-size arrays so the weighted sum needs no bounds checks.
+    linear: Box<[[Score; NUM_LINEAR]; 2]>,
     /// Whether any palace-attack or king-danger weight is set (otherwise they are not computed).
     palace_terms: bool,
     cache: EvalCache,
@@ -467,6 +470,7 @@ impl Clone for Evaluation {
         Evaluation {
             weights: self.weights.clone(),
             psq: self.psq.clone(),
+            linear: self.linear.clone(),
             palace_terms: self.palace_terms,
             cache: EvalCache::new(),
         }
@@ -490,7 +494,7 @@ impl Default for Evaluation {
 impl Evaluation {
     /// An evaluation with the given weights.
     pub fn with_weights(weights: Weights) -> Self {
-        let mut psq = vec![[(0, 0); 256]; 48];
+        let mut psq = Box::new([[(0, 0); 256]; 48]);
         for (code, table) in psq.iter_mut().enumerate().skip(16) {
             let side = (code - 16) / 16;
             let sign = if side == 0 { 1 } else { -1 };
@@ -515,9 +519,15 @@ impl Evaluation {
         }
         let palace_terms =
             (F_PALACE_ROOK..=F_DANGER_SQ).any(|f| weights.mg[f] != 0 || weights.eg[f] != 0);
+        let mut linear = Box::new([[0; NUM_LINEAR]; 2]);
+        for j in 0..NUM_LINEAR {
+            linear[0][j] = weights.mg[F_MOB_HORSE + j];
+            linear[1][j] = weights.eg[F_MOB_HORSE + j];
+        }
         Evaluation {
             weights,
             psq,
+            linear,
             palace_terms,
             cache: EvalCache::new(),
         }
@@ -552,9 +562,9 @@ impl Evaluation {
             }
         }
         let s = scalar_features_with(pos, self.palace_terms);
-        for (j, &n) in s.counts.iter().enumerate() {
-            mg += w.mg[F_MOB_HORSE + j] * n;
-            eg += w.eg[F_MOB_HORSE + j] * n;
+        for ((&n, &wm), &we) in s.counts.iter().zip(&self.linear[0]).zip(&self.linear[1]) {
+            mg += wm * n;
+            eg += we * n;
         }
         let [r, b] = s.units;
         let (lin, sq) = (r - b, r * r - b * b);

@@ -198,18 +198,32 @@ fn attackers_to(b: &[u8; 256], s: u8, color: Color) -> Bb {
     out
 }
 
-/// All points holding `color`'s pieces, optionally only of the given kinds.
-fn pieces(b: &[u8; 256], color: Color, kinds: &[u8]) -> Bb {
-    let mine = side_bit(color);
-    let mut out = 0;
-    for &sq in BOARD_POINTS.iter() {
-        let c = b[sq as usize];
-        if c != OFF && c & mine != 0 && (kinds.is_empty() || kinds.contains(&CELL_KIND[c as usize]))
-        {
-            out |= bit(sq);
+/// The points of each colour's pieces of each kind on one board (indexed `[colour][kind]`), so
+/// [`PieceSets::get`] answers without scanning the board again.
+struct PieceSets([[Bb; 7]; 2]);
+
+impl PieceSets {
+    fn of(b: &[u8; 256]) -> PieceSets {
+        let mut t = [[0; 7]; 2];
+        for &sq in BOARD_POINTS.iter() {
+            let c = b[sq as usize];
+            if c != EMPTY {
+                let side = usize::from(c & RED_BIT == 0);
+                t[side][CELL_KIND[c as usize] as usize] |= bit(sq);
+            }
+        }
+        PieceSets(t)
+    }
+
+    /// The points of `color`'s pieces of the given kinds (all kinds when `kinds` is empty).
+    fn get(&self, color: Color, kinds: &[u8]) -> Bb {
+        let row = &self.0[color.index()];
+        if kinds.is_empty() {
+            row.iter().fold(0, |acc, &x| acc | x)
+        } else {
+            kinds.iter().fold(0, |acc, &k| acc | row[k as usize])
         }
     }
-    out
 }
 
 /// `color`'s soldiers that have not crossed the river, and its general.
@@ -537,7 +551,8 @@ fn chased_by(pos: &Position, prev: &Position, e: &HistEntry) -> u16 {
             pins |= bit(on_file[0]);
         }
     }
-    let v_pieces = pieces(b, v, &[]);
+    let sets = PieceSets::of(b);
+    let v_pieces = sets.get(v, &[]);
     let excluded = king_and_uncrossed(b, v);
 
     let add_chased = |attacker_sq: u8, attacker: u8, mut attacks: Bb, chased: &mut Bb| {
@@ -546,22 +561,22 @@ fn chased_by(pos: &Position, prev: &Position, e: &HistEntry) -> u16 {
         }
         attacks &= !excluded;
         if attacker == K_HORSE || attacker == K_CANNON {
-            *chased |= attacks & pieces(b, v, &[K_ROOK]);
+            *chased |= attacks & sets.get(v, &[K_ROOK]);
         }
         if attacker == K_ELEPHANT || attacker == K_ADVISOR {
-            *chased |= attacks & pieces(b, v, &[K_ROOK, K_CANNON, K_HORSE]);
+            *chased |= attacks & sets.get(v, &[K_ROOK, K_CANNON, K_HORSE]);
         }
         let diag_occupied = DIAG
             .iter()
             .any(|&d| !matches!(b[step(attacker_sq, d) as usize], EMPTY | OFF));
         if attacker == K_HORSE && diag_occupied {
-            for s in squares_of(attacks & pieces(b, v, &[K_HORSE])) {
+            for s in squares_of(attacks & sets.get(v, &[K_HORSE])) {
                 if attack_set(b, K_HORSE, v, s) & bit(attacker_sq) != 0 {
                     attacks &= !bit(s);
                 }
             }
         } else {
-            attacks &= !pieces(b, v, &[attacker]) | pins;
+            attacks &= !sets.get(v, &[attacker]) | pins;
         }
         let mut without = *b;
         without[attacker_sq as usize] = EMPTY;
@@ -613,8 +628,8 @@ fn chased_by(pos: &Position, prev: &Position, e: &HistEntry) -> u16 {
             candidates |= bit(s);
         }
     }
-    candidates |= lines(from) & pieces(b, s_side, &[K_CANNON, K_ROOK]);
-    candidates |= lines(to) & pieces(b, s_side, &[K_CANNON]);
+    candidates |= lines(from) & sets.get(s_side, &[K_CANNON, K_ROOK]);
+    candidates |= lines(to) & sets.get(s_side, &[K_CANNON]);
     let mut before = *b;
     if e.captured == EMPTY {
         before[to as usize] = EMPTY;
@@ -639,7 +654,7 @@ fn chased_by(pos: &Position, prev: &Position, e: &HistEntry) -> u16 {
             }
         }
     }
-    let s_pieces = pieces(b, s_side, &[]);
+    let s_pieces = sets.get(s_side, &[]);
     for s in squares_of(new_blockers & s_pieces) {
         let kind = CELL_KIND[b[s as usize] as usize];
         let mut d_attacks = attack_set(b, kind, s_side, s) & v_pieces;
