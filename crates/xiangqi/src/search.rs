@@ -261,6 +261,47 @@ fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
     None
 }
 
+/// Whether the table move is extended when a reduced search shows it is singular. Off: at
+/// 100 ms/move it doubled the depth-8 bench nodes and lost to the search without it
+/// (+7 =14 -18 in 39 games, session 4).
+const SINGULAR_EXTENSION: bool = false;
+/// Least remaining depth for the singular test.
+const SINGULAR_MIN_DEPTH: i32 = 6;
+/// How far (per ply of depth) below the table score the other moves must stay.
+const SINGULAR_MARGIN: Score = 3;
+
+/// Quiescence plies (counted from its entry, check evasions not counted) at which quiet checking
+/// moves are searched besides captures: 1 = only at the entry node. 2 cost 9% more bench nodes
+/// and lost +17 =11 -32 against 1 at 100 ms/move (session 4).
+const QS_CHECK_PLIES: u8 = 1;
+
+/// Whether late quiet moves are reduced one ply more when the static score is not improving.
+const LMR_NOT_IMPROVING: bool = true;
+
+/// Whether quiet moves attacking a bigger enemy piece are reduced one ply less.
+const LMR_THREATS: bool = false;
+
+/// Whether the piece that just moved to `to` attacks an enemy piece worth more than itself
+/// (chariots, cannons and horses; the side to move on `b` is the enemy).
+fn threatens_bigger(b: &[u8; 256], squares: &[u8; 32], to: u8) -> bool {
+    let code = b[to as usize];
+    let mine = SEE_VALUE[CELL_KIND[code as usize] as usize];
+    let enemy_bit = if code & RED_BIT != 0 {
+        side_bit(Color::Black)
+    } else {
+        side_bit(Color::Red)
+    };
+    // Horses, chariots and cannons: slots 5..=10.
+    (5..=10u8).any(|slot| {
+        let target = enemy_bit | slot;
+        let s = squares[code_index(target)];
+        s != 0
+            && b[s as usize] == target
+            && SEE_VALUE[CELL_KIND[target as usize] as usize] > mine
+            && attacks(b, code, to, s)
+    })
+}
+
 /// Late-move reduction for a depth and a move number.
 fn lmr_reduction(depth: i32, searched: usize) -> i32 {
     let d = f64::from(depth.clamp(1, 63));
@@ -356,6 +397,8 @@ struct Worker<'a, E> {
     /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
     /// improving test.
     eval_stack: Vec<Score>,
+    /// The move a singular-extension search at each ply leaves out (`Move::NULL` otherwise).
+    excluded: Vec<Move>,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
@@ -379,6 +422,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             countermoves: vec![[Move::NULL; 256]; 48],
             root_best: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
+            excluded: vec![Move::NULL; MAX_PLY + 2],
         }
     }
 
@@ -534,15 +578,25 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, true);
+            // The check budget counts plies from here; evasions do not spend it.
+            let budget = if in_check {
+                QS_CHECK_PLIES - 1
+            } else {
+                QS_CHECK_PLIES
+            };
+            return self.quiescence(pos, alpha, beta, ply, budget);
         }
         self.count_node(ply);
 
         let key = pos.hash;
+        // In a singular-extension search this node leaves out the table move (and neither takes
+        // its cut-off from the table nor stores its result there).
+        let excluded = self.excluded[ply];
         let mut tt_move = Move::NULL;
         let mut tt_hit = None;
+        let mut tt_depth = 0;
         self.stats.tt_probes += 1;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.tt.probe(key).filter(|_| excluded.is_null()) {
             self.stats.tt_hits += 1;
             if let Some(m) = e.move_index {
                 tt_move = decode(m);
@@ -552,6 +606,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 return s;
             }
             tt_hit = Some((s, e.bound));
+            tt_depth = i32::from(e.depth);
         }
 
         let static_eval = if in_check {
@@ -620,8 +675,46 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
 
         // Internal iterative reduction: a node without a table move is likely new and poorly
         // ordered; search it one ply shallower.
-        if tt_move.is_null() && depth >= 4 && !in_check {
+        if tt_move.is_null() && excluded.is_null() && depth >= 4 && !in_check {
             depth -= 1;
+        }
+
+        // Singular extension: when the table move's lower bound is not approached by any other
+        // move in a reduced search that leaves it out, the table move is the only good one and
+        // is searched one ply deeper; when even the other moves beat beta, cut (multi-cut).
+        let mut singular_ext = 0;
+        if let Some((tt_score, bound)) = tt_hit {
+            if SINGULAR_EXTENSION
+                && ply > 0
+                && depth >= SINGULAR_MIN_DEPTH
+                && excluded.is_null()
+                && !tt_move.is_null()
+                && matches!(bound, Bound::Lower | Bound::Exact)
+                && tt_depth >= depth - 3
+                && !is_mate_score(tt_score)
+                && (ply as i32) < 2 * self.root_depth
+                && pos.is_legal(tt_move)
+            {
+                let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = tt_move;
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular_ext = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
         }
 
         let mut list = crate::movegen::MoveList::new();
@@ -630,6 +723,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         if n == 0 {
             // Checkmate and stalemate both lose.
             return -MATE + ply as Score;
+        }
+        if !excluded.is_null() && n == 1 {
+            // The excluded move is the only one: nothing else comes near.
+            return alpha;
         }
         // Only one way out of check: search it one ply deeper (forced lines are short).
         if in_check && n == 1 && (ply as i32) < 2 * self.root_depth + 8 {
@@ -694,6 +791,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             order.swap(searched, b);
             let idx = order[searched] as usize;
             let mv = moves[idx];
+            if mv == excluded {
+                continue;
+            }
             let order_score = scores[idx];
             let capture = pos.board[mv.to as usize] != EMPTY;
             let quiet = !capture;
@@ -736,8 +836,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 pos.unmake(mv, undo);
                 continue;
             }
+            let ext = if mv == tt_move { singular_ext } else { 0 };
             let score = if searched == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true)
+                -self.negamax(pos, depth - 1 + ext, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
@@ -748,7 +849,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     if is_killer || mate_threat {
                         r -= 1;
                     }
-                    if !improving {
+                    if !improving && LMR_NOT_IMPROVING {
                         r += 1;
                     }
                     // A piece moving out of an attack is reduced less.
@@ -758,6 +859,11 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                         r -= 1;
                     }
                     if order_score > HISTORY_MAX / 2 {
+                        r -= 1;
+                    }
+                    // A move that attacks a bigger enemy piece (a chase or a threat) is reduced
+                    // less: its point often shows only a few plies later.
+                    if r > 0 && LMR_THREATS && threatens_bigger(&pos.board, &pos.squares, mv.to) {
                         r -= 1;
                     }
                     r = r.clamp(0, depth - 2);
@@ -813,6 +919,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             // Every move was pruned: fail low with the static guess.
             return alpha_orig;
         }
+        if !excluded.is_null() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -835,8 +944,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         best
     }
 
-    /// Quiescence: captures (and every evasion when in check); at its first ply (`checks`) also
-    /// the quiet moves that give check, so mating attacks just past the horizon are seen.
+    /// Quiescence: captures (and every evasion when in check); while the budget `checks` (plies
+    /// left, see [`QS_CHECK_PLIES`]; evasions do not spend it) is positive, also the quiet moves
+    /// that give check, so mating attacks just past the horizon are seen.
     /// Results go to the table at depth 0 (they never cut a full-width node) and cut off
     /// zero-window quiescence nodes.
     fn quiescence(
@@ -845,7 +955,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        checks: bool,
+        checks: u8,
     ) -> Score {
         self.count_node(ply);
         self.stats.qnodes += 1;
@@ -887,7 +997,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        checks: bool,
+        checks: u8,
     ) -> Score {
         let mut list = crate::movegen::MoveList::new();
         if pos.in_check() {
@@ -919,6 +1029,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     beta,
                     &mut best,
                     ply,
+                    checks,
                 ) {
                     QuiescenceStep::Stopped => return 0,
                     QuiescenceStep::Cutoff => break,
@@ -953,13 +1064,14 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             if !capture_is_safe(pos, mv) || !pos.is_legal_pseudo(mv) {
                 continue;
             }
-            match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
+            let next = checks.saturating_sub(1);
+            match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply, next) {
                 QuiescenceStep::Stopped => return 0,
                 QuiescenceStep::Cutoff => return best,
                 QuiescenceStep::Continue => {}
             }
         }
-        if checks {
+        if checks > 0 {
             for i in 0..list.len() {
                 let mv = list.as_slice()[i];
                 if pos.board[mv.to as usize] != EMPTY
@@ -968,7 +1080,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 {
                     continue;
                 }
-                match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
+                match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply, checks - 1) {
                     QuiescenceStep::Stopped => return 0,
                     QuiescenceStep::Cutoff => return best,
                     QuiescenceStep::Continue => {}
@@ -981,6 +1093,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
     /// Searches `mv` one ply deeper in quiescence and folds its score into `best`, `alpha` and
     /// the principal variation (the step both the evasion and the capture loops take).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn quiescence_child(
         &mut self,
         pos: &mut Position,
@@ -989,9 +1102,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         beta: Score,
         best: &mut Score,
         ply: usize,
+        checks: u8,
     ) -> QuiescenceStep {
         let undo = pos.make(mv);
-        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, false);
+        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, checks);
         pos.unmake(mv, undo);
         if self.stopped {
             return QuiescenceStep::Stopped;
