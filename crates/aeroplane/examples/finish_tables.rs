@@ -7,9 +7,13 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example finish_tables -- [DIR [HAZ RHAZ ROUNDS]]`
 //! (defaults: `crates/aeroplane/data`, `finish::SHIPPED_HAZARD`, `finish::SHIPPED_RANDOM_HAZARD`,
-//! 3 rounds; ~5 min CPU and 3 GB).
+//! `finish::SHIPPED_ROUNDS`; sweeps and tolerance `finish::SHIPPED_SWEEPS`,
+//! `finish::SHIPPED_TOLERANCE`; ~6 min CPU and 3 GB). With the defaults it writes the shipped files
+//! byte for byte (their checksums are `finish::FINISH_HAZARD_CHECKSUM` and
+//! `finish::FINISH_RANDOM_HAZARD_CHECKSUM`, printed at the end).
 use qiyi_aeroplane::finish::{
-    solve_random_hazard, solve_standard_hazard, SHIPPED_HAZARD, SHIPPED_RANDOM_HAZARD,
+    checksum, solve_random_hazard, solve_standard_hazard, SHIPPED_HAZARD, SHIPPED_RANDOM_HAZARD,
+    SHIPPED_ROUNDS, SHIPPED_SWEEPS, SHIPPED_TOLERANCE,
 };
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -20,8 +24,8 @@ fn main() {
     let arg = |i: usize, default: f64| a.get(i).map_or(default, |s| s.parse().expect("number"));
     let haz = arg(2, SHIPPED_HAZARD);
     let rhaz = arg(3, SHIPPED_RANDOM_HAZARD);
-    let rounds = arg(4, 3.0) as usize;
-    let (sweeps, tolerance) = (3000, 1e-9);
+    let rounds = arg(4, SHIPPED_ROUNDS as f64) as usize;
+    let (sweeps, tolerance) = (SHIPPED_SWEEPS, SHIPPED_TOLERANCE);
     let t = std::time::Instant::now();
     let h = [57u8; 4];
     let rnd = solve_random_hazard(rhaz, sweeps, tolerance);
@@ -31,7 +35,9 @@ fn main() {
         rnd.sd(h)
     );
     let path = format!("{dir}/finish-random-hazard.u16");
-    std::fs::write(&path, rnd.to_bytes()).expect("write the table");
+    let bytes = rnd.to_bytes();
+    std::fs::write(&path, &bytes).expect("write the table");
+    println!("wrote {path} (checksum {:#018x})", checksum(&bytes));
     let opt = solve_standard_hazard(haz, rounds, sweeps, tolerance, &mut |r, t| {
         println!(
             "round {r}: hazard {haz}, from the hangar {:.4} (sd {:.4})",
@@ -41,6 +47,11 @@ fn main() {
     })
     .expect("the standard race table ships");
     let path = format!("{dir}/finish-hazard.u16");
-    std::fs::write(&path, opt.to_bytes()).expect("write the table");
-    println!("wrote {path} ({:.1} s)", t.elapsed().as_secs_f64());
+    let bytes = opt.to_bytes();
+    std::fs::write(&path, &bytes).expect("write the table");
+    println!(
+        "wrote {path} (checksum {:#018x}, {:.1} s)",
+        checksum(&bytes),
+        t.elapsed().as_secs_f64()
+    );
 }

@@ -2,10 +2,12 @@
 //! the same seeded games (common random numbers), seats rotating.
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_win -- GAMES SEED OPPONENT CAND...`
-//! where CAND is `race`, `win`, or `S,G,D[,T,L,B]` (strength, greedy, danger, threat, lookahead, tie-break of
+//! where CAND is `race`, `win`, or `S,G,D[,T,L,B,N,Z]` (strength, greedy, danger, threat, lookahead, tie-break, samples, Z > 0 for
+//! log-normal finish times, of
 //! [`WinWeights`]).
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::winprob::Shape;
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
 
@@ -32,6 +34,12 @@ fn main() {
                 threat: v.get(3).copied().unwrap_or(0.0),
                 lookahead: v.get(4).copied().unwrap_or(0.0),
                 tiebreak: v.get(5).copied().unwrap_or(0.0),
+                samples: v.get(6).copied().unwrap_or(0.0) as u32,
+                shape: if v.get(7).copied().unwrap_or(0.0) > 0.0 {
+                    Shape::LogNormal
+                } else {
+                    Shape::Normal
+                },
             };
             Box::new(WinPlayer::new(w, Rng::derive(seed, g)))
         };

@@ -345,3 +345,66 @@ const fn build_select() -> [[u8; 4]; 16] {
 
 /// `SELECT[mask][k]`: the index of the `k`-th set bit of a 4-bit mask.
 pub(crate) static SELECT: [[u8; 4]; 16] = build_select();
+
+/// Slots of the occupancy board of [`Aero::play_out_random`](crate::Aero): the 52 ring squares,
+/// then one private slot per player for every progress off the ring (64: indexes masked by 63
+/// need no bounds check).
+pub(crate) const OCC_SLOTS: usize = 64;
+
+const fn build_slot_of() -> [[[u8; 64]; 4]; 5] {
+    let mut t = [[[0u8; 64]; 4]; 5];
+    let mut n = 0;
+    while n <= 4 {
+        let mut p = 0;
+        while p < 4 {
+            let mut d = 0;
+            while d < 64 {
+                t[n][p][d] = if d >= 1 && d <= RING_LAST as usize {
+                    ((13 * SEAT[n][p] as usize + d - 1) % RING as usize) as u8
+                } else {
+                    RING + p as u8
+                };
+                d += 1;
+            }
+            p += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// `SLOT_OF[n][p][d]`: the occupancy slot of player `p`'s plane at progress `d` in an `n`-player
+/// game: its ring square for `1..=RING_LAST`, else `RING + p` (a slot only `p` ever uses, so a
+/// plane at rest there never meets an enemy).
+pub(crate) static SLOT_OF: [[[u8; 64]; 4]; 5] = build_slot_of();
+
+const fn build_flat(set: RuleSet) -> [Step; 512] {
+    let mut t = [Step {
+        to: 0,
+        legal: false,
+        jumped: false,
+        flew: false,
+    }; 512];
+    let mut d = 0;
+    while d < PLANE_STATES {
+        let mut r = 1;
+        while r <= 6 {
+            t[(d << 3) | r] = step(set, d as u8, r as u8);
+            r += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static FLAT_STANDARD: [Step; 512] = build_flat(RuleSet::Standard);
+static FLAT_SEED: [Step; 512] = build_flat(RuleSet::Seed);
+
+/// [`steps`] flattened: entry `(d & 63) << 3 | (roll & 7)` (indexes that need no bounds check).
+#[inline]
+pub(crate) fn flat_steps(set: RuleSet) -> &'static [Step; 512] {
+    match set {
+        RuleSet::Standard => &FLAT_STANDARD,
+        RuleSet::Seed => &FLAT_SEED,
+    }
+}

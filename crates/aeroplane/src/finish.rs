@@ -191,6 +191,42 @@ pub const SHIPPED_HAZARD: f64 = 0.025;
 /// about 0.038 times per plane and turn on the ring).
 pub const SHIPPED_RANDOM_HAZARD: f64 = 0.035;
 
+/// Rounds of policy iteration of the shipped `finish-hazard.u16` (the race table's policy
+/// evaluated, then improved and evaluated again `SHIPPED_ROUNDS - 1` times).
+pub const SHIPPED_ROUNDS: usize = 4;
+
+/// Gauss-Seidel sweeps (at most) of every evaluation of the shipped tables.
+pub const SHIPPED_SWEEPS: usize = 3000;
+
+/// Stop tolerance of those sweeps (absolute for the mean, relative for the second moment).
+pub const SHIPPED_TOLERANCE: f64 = 1e-9;
+
+/// FNV-1a (64-bit) checksum of a table file (to pin the shipped bytes in a test).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// [`checksum`] of the shipped `data/finish-hazard.u16`: written by
+/// `cargo run --release -p qiyi-aeroplane --example finish_tables` with its defaults
+/// ([`SHIPPED_HAZARD`], [`SHIPPED_ROUNDS`], [`SHIPPED_SWEEPS`], [`SHIPPED_TOLERANCE`], from
+/// `data/race-standard.u16`). `tests/finish.rs` checks the file against it, and an ignored test
+/// regenerates the table with these parameters and compares the bytes.
+pub const FINISH_HAZARD_CHECKSUM: u64 = 0xde97_025b_759e_09d2;
+
+/// [`checksum`] of the shipped `data/finish-random-hazard.u16` (same generator, random play
+/// under [`SHIPPED_RANDOM_HAZARD`]).
+pub const FINISH_RANDOM_HAZARD_CHECKSUM: u64 = 0xde79_a580_c282_6d53;
+
+/// The bytes of the shipped `data/finish-hazard.u16` and `data/finish-random-hazard.u16`.
+pub fn shipped_bytes() -> (&'static [u8], &'static [u8]) {
+    (
+        include_bytes!("../data/finish-hazard.u16"),
+        include_bytes!("../data/finish-random-hazard.u16"),
+    )
+}
+
 /// The shipped finish-time tables of one rule configuration.
 pub struct Shipped {
     /// The race table's policy improved against [`SHIPPED_HAZARD`] by policy iteration, evaluated
@@ -211,11 +247,12 @@ pub fn finish_tables(rules: &Rules) -> Option<&'static Shipped> {
     STANDARD
         .get_or_init(|| {
             let read = FinishTables::from_bytes;
-            let hazard = read(include_bytes!("../data/finish-hazard.u16"))?;
+            let (hazard, random) = shipped_bytes();
+            let hazard = read(hazard)?;
             Some(Shipped {
                 hazard_race: hazard.as_race_table(Rules::STANDARD)?,
                 hazard,
-                random_hazard: read(include_bytes!("../data/finish-random-hazard.u16"))?,
+                random_hazard: read(random)?,
             })
         })
         .as_ref()

@@ -9,7 +9,7 @@ use crate::position::{Aero, AeroMove};
 use crate::race::{race_table, RaceTable};
 use crate::record::random_game;
 use crate::search::{ExpectimaxPlayer, MctsPlayer};
-use crate::winprob::WinModel;
+use crate::winprob::{Shape, WinModel};
 use qiyi_core::{Game, Rng, Turn};
 use std::fmt;
 use std::str::FromStr;
@@ -579,6 +579,11 @@ pub struct WinWeights {
     pub lookahead: f64,
     /// Weight per expected turn of my own race (a tie-break where the chance saturates).
     pub tiebreak: f64,
+    /// Sampled rounds of the random opponents' replies per choice (0: the static one-ply
+    /// chance with the danger term; see [`WinModel::sampled`]).
+    pub samples: u32,
+    /// The shape of the finish-time distributions.
+    pub shape: Shape,
 }
 
 impl WinWeights {
@@ -591,6 +596,8 @@ impl WinWeights {
         threat: 0.75,
         lookahead: 0.0,
         tiebreak: 0.001,
+        samples: 0,
+        shape: Shape::Normal,
     };
 }
 
@@ -601,14 +608,17 @@ impl WinWeights {
 pub struct WinPlayer {
     weights: WinWeights,
     fallback: RacePlayer,
+    rng: Rng,
 }
 
 impl WinPlayer {
     /// A win-chance player with `weights` (`rng` only feeds the fallback).
     pub fn new(weights: WinWeights, rng: Rng) -> Self {
+        let own = Rng::new(rng.clone().next_u64() ^ 0x0A11_CE5E);
         WinPlayer {
             weights,
             fallback: RacePlayer::new(RaceWeights::TUNED, rng),
+            rng: own,
         }
     }
 
@@ -624,6 +634,7 @@ impl WinPlayer {
             danger: self.weights.danger,
             threat: self.weights.threat,
             lookahead: self.weights.lookahead,
+            shape: self.weights.shape,
         })
     }
 }
@@ -640,10 +651,15 @@ impl Player for WinPlayer {
         }
         let me = pos.to_move();
         let mut best_score = f64::NEG_INFINITY;
+        let seed = if self.weights.samples > 0 {
+            self.rng.next_u64()
+        } else {
+            0
+        };
         for &i in c.as_slice() {
             let mut after = *pos;
             let e = after.play(AeroMove::Plane(i));
-            let mut s = model.evaluate(&after, me, e.new_turn);
+            let mut s = model.sampled(&after, me, e.new_turn, self.weights.samples, seed);
             if self.weights.tiebreak > 0.0 && after.turn() != Turn::Over {
                 // Where the chance saturates (far ahead or far behind), fewer expected turns.
                 let mine = if e.new_turn {

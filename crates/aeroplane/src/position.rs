@@ -7,8 +7,8 @@
 //! lowest-numbered of them is offered as a move.
 
 use crate::board::{
-    steps, zero_bytes32, Step, CENTRE, FLIGHT_CROSSES, FLIGHT_ROWS, HANGAR, HIT_ROWS, PLANES,
-    PLANE_STATES, SAME_SQUARE, SEAT, SELECT, SPREAD,
+    flat_steps, steps, zero_bytes32, Step, CENTRE, FLIGHT_CROSSES, FLIGHT_ROWS, HANGAR, HIT_ROWS,
+    OCC_SLOTS, PLANES, PLANE_STATES, RING, SAME_SQUARE, SEAT, SELECT, SLOT_OF, SPREAD,
 };
 use crate::error::AeroError;
 use crate::rules::{Ending, Rules, ThreeSixes};
@@ -64,6 +64,34 @@ impl Choices {
 #[inline(always)]
 fn movable(d: u8, takeoff: bool) -> bool {
     (d < CENTRE) | ((d == HANGAR) & takeoff)
+}
+
+/// The high bit of every byte of a row.
+const HIGH_BITS: u32 = 0x8080_8080;
+const CENTRES: u32 = u32::from_le_bytes([CENTRE; 4]);
+const HANGARS: u32 = u32::from_le_bytes([HANGAR; 4]);
+
+/// The high bit of each byte of `row` (four planes) that can move: on the board (below
+/// [`CENTRE`]), or in the hangar when `takeoff` is [`HIGH_BITS`] (a take-off roll) rather than 0.
+/// [`movable`] for four planes at once, without a branch.
+#[inline(always)]
+fn movable_bytes(row: u32, takeoff: u32) -> u32 {
+    // (d | 0x80) - 0x38 keeps its high bit exactly when d >= CENTRE (no borrow crosses bytes).
+    let off_board = (row | HIGH_BITS).wrapping_sub(0x3838_3838) & HIGH_BITS;
+    (HIGH_BITS ^ off_board) | (zero_bytes32(row ^ HANGARS) & takeoff)
+}
+
+/// The 4-bit mask of the planes offered as moves: those of `movable` (high bits, see
+/// [`movable_bytes`]) whose progress no lower-numbered plane of `row` shares.
+#[inline(always)]
+fn distinct_mask(row: u32, movable: u32) -> usize {
+    // Byte i equal to byte i-1, i-2 or i-3 (the shifted-in zero bytes are masked off).
+    let same = (zero_bytes32(row ^ (row << 8)) & 0x8080_8000)
+        | (zero_bytes32(row ^ (row << 16)) & 0x8080_0000)
+        | (zero_bytes32(row ^ (row << 24)) & 0x8000_0000);
+    // Gather the high bits 7, 15, 23, 31 into bits 21..=24 (the partial products never overlap).
+    let bits = (movable & !same) >> 7;
+    ((bits.wrapping_mul(0x0020_4081) >> 21) & 15) as usize
 }
 
 /// Uniform draws from a small range, several per 64-bit random word: each draw multiplies the
@@ -646,22 +674,34 @@ impl Aero {
         let mut digits = Digits::default();
         let n = self.players as usize;
         let rules = self.rules;
-        let table = steps(rules.set);
+        let table = flat_steps(rules.set);
         let capped = rules.three_sixes != ThreeSixes::None;
         let send_back = rules.three_sixes == ThreeSixes::SendBack;
         let hits = &HIT_ROWS[n.min(4)];
         let flights = &FLIGHT_ROWS[n.min(4)];
         // One u32 per player, written and read whole (same-size stores and loads forward).
         let mut rows = self.planes.map(u32::from_le_bytes);
+        // Plane counts per occupancy slot (ring square, or a player's own off-ring slot), one
+        // byte per player: a landing meets an enemy exactly when another byte is non-zero.
+        let slots = &SLOT_OF[n.min(4)];
+        let mut occ = [0u32; OCC_SLOTS];
+        for q in 0..n.min(4) {
+            for &d in &self.planes[q] {
+                occ[slots[q][d as usize & 63] as usize & 63] += 1 << (8 * q);
+            }
+        }
         let mut p = self.to_move as usize & 3;
         let mut roll = self.roll;
         let mut sixes = self.sixes;
         let mut moved = self.six_moved;
         let mut captures = 0u32;
         let mut turns = 0u32;
-        let next = |p: usize| if p + 1 >= n { 0 } else { p + 1 };
-        const CENTRES: u32 = u32::from_le_bytes([CENTRE; 4]);
-        const HANGARS: u32 = u32::from_le_bytes([HANGAR; 4]);
+        // The next player, by table (n is 2..=4).
+        let after: [usize; 4] = std::array::from_fn(|p| if p + 1 >= n { 0 } else { p + 1 });
+        let next = |p: usize| after[p & 3] & 3;
+        // The high bit of every byte for a take-off roll, by roll.
+        let takeoff: [u32; 8] =
+            std::array::from_fn(|f| (rules.can_take_off(f as u8) as u32) * HIGH_BITS);
         loop {
             if roll == 0 {
                 let f = digits.below(rng, 6) as u8 + 1;
@@ -671,6 +711,14 @@ impl Aero {
                     // A8: the third six ends the turn; with send-back the planes it moved go home.
                     if send_back {
                         let bytes = SPREAD[moved as usize & 15];
+                        let unit = 1u32 << (8 * p);
+                        for i in 0..PLANES {
+                            if moved & (1 << i) != 0 {
+                                let d = (rows[p] >> (8 * i)) as u8;
+                                occ[slots[p][d as usize & 63] as usize & 63] -= unit;
+                                occ[RING as usize + p] += unit;
+                            }
+                        }
                         rows[p] = (rows[p] & !bytes) | (HANGARS & bytes);
                     }
                     p = next(p);
@@ -679,13 +727,7 @@ impl Aero {
                     turns += 1;
                     continue;
                 }
-                let row = rows[p];
-                let at_least_centre = (row | 0x8080_8080).wrapping_sub(0x3838_3838) & 0x8080_8080;
-                let can_move = if rules.can_take_off(f) {
-                    row != CENTRES
-                } else {
-                    at_least_centre != 0x8080_8080
-                };
+                let can_move = movable_bytes(rows[p], takeoff[f as usize]) != 0;
                 if !can_move {
                     // A7: the roll is spent; A8: a 6 still rolls again.
                     if !six {
@@ -700,29 +742,45 @@ impl Aero {
             }
             // The decision: a uniform choice among the distinct movable planes.
             let row = rows[p];
-            let takeoff = rules.can_take_off(roll);
-            let [a, b, c, d] = row.to_le_bytes();
-            let mask = movable(a, takeoff) as usize
-                | ((movable(b, takeoff) & (b != a)) as usize) << 1
-                | ((movable(c, takeoff) & (c != a) & (c != b)) as usize) << 2
-                | ((movable(d, takeoff) & (d != a) & (d != b) & (d != c)) as usize) << 3;
+            let mask = distinct_mask(row, movable_bytes(row, takeoff[roll as usize & 7]));
             let k = digits.below(rng, mask.count_ones() as u64) as usize;
             let i = SELECT[mask][k & 3] as usize;
-            let step = table[(row >> (8 * i)) as u8 as usize][roll as usize];
+            let from = (row >> (8 * i)) as u8;
+            let step = table[((from as usize & 63) << 3) | (roll as usize & 7)];
             rows[p] = (row & !(0xff << (8 * i))) | ((step.to as u32) << (8 * i));
-            // A9/A10: every enemy plane where it comes to rest, and on a flight the opposite
-            // player's planes at 53, go home (the mover's own row never matches).
-            let landing = &hits[p][step.to as usize & 63];
-            let crossing = &flights[p][step.flew as usize];
-            for q in 0..4 {
-                let x = rows[q];
-                let hit = zero_bytes32(x ^ landing[q]) | zero_bytes32(x ^ crossing[q]);
-                captures += hit.count_ones();
-                let bytes = (hit >> 7) * 0xff;
-                rows[q] = (x & !bytes) | (HANGARS & bytes);
+            // The occupancy board follows the move; an enemy count where the plane comes to rest
+            // (rare) sends those planes home (A9).
+            let unit = 1u32 << (8 * p);
+            let mine = 0xffu32 << (8 * p);
+            occ[slots[p][from as usize & 63] as usize & 63] -= unit;
+            let s = slots[p][step.to as usize & 63] as usize & 63;
+            let others = occ[s] & !mine;
+            occ[s] += unit;
+            if others != 0 {
+                let landing = &hits[p][step.to as usize & 63];
+                for q in 0..4 {
+                    let x = rows[q];
+                    let hit = zero_bytes32(x ^ landing[q]);
+                    let count = hit.count_ones();
+                    captures += count;
+                    occ[RING as usize + q] += count << (8 * q);
+                    let bytes = (hit >> 7) * 0xff;
+                    rows[q] = (x & !bytes) | (HANGARS & bytes);
+                }
+                occ[s] &= mine;
+            }
+            if step.flew {
+                // A10: the flight crosses the opposite player's home column at 53.
+                let crossing = &flights[p][1];
+                for q in 0..4 {
+                    let x = rows[q];
+                    let hit = zero_bytes32(x ^ crossing[q]);
+                    captures += hit.count_ones();
+                    let bytes = (hit >> 7) * 0xff;
+                    rows[q] = (x & !bytes) | (HANGARS & bytes);
+                }
             }
             let was_six = roll == 6;
-            moved |= ((was_six & send_back) as u8) << i;
             roll = 0;
             if rows[p] == CENTRES {
                 break;
@@ -732,6 +790,8 @@ impl Aero {
                 sixes = 0;
                 moved = 0;
                 turns += 1;
+            } else {
+                moved |= (send_back as u8) << i;
             }
         }
         self.planes = rows.map(u32::to_le_bytes);
@@ -865,6 +925,33 @@ impl Game for Aero {
 mod tests {
     use super::*;
     use crate::rules::{RuleSet, Takeoff};
+
+    /// The branch-free masks of the fast loop are the plane-by-plane rule for every row of four
+    /// plane states (58^4 rows, with and without a take-off roll).
+    #[test]
+    fn row_masks_are_the_plane_by_plane_choices() {
+        let states = PLANE_STATES as u8;
+        for a in 0..states {
+            for b in 0..states {
+                for c in 0..states {
+                    for d in 0..states {
+                        let row = u32::from_le_bytes([a, b, c, d]);
+                        for takeoff in [false, true] {
+                            let expect = movable(a, takeoff) as usize
+                                | ((movable(b, takeoff) & (b != a)) as usize) << 1
+                                | ((movable(c, takeoff) & (c != a) & (c != b)) as usize) << 2
+                                | ((movable(d, takeoff) & (d != a) & (d != b) & (d != c)) as usize)
+                                    << 3;
+                            let bytes = movable_bytes(row, takeoff as u32 * HIGH_BITS);
+                            assert_eq!(distinct_mask(row, bytes), expect, "{a} {b} {c} {d}");
+                            let any = [a, b, c, d].iter().any(|&x| movable(x, takeoff));
+                            assert_eq!(bytes != 0, any, "{a} {b} {c} {d}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// The row-board random games are the move-by-move ones: same final positions (planes,
     /// places, hash), captures and turns, from the start and from positions inside a turn.

@@ -7,7 +7,7 @@ use crate::eval::{danger_from_with, danger_with};
 use crate::finish::FinishTables;
 use crate::position::{Aero, AeroMove};
 use crate::race::RaceTable;
-use qiyi_core::{Game, Turn};
+use qiyi_core::{Game, Rng, Turn};
 
 /// Remaining turns of one player, as a mean and a standard deviation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,31 +38,61 @@ pub fn normal_cdf(x: f64) -> f64 {
 /// Smallest standard deviation used (a finished-in-one-turn race has none).
 const MIN_SD: f64 = 0.3;
 
-/// `P(T ≥ k)` for a discretised normal `T` (`T = t` covers `[t - 1/2, t + 1/2)`), `k ≥ 1`.
+/// The shape given to a finish time with a known mean and standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Shape {
+    /// A normal distribution.
+    #[default]
+    Normal,
+    /// A log-normal distribution (right-skewed: long waits are likelier than early finishes).
+    LogNormal,
+}
+
+/// The distribution function of `f` under `shape` at `x`.
 #[inline]
-fn at_least(f: Finish, k: f64) -> f64 {
-    1.0 - normal_cdf((k - 0.5 - f.mean) / f.sd.max(MIN_SD))
+fn cdf(f: Finish, shape: Shape, x: f64) -> f64 {
+    match shape {
+        Shape::Normal => normal_cdf((x - f.mean) / f.sd.max(MIN_SD)),
+        Shape::LogNormal => {
+            if x <= 0.0 {
+                return 0.0;
+            }
+            let m = f.mean.max(0.5);
+            let cv = f.sd.max(MIN_SD) / m;
+            let s2 = (1.0 + cv * cv).ln();
+            let mu = m.ln() - 0.5 * s2;
+            normal_cdf((x.ln() - mu) / s2.sqrt())
+        }
+    }
 }
 
 /// The chance that `me` finishes first: `Σ_t P(T_me = t) Π_q P(T_q ≥ t + offset_q)`, where an
 /// opponent with offset 1 plays its turn before my next one (its `t`-th turn comes before my
-/// `t`-th) and offset 0 after it. `T_me` is truncated to `t ≥ 1`.
+/// `t`-th) and offset 0 after it. `T_me` is truncated to `t ≥ 1`. Finish times are discretised
+/// normals (`T = t` covers `[t - 1/2, t + 1/2)`).
 pub fn win_chance(me: Finish, opponents: &[(Finish, u8)]) -> f64 {
+    win_chance_shaped(me, opponents, Shape::Normal)
+}
+
+/// [`win_chance`] with finish times of the given `shape`.
+pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -> f64 {
     let sd = me.sd.max(MIN_SD);
     let lo = (me.mean - 5.0 * sd).floor().max(1.0);
-    let hi = (me.mean + 5.0 * sd).ceil().max(lo);
-    let mut below = normal_cdf((lo - 0.5 - me.mean) / sd);
+    // (the log-normal's right tail is longer)
+    let tail = if shape == Shape::Normal { 5.0 } else { 7.0 };
+    let hi = (me.mean + tail * sd).ceil().max(lo);
+    let mut below = cdf(me, shape, lo - 0.5);
     let norm = 1.0 - below;
     let mut total = 0.0;
     let mut t = lo;
     while t <= hi {
-        let upto = normal_cdf((t + 0.5 - me.mean) / sd);
+        let upto = cdf(me, shape, t + 0.5);
         let p = upto - below;
         below = upto;
         if p > 1e-9 {
             let mut survive = 1.0;
             for &(f, offset) in opponents {
-                survive *= at_least(f, t + offset as f64);
+                survive *= 1.0 - cdf(f, shape, t + offset as f64 - 0.5);
             }
             total += p * survive;
         }
@@ -94,6 +124,8 @@ pub struct WinModel<'a> {
     pub threat: f64,
     /// Weight of my next roll played out ([`WinModel::evaluate`]) against the static chance.
     pub lookahead: f64,
+    /// The shape of the finish-time distributions.
+    pub shape: Shape,
 }
 
 impl WinModel<'_> {
@@ -142,7 +174,7 @@ impl WinModel<'_> {
             self.race.value(mine)
         };
         let sd = self.optimal.sd(mine);
-        win_chance(Finish { mean, sd }, &opps[..k])
+        win_chance_shaped(Finish { mean, sd }, &opps[..k], self.shape)
     }
 
     /// The static win chance of `me` in `pos`, where `me` has just moved (`moved`: the move's
@@ -242,5 +274,89 @@ impl WinModel<'_> {
             }
         }
         total
+    }
+
+    /// My chance of winning at the start of my turn in `pos` (`pos` is a chance node of `me` with
+    /// no roll yet): the static chance with this turn counted as turn 1, plus the threat term
+    /// (my chances to send each opponent plane home on this turn).
+    pub fn at_my_turn(&self, pos: &Aero, me: usize) -> f64 {
+        let mine = pos.planes(me);
+        let base = self.chance_with(pos, me, mine, true, None);
+        let mut total = base;
+        if self.threat > 0.0 {
+            for q in 0..pos.players() {
+                if q == me || pos.places()[q] != 0 {
+                    continue;
+                }
+                let planes = pos.planes(q);
+                for i in 0..PLANES {
+                    let d = planes[i];
+                    if d == HANGAR || d == CENTRE || planes[..i].contains(&d) {
+                        continue;
+                    }
+                    let r = danger_from_with(pos, q, d, me, 1.0);
+                    if r > 0.0 {
+                        let gain = self.chance_with(pos, me, mine, true, Some((q, d)));
+                        total += self.threat * r * (gain - base);
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// My chance of winning after my move to `after`, with the opponents' next round played
+    /// out: when the turn has passed, `samples` rounds of the (uniformly random) opponents'
+    /// turns are drawn (round `k` from `Rng::derive(seed, k)`, so every choice of one decision
+    /// meets the same dice) and scored by [`WinModel::at_my_turn`] when my turn comes back (1 or 0
+    /// when the game ends). When I roll again (or `samples` is 0), [`WinModel::evaluate`].
+    pub fn sampled(&self, after: &Aero, me: usize, new_turn: bool, samples: u32, seed: u64) -> f64 {
+        if after.turn() == Turn::Over {
+            return if after.winner() == Some(me) { 1.0 } else { 0.0 };
+        }
+        let mid_turn = !new_turn && after.to_move() == me;
+        if mid_turn || samples == 0 {
+            return self.evaluate(after, me, new_turn);
+        }
+        let mut total = 0.0;
+        for k in 0..samples {
+            let mut rng = Rng::derive(seed, k as u64);
+            let mut sim = *after;
+            let mut guard = 0;
+            loop {
+                match sim.turn() {
+                    Turn::Over => break,
+                    Turn::Chance if sim.to_move() == me => break,
+                    Turn::Chance => {
+                        sim.play(AeroMove::Roll(rng.below(6) as u8 + 1));
+                    }
+                    Turn::Player(_) => {
+                        let c = sim.choices();
+                        let Some(&first) = c.as_slice().first() else {
+                            break;
+                        };
+                        let k = rng.below(c.len());
+                        sim.play(AeroMove::Plane(
+                            c.as_slice().get(k).copied().unwrap_or(first),
+                        ));
+                    }
+                }
+                guard += 1;
+                if guard > 10_000 {
+                    break;
+                }
+            }
+            total += match sim.turn() {
+                Turn::Over => {
+                    if sim.winner() == Some(me) {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                _ => self.at_my_turn(&sim, me),
+            };
+        }
+        total / samples as f64
     }
 }

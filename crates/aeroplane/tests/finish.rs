@@ -9,7 +9,7 @@ use qiyi_aeroplane::finish::{
 };
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::race::{all_multisets, race_table, rank, RaceTable};
-use qiyi_aeroplane::winprob::{normal_cdf, win_chance, Finish};
+use qiyi_aeroplane::winprob::{normal_cdf, win_chance, win_chance_shaped, Finish, Shape};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
 
@@ -218,4 +218,131 @@ fn win_chances_of_all_seats_sum_to_one() {
     assert!((first + win_chance(f, &[(f, 1)]) - 1.0).abs() < 1e-4);
     assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
     assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
+}
+
+/// The log-normal shape is a distribution too: the seats' chances sum to 1, and a race against
+/// itself favours the seat that moves first.
+#[test]
+fn log_normal_win_chances_of_all_seats_sum_to_one() {
+    let fs = [
+        (40.0, 10.0),
+        (55.0, 14.0),
+        (30.0, 6.0),
+        (61.0, 15.0),
+        (3.0, 1.5),
+    ]
+    .map(|(mean, sd)| Finish { mean, sd });
+    for n in [4, 5] {
+        let mut total = 0.0;
+        for me in 0..n {
+            let opps: Vec<(Finish, u8)> = (0..n)
+                .filter(|&q| q != me)
+                .map(|q| (fs[q], (q < me) as u8))
+                .collect();
+            total += win_chance_shaped(fs[me], &opps, Shape::LogNormal);
+        }
+        assert!((total - 1.0).abs() < 2e-3, "{n} seats: {total}");
+    }
+    let f = fs[0];
+    let first = win_chance_shaped(f, &[(f, 0)], Shape::LogNormal);
+    assert!(first > 0.5 && first < 0.6, "{first}");
+    // In a symmetric race the shape only moves the first mover's edge a little.
+    let normal = win_chance(f, &[(f, 0)]);
+    assert!((first - normal).abs() < 0.05, "{first} {normal}");
+}
+
+/// With no samples, the sampled win chance of the `win` player is its static one; with samples
+/// from the start position, the chance stays a probability.
+#[test]
+fn sampled_win_chance_without_samples_is_the_static_one() {
+    let player = qiyi_aeroplane::players::WinPlayer::new(
+        qiyi_aeroplane::players::WinWeights::TUNED,
+        Rng::new(1),
+    );
+    let model = player
+        .model(&Rules::STANDARD)
+        .expect("standard tables ship");
+    let mut pos = Aero::new(Rules::STANDARD, 4).unwrap();
+    let mut rng = Rng::new(9);
+    let mut checked = 0;
+    for _ in 0..400 {
+        if pos.turn() == Turn::Over {
+            break;
+        }
+        let mv = match pos.turn() {
+            Turn::Chance => AeroMove::Roll(rng.below(6) as u8 + 1),
+            _ => {
+                let c = pos.choices();
+                AeroMove::Plane(c.as_slice()[rng.below(c.len())])
+            }
+        };
+        let me = pos.to_move();
+        let e = pos.play(mv);
+        if matches!(mv, AeroMove::Plane(_)) {
+            let s = model.sampled(&pos, me, e.new_turn, 0, 5);
+            assert_eq!(s, model.evaluate(&pos, me, e.new_turn));
+            let s = model.sampled(&pos, me, e.new_turn, 8, 5);
+            assert!((-0.05..=1.05).contains(&s), "{s}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 50);
+}
+
+/// The shipped tables are the bytes their documented generator writes: the checksums pinned in
+/// `finish` (next to the generator's parameters) match the files, so a regenerated or edited table
+/// cannot drift from its documentation silently.
+#[test]
+fn shipped_tables_match_their_pinned_checksums() {
+    use qiyi_aeroplane::finish::{
+        checksum, shipped_bytes, FINISH_HAZARD_CHECKSUM, FINISH_RANDOM_HAZARD_CHECKSUM,
+        SHIPPED_ROUNDS, SHIPPED_SWEEPS, SHIPPED_TOLERANCE,
+    };
+    let (hazard, random) = shipped_bytes();
+    assert_eq!(
+        checksum(hazard),
+        FINISH_HAZARD_CHECKSUM,
+        "finish-hazard.u16"
+    );
+    assert_eq!(
+        checksum(random),
+        FINISH_RANDOM_HAZARD_CHECKSUM,
+        "finish-random-hazard.u16"
+    );
+    // The parameters the checksums belong to (change them together with the tables).
+    assert_eq!(
+        (
+            SHIPPED_HAZARD,
+            SHIPPED_RANDOM_HAZARD,
+            SHIPPED_ROUNDS,
+            SHIPPED_SWEEPS
+        ),
+        (0.025, 0.035, 4, 3000)
+    );
+    assert_eq!(SHIPPED_TOLERANCE, 1e-9);
+    // The checksum itself: FNV-1a of "a" is a published test vector.
+    assert_eq!(checksum(b"a"), 0xaf63_dc4c_8601_ec8c);
+}
+
+/// Regenerates both tables with the documented parameters and compares them byte for byte with
+/// the shipped files (what `examples/finish_tables` writes with its defaults).
+#[test]
+#[ignore = "solves the chains again (~3 min CPU on one thread, 3 GB): cargo test --release -p qiyi-aeroplane --test finish -- --ignored shipped_tables_are_reproduced"]
+fn shipped_tables_are_reproduced_by_their_generator() {
+    use qiyi_aeroplane::finish::{
+        shipped_bytes, solve_random_hazard, solve_standard_hazard, SHIPPED_ROUNDS, SHIPPED_SWEEPS,
+        SHIPPED_TOLERANCE,
+    };
+    let (hazard, random) = shipped_bytes();
+    let rnd = solve_random_hazard(SHIPPED_RANDOM_HAZARD, SHIPPED_SWEEPS, SHIPPED_TOLERANCE);
+    assert!(rnd.to_bytes() == random, "finish-random-hazard.u16 differs");
+    let opt = solve_standard_hazard(
+        SHIPPED_HAZARD,
+        SHIPPED_ROUNDS,
+        SHIPPED_SWEEPS,
+        SHIPPED_TOLERANCE,
+        &mut |_, _| {},
+    )
+    .expect("the race table ships");
+    assert!(opt.to_bytes() == hazard, "finish-hazard.u16 differs");
 }

@@ -537,9 +537,9 @@ impl Solitaire {
     }
 
     /// Solves the puzzle: a beam search of `beam_width` states per layer finds a short solution
-    /// (an upper bound `U`), then one-pass meet-in-the-middle refutations
-    /// ([`Solitaire::refute_up_to`]) for budgets from the start bound up to `U - 1` refute every
-    /// shorter length (or find the shortest solution, which is then rebuilt). `progress` is
+    /// (an upper bound `U`), then one meet-in-the-middle pass ([`Solitaire::refute_up_to`]) at
+    /// budget `U - 1` refutes every shorter length (or finds the shortest solution, which is then
+    /// rebuilt); without a beam solution, passes run at rising budgets from the start bound. `progress` is
     /// called while each layer is built. When the limits stop a pass, the answer keeps the beam's
     /// solution with `optimal == false` and the lower bound proven so far.
     pub fn solve(
@@ -571,7 +571,10 @@ impl Solitaire {
         };
         let mut found = None;
         let mut gave_up = None;
-        let mut budget = lb;
+        // With a known solution of `U` moves, one pass at budget `U - 1` settles every shorter
+        // length at once (it finds the shortest solution if there is one); passes at lower
+        // budgets would only repeat part of its work. Without one, budgets rise from the bound.
+        let mut budget = if upper.is_some() { max_b.max(lb) } else { lb };
         while budget <= max_b {
             let (outcome, st, _) = self.refute_up_to(budget, &meet_limits, false, &mut progress);
             stats.nodes += st.expanded;

@@ -290,6 +290,17 @@ pub(crate) const IN_BOARD: [bool; 256] = {
     t
 };
 
+/// The mailbox indices of the 90 points, in compact-index order (a0, b0, ..., i9).
+pub(crate) const BOARD_POINTS: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = mb((i % 9) as u8, (i / 9) as u8);
+        i += 1;
+    }
+    t
+};
+
 /// Palace membership per colour.
 pub(crate) const IN_PALACE: [[bool; 256]; 2] = {
     let mut t = [[false; 256]; 2];

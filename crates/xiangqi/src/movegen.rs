@@ -191,24 +191,220 @@ impl Position {
         }
     }
 
+    /// Writes the pseudo-legal captures of the side to move, in the order
+    /// [`Position::pseudo_legal_moves`] lists them (quiescence without quiet checks).
+    pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
+        list.len = 0;
+        let color = self.side;
+        let us = side_bit(color);
+        let them = side_bit(color.opposite());
+        let base = code_index(us);
+        let b = &self.board;
+        let ci = color.index();
+
+        // General.
+        let k = self.squares[base];
+        if k != 0 {
+            for &d in ORTH.iter() {
+                let t = step(k, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & them != 0 {
+                    list.push(k, t);
+                }
+            }
+        }
+        // Advisors.
+        for slot in 1..3 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let t = step(s, d);
+                if IN_PALACE[ci][t as usize] && b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Elephants.
+        for slot in 3..5 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in DIAG.iter() {
+                let eye = step(s, d);
+                let t = step(eye, d);
+                if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && b[t as usize] & them != 0
+                {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Horses.
+        for slot in 5..7 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &(j, leg) in HORSE_JUMPS.iter() {
+                let t = step(s, j);
+                if b[t as usize] & them != 0 && b[step(s, leg) as usize] == EMPTY {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Chariots.
+        for slot in 7..9 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Cannons.
+        for slot in 9..11 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            for &d in ORTH.iter() {
+                let mut t = step(s, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] == OFF {
+                    continue;
+                }
+                t = step(t, d);
+                while b[t as usize] == EMPTY {
+                    t = step(t, d);
+                }
+                if b[t as usize] & them != 0 {
+                    list.push(s, t);
+                }
+            }
+        }
+        // Soldiers.
+        let fwd = FORWARD[ci];
+        for slot in 11..16 {
+            let s = self.squares[base + slot];
+            if s == 0 {
+                continue;
+            }
+            let t = step(s, fwd);
+            if b[t as usize] & them != 0 {
+                list.push(s, t);
+            }
+            if !OWN_HALF[ci][s as usize] {
+                for t in [step(s, 1), step(s, -1)] {
+                    if b[t as usize] & them != 0 {
+                        list.push(s, t);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the pseudo-legal `mv` leaves the mover's general safe.
     #[inline]
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
+        let k = if CELL_KIND[self.board[mv.from as usize] as usize] == K_KING {
+            mv.to
+        } else {
+            self.squares[code_index(side_bit(self.side))]
+        };
+        !self.attacked_after(mv, k, self.side)
+    }
+
+    /// Plays `mv` on the board only (no pieces list, occupancy, key or record), asks whether
+    /// `color`'s general standing on `k` is then attacked, and takes the move back.
+    #[inline]
+    pub(crate) fn attacked_after(&mut self, mv: Move, k: u8, color: Color) -> bool {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let pc = self.board[from];
         let cap = self.board[to];
         self.board[to] = pc;
         self.board[from] = EMPTY;
-        let k = if CELL_KIND[pc as usize] == K_KING {
-            mv.to
-        } else {
-            self.squares[code_index(side_bit(self.side))]
-        };
-        let attacked = self.king_attacked(k, self.side);
+        let attacked = king_attacked_on(&self.board, k, color);
         self.board[from] = pc;
         self.board[to] = cap;
-        !attacked
+        attacked
+    }
+
+    /// Whether the side to move's move `mv` (pseudo-legal) attacks the enemy general on `k`,
+    /// given that the enemy general is not attacked before it (true in every legal position).
+    ///
+    /// Only what the move changes is examined: the lines from the general through `from` and
+    /// `to` (chariots, cannons and their screens, the facing generals), the horses behind a leg
+    /// that `from` frees, and a horse or soldier arriving on `to`.
+    #[inline]
+    pub(crate) fn move_gives_check(&mut self, mv: Move, k: u8) -> bool {
+        let (from, to) = (mv.from, mv.to);
+        let pc = self.board[from as usize];
+        let kind = CELL_KIND[pc as usize];
+        let dt = k as i16 - to as i16;
+        // Direct attacks of a horse or soldier from its new point.
+        if kind == K_HORSE {
+            let leg = if (-34..=34).contains(&dt) {
+                HORSE_LEG_TOWARD[(dt + 34) as usize]
+            } else {
+                0
+            };
+            if leg != 0 {
+                let l = step(to, i16::from(leg));
+                // The leg cannot be `to` itself; it may be the point the horse left.
+                if l == from || self.board[l as usize] == EMPTY {
+                    return true;
+                }
+            }
+        } else if kind == K_PAWN && (dt == FORWARD[self.side.index()] || dt == 1 || dt == -1) {
+            return true;
+        }
+        let leg = is_leg(k, from);
+        if !leg && !on_lines(k, from) && !on_lines(k, to) {
+            return false;
+        }
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
+        let us = side_bit(self.side);
+        let cap = self.board[to as usize];
+        self.board[to as usize] = pc;
+        self.board[from as usize] = EMPTY;
+        let b = &self.board;
+        let mut check = from_dir != 0 && ray_attacked(b, k, from_dir, us);
+        if !check && to_dir != 0 && to_dir != from_dir {
+            check = ray_attacked(b, k, to_dir, us);
+        }
+        if !check && leg {
+            let d = from as i16 - k as i16;
+            let vert = if d > 0 { 16 } else { -16 };
+            let horiz = d - vert;
+            for s in [step(from, vert), step(from, horiz)] {
+                let c = b[s as usize];
+                if c & us != 0 && CELL_KIND[c as usize] == K_HORSE {
+                    check = true;
+                }
+            }
+        }
+        self.board[from as usize] = pc;
+        self.board[to as usize] = cap;
+        check
+    }
+
+    /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
+    /// by the facing enemy general).
+    #[inline]
+    pub(crate) fn king_attacked(&self, k: u8, color: Color) -> bool {
+        king_attacked_on(&self.board, k, color)
     }
 
     /// Legality of a pseudo-legal move given the mover's general square `k` and check status.
@@ -218,16 +414,23 @@ impl Position {
     /// vacates, so only those lines are scanned.
     #[inline]
     fn legal_given(&mut self, k: u8, in_check: bool, mv: Move) -> bool {
-        if in_check || mv.from == k {
+        if mv.from == k {
+            return self.is_legal_pseudo(mv);
+        }
+        if in_check {
+            // A move that touches none of the points the attack test reads leaves the check.
+            if evasion_impossible(k, mv) {
+                return false;
+            }
             return self.is_legal_pseudo(mv);
         }
         let (from, to) = (mv.from, mv.to);
-        let from_dir = line_dir(k, from);
-        let to_dir = line_dir(k, to);
-        let leg = matches!(from as i16 - k as i16, 15 | 17 | -15 | -17);
-        if from_dir == 0 && to_dir == 0 && !leg {
+        let leg = is_leg(k, from);
+        if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return true;
         }
+        let from_dir = line_dir(k, from);
+        let to_dir = line_dir(k, to);
         let pc = self.board[from as usize];
         let cap = self.board[to as usize];
         self.board[to as usize] = pc;
@@ -258,9 +461,14 @@ impl Position {
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
+        let in_check = self.in_check();
+        self.generate_legal_with(list, in_check);
+    }
+
+    /// [`Position::generate_legal`] when the caller knows whether the side to move is in check.
+    pub(crate) fn generate_legal_with(&mut self, list: &mut MoveList, in_check: bool) {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
@@ -295,7 +503,9 @@ impl Position {
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv) {
+            if (!in_check && cannot_expose(k, mv))
+                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
+            {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -311,9 +521,10 @@ impl Position {
         let mut scratch = self.board;
         let k = self.squares[code_index(side_bit(self.side))];
         let in_check = self.king_attacked(k, self.side);
-        list.as_slice()
-            .iter()
-            .any(|&mv| (!in_check && cannot_expose(k, mv)) || self.legal_on(&mut scratch, mv))
+        list.as_slice().iter().any(|&mv| {
+            (!in_check && cannot_expose(k, mv))
+                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
+        })
     }
 
     /// Legality of `mv` tested on a scratch copy of the board (for `&self` callers).
@@ -340,6 +551,81 @@ impl Position {
         self.legal_move_list().as_slice().contains(&mv)
     }
 }
+
+/// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
+/// check: the general does not move and the move touches no point the attack test reads.
+#[inline(always)]
+fn evasion_impossible(k: u8, mv: Move) -> bool {
+    mv.from != k && !reads_for_king(k, mv.from) && !reads_for_king(k, mv.to)
+}
+
+/// Whether [`king_attacked_on`] for a general on `k` may read point `s`: the general's rank and
+/// file (chariot, cannon, facing general and soldier attacks), its diagonal neighbours (horse
+/// legs) and the eight points a horse attacks it from. A move by another piece that changes none
+/// of these points cannot change whether the general is attacked.
+#[inline]
+fn reads_for_king(k: u8, s: u8) -> bool {
+    on_lines(k, s) || NEAR_KING[delta_index(k, s)] != 0
+}
+
+/// Whether `s` shares a rank or file with `k` (or is `k`).
+#[inline(always)]
+fn on_lines(k: u8, s: u8) -> bool {
+    SAME_LINE_XOR[(s ^ k) as usize]
+}
+
+/// Whether two mailbox points whose indices XOR to `x` share a rank or file.
+const SAME_LINE_XOR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = x & 0xF0 == 0 || x & 0x0F == 0;
+        x += 1;
+    }
+    t
+};
+
+/// The index of `s - k` in [`NEAR_KING`].
+#[inline(always)]
+fn delta_index(k: u8, s: u8) -> usize {
+    (s as usize + 256 - k as usize) & 511
+}
+
+/// By `s - k` (see [`delta_index`]): 1 for the general's diagonal neighbours (horse legs), 2 for
+/// the eight points a horse attacks it from, 0 otherwise.
+const NEAR_KING: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 4 {
+        t[(256 + DIAG[i]) as usize] = 1;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < HORSE_JUMPS.len() {
+        t[(256 + HORSE_JUMPS[i].0) as usize] = 2;
+        i += 1;
+    }
+    t
+};
+
+/// Whether `s` is diagonally next to `k` (a horse leg of a general on `k`).
+#[inline(always)]
+fn is_leg(k: u8, s: u8) -> bool {
+    NEAR_KING[delta_index(k, s)] == 1
+}
+
+/// For a horse jump of `d` (index `d + 34`, `d` in -34..=34), the step from the horse to its
+/// leg; 0 for other offsets.
+const HORSE_LEG_TOWARD: [i8; 69] = {
+    let mut t = [0i8; 69];
+    let mut i = 0;
+    while i < HORSE_JUMPS.len() {
+        let (j, leg) = HORSE_JUMPS[i];
+        t[(j + 34) as usize] = leg as i8;
+        i += 1;
+    }
+    t
+};
 
 /// The step from `k` toward `s` when they share a rank or file (0 otherwise or when equal).
 #[inline]
@@ -396,9 +682,7 @@ fn ray_attacked(b: &[u8; 256], k: u8, d: i16, them: u8) -> bool {
 #[inline]
 fn cannot_expose(k: u8, mv: Move) -> bool {
     let (from, to) = (mv.from, mv.to);
-    let aligned = |s: u8| (s ^ k) & 0xF0 == 0 || (s ^ k) & 0x0F == 0;
-    let d = from as i16 - k as i16;
-    !aligned(from) && !aligned(to) && !matches!(d, 15 | 17 | -15 | -17)
+    !on_lines(k, from) && !on_lines(k, to) && !is_leg(k, from)
 }
 
 /// [`Position::king_attacked`] over an arbitrary board array.
@@ -450,4 +734,301 @@ pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
         }
     }
     false
+}
+
+/// Whether any piece of `color` attacks the point `s` on board `b` (could capture a piece
+/// standing there; pins ignored, the general only by its palace step, not by facing).
+///
+/// Looks outward from `s`: along the four lines (chariot on the first piece, cannon on the
+/// second, general or soldier next to it), the diagonal neighbours (advisors), the elephant
+/// points behind free eyes and the eight horse points behind free legs.
+#[inline]
+pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
+    let mine = side_bit(color);
+    let ci = color.index();
+    let palace = IN_PALACE[ci][s as usize];
+    for &d in ORTH.iter() {
+        let mut t = step(s, d);
+        let first = b[t as usize];
+        if first != EMPTY {
+            if first == OFF {
+                continue;
+            }
+            if first & mine != 0 {
+                match CELL_KIND[first as usize] {
+                    K_ROOK => return true,
+                    K_KING if palace => return true,
+                    // The soldier on `t` steps by `-d` onto `s`.
+                    K_PAWN
+                        if -d == FORWARD[ci]
+                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
+                    {
+                        return true
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            t = step(t, d);
+            while b[t as usize] == EMPTY {
+                t = step(t, d);
+            }
+            let c = b[t as usize];
+            if c == OFF {
+                continue;
+            }
+            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
+                return true;
+            }
+        }
+        t = step(t, d);
+        while b[t as usize] == EMPTY {
+            t = step(t, d);
+        }
+        let c = b[t as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
+            return true;
+        }
+    }
+    let own_half = OWN_HALF[ci][s as usize];
+    for &d in DIAG.iter() {
+        let t = step(s, d);
+        let c = b[t as usize];
+        if c == EMPTY {
+            if own_half {
+                let e = b[step(t, d) as usize];
+                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
+                    return true;
+                }
+            }
+        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
+            return true;
+        }
+    }
+    for &(j, leg) in HORSE_JUMPS.iter() {
+        // A horse on `s - j` jumps over its leg `s - j + leg`.
+        let p = step(s, -j);
+        let c = b[p as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
+            return true;
+        }
+    }
+    false
+}
+
+/// The point of `color`'s piece attacking `s` on board `b` that comes first in `rank` (indexed by
+/// slot: lower ranks are tried first), or `None`; pins ignored, the general only by its palace step.
+///
+/// Scans outward from `s` like [`attacked_by`] and keeps the best-ranked attacker, so it reads
+/// the board only (a piece list may be stale on a scratch board).
+#[inline]
+pub(crate) fn best_attacker(b: &[u8; 256], s: u8, color: Color, rank: &[u8; 16]) -> Option<u8> {
+    let mine = side_bit(color);
+    let ci = color.index();
+    let palace = IN_PALACE[ci][s as usize];
+    let mut best = u8::MAX;
+    let mut best_sq = 0u8;
+    let mut consider = |c: u8, sq: u8| {
+        let r = rank[(c & 15) as usize];
+        if r < best {
+            best = r;
+            best_sq = sq;
+        }
+    };
+    for &d in ORTH.iter() {
+        let mut t = step(s, d);
+        let first = b[t as usize];
+        if first != EMPTY {
+            if first == OFF {
+                continue;
+            }
+            if first & mine != 0 {
+                match CELL_KIND[first as usize] {
+                    K_ROOK => consider(first, t),
+                    K_KING if palace => consider(first, t),
+                    K_PAWN
+                        if -d == FORWARD[ci]
+                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
+                    {
+                        consider(first, t)
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            t = step(t, d);
+            while b[t as usize] == EMPTY {
+                t = step(t, d);
+            }
+            let c = b[t as usize];
+            if c == OFF {
+                continue;
+            }
+            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
+                consider(c, t);
+            }
+        }
+        t = step(t, d);
+        while b[t as usize] == EMPTY {
+            t = step(t, d);
+        }
+        let c = b[t as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
+            consider(c, t);
+        }
+    }
+    let own_half = OWN_HALF[ci][s as usize];
+    for &d in DIAG.iter() {
+        let t = step(s, d);
+        let c = b[t as usize];
+        if c == EMPTY {
+            if own_half {
+                let e2 = step(t, d);
+                let e = b[e2 as usize];
+                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
+                    consider(e, e2);
+                }
+            }
+        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
+            consider(c, t);
+        }
+    }
+    for &(j, leg) in HORSE_JUMPS.iter() {
+        let p = step(s, -j);
+        let c = b[p as usize];
+        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
+            consider(c, p);
+        }
+    }
+    (best != u8::MAX).then_some(best_sq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiyi_core::rng::Rng;
+
+    /// Positions from seeded random games (a few hundred, all phases).
+    fn random_positions() -> Vec<Position> {
+        let mut rng = Rng::new(11);
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..150 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                out.push(pos.clone());
+                let mv = list.as_slice()[rng.below(list.len())];
+                pos.make(mv);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn attacked_by_agrees_with_pseudo_legal_captures() {
+        // Reference: put an enemy piece on the point (if empty) and ask whether any pseudo-legal
+        // move of `color` lands there.
+        let mut hits = 0;
+        for pos in random_positions() {
+            for color in [Color::Red, Color::Black] {
+                let enemy = side_bit(color.opposite());
+                for s in 0..=255u8 {
+                    let c = pos.board[s as usize];
+                    if c == OFF || c & side_bit(color) != 0 {
+                        continue;
+                    }
+                    let mut p = pos.clone();
+                    p.side = color;
+                    if c == EMPTY {
+                        p.board[s as usize] = enemy | 11;
+                    }
+                    let mut list = MoveList::new();
+                    p.pseudo_legal_moves(&mut list);
+                    let reference = list.as_slice().iter().any(|m| m.to == s);
+                    assert_eq!(
+                        attacked_by(&pos.board, s, color),
+                        reference,
+                        "{:?} point {} colour {color:?}",
+                        pos,
+                        Square::from_mailbox(s)
+                    );
+                    hits += usize::from(reference);
+                }
+            }
+        }
+        assert!(hits > 10_000, "too few attacked points: {hits}");
+    }
+
+    #[test]
+    fn move_gives_check_agrees_with_the_full_attack_test() {
+        let mut checks = 0;
+        for mut pos in random_positions() {
+            let enemy = pos.side.opposite();
+            let k = pos.squares[code_index(code_of(enemy, 0))];
+            let mut pseudo = MoveList::new();
+            pos.pseudo_legal_moves(&mut pseudo);
+            for &m in pseudo.as_slice() {
+                let fast = pos.move_gives_check(m, k);
+                let undo = pos.make(m);
+                let slow = pos.is_in_check(enemy);
+                pos.unmake(m, undo);
+                assert_eq!(fast, slow, "{m} in {pos:?}");
+                checks += usize::from(slow);
+            }
+        }
+        assert!(checks > 500, "too few checking moves: {checks}");
+    }
+
+    #[test]
+    fn captures_are_the_captures_of_the_full_list_in_order() {
+        let mut total = 0;
+        for pos in random_positions() {
+            let mut all = MoveList::new();
+            pos.pseudo_legal_moves(&mut all);
+            let expected: Vec<Move> = all
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| pos.board[m.to as usize] != EMPTY)
+                .collect();
+            let mut caps = MoveList::new();
+            pos.pseudo_legal_captures(&mut caps);
+            assert_eq!(caps.as_slice(), &expected[..], "{pos:?}");
+            total += expected.len();
+        }
+        assert!(total > 5_000, "too few captures: {total}");
+    }
+
+    #[test]
+    fn legal_generation_agrees_with_the_plain_filter() {
+        // Every pseudo-legal move tried on the board against the shortcuts of `generate_legal`,
+        // `legal_move_list` and `count_legal`.
+        let mut in_check = 0;
+        for mut pos in random_positions() {
+            let mut pseudo = MoveList::new();
+            pos.pseudo_legal_moves(&mut pseudo);
+            let mut reference: Vec<Move> = Vec::new();
+            for &m in pseudo.as_slice() {
+                if pos.is_legal_pseudo(m) {
+                    reference.push(m);
+                }
+            }
+            let mut fast = MoveList::new();
+            pos.generate_legal(&mut fast);
+            let mut a: Vec<Move> = fast.as_slice().to_vec();
+            let mut b = pos.legal_move_list().as_slice().to_vec();
+            a.sort_by_key(|m| (m.from, m.to));
+            b.sort_by_key(|m| (m.from, m.to));
+            reference.sort_by_key(|m| (m.from, m.to));
+            assert_eq!(a, reference, "{pos:?}");
+            assert_eq!(b, reference, "{pos:?}");
+            assert_eq!(pos.count_legal(), reference.len());
+            assert_eq!(pos.has_legal_move(), !reference.is_empty());
+            in_check += usize::from(pos.in_check());
+        }
+        assert!(in_check > 100, "too few positions in check: {in_check}");
+    }
 }

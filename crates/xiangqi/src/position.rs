@@ -301,6 +301,19 @@ impl Position {
         }
     }
 
+    /// A copy of the position without its game record (board, pieces, side, key, counters).
+    pub(crate) fn board_snapshot(&self) -> Position {
+        Position {
+            board: self.board,
+            squares: self.squares,
+            side: self.side,
+            hash: self.hash,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            history: Vec::new(),
+        }
+    }
+
     /// Forgets the game record (repetition history); the board is unchanged.
     pub fn clear_history(&mut self) {
         self.history.clear();
@@ -317,11 +330,5 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.is_in_check(self.side)
-    }
-
-    /// Whether a general of colour `color` standing on mailbox square `k` is attacked.
-    #[inline]
-    pub(crate) fn king_attacked(&self, k: u8, color: Color) -> bool {
-        crate::movegen::king_attacked_on(&self.board, k, color)
     }
 }

@@ -186,7 +186,7 @@ fn attackers_to(b: &[u8; 256], s: u8, color: Color) -> Bb {
     let mine = side_bit(color);
     let target = bit(s);
     let mut out = 0;
-    for sq in 0..=255u8 {
+    for &sq in BOARD_POINTS.iter() {
         let c = b[sq as usize];
         if c != OFF
             && c & mine != 0
@@ -202,7 +202,7 @@ fn attackers_to(b: &[u8; 256], s: u8, color: Color) -> Bb {
 fn pieces(b: &[u8; 256], color: Color, kinds: &[u8]) -> Bb {
     let mine = side_bit(color);
     let mut out = 0;
-    for sq in 0..=255u8 {
+    for &sq in BOARD_POINTS.iter() {
         let c = b[sq as usize];
         if c != OFF && c & mine != 0 && (kinds.is_empty() || kinds.contains(&CELL_KIND[c as usize]))
         {
@@ -216,7 +216,7 @@ fn pieces(b: &[u8; 256], color: Color, kinds: &[u8]) -> Bb {
 fn king_and_uncrossed(b: &[u8; 256], color: Color) -> Bb {
     let mine = side_bit(color);
     let mut out = 0;
-    for sq in 0..=255u8 {
+    for &sq in BOARD_POINTS.iter() {
         let c = b[sq as usize];
         if c == OFF || c & mine == 0 {
             continue;
@@ -244,7 +244,11 @@ fn lines(s: u8) -> Bb {
 
 fn king_sq(b: &[u8; 256], color: Color) -> u8 {
     let code = code_of(color, 0);
-    (0..=255u8).find(|&s| b[s as usize] == code).unwrap_or(0)
+    BOARD_POINTS
+        .iter()
+        .copied()
+        .find(|&s| b[s as usize] == code)
+        .unwrap_or(0)
 }
 
 /// Pieces (of either side) standing between `color`'s general and an enemy chariot, cannon or
@@ -416,15 +420,21 @@ impl Position {
     fn repetition_verdict(&self, span: usize) -> Outcome {
         let us = self.side;
         // boards[k] = the position k plies ago, k = 0..=span+1 where available.
+        // Only the last `span + 1` record entries are taken back, and the stored positions carry
+        // no record at all (chase and check tests read the board), so nothing here grows with the
+        // length of the game.
         let mut boards: Vec<Position> = Vec::with_capacity(span + 2);
-        let mut p = self.clone();
-        boards.push(p.clone());
+        let mut p = self.board_snapshot();
+        let n = self.history.len();
+        p.history
+            .extend_from_slice(&self.history[n - (span + 1).min(n)..]);
+        boards.push(self.board_snapshot());
         let mut moves: Vec<HistEntry> = Vec::with_capacity(span + 1);
         for _ in 0..=span {
             match p.take_back_for_analysis() {
                 Some(e) => {
                     moves.push(e);
-                    boards.push(p.clone());
+                    boards.push(p.board_snapshot());
                 }
                 None => break,
             }

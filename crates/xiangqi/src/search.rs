@@ -61,7 +61,7 @@ fn kind_at(b: &[u8; 256], sq: u8) -> u8 {
 }
 
 /// Whether the piece `code` standing on `p` attacks `s` on board `b`.
-#[inline]
+#[cfg(test)]
 fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
     let ci = if code & RED_BIT != 0 { 0 } else { 1 };
     let d = s as i16 - p as i16;
@@ -117,8 +117,27 @@ fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
 /// Slots of a side in the order SEE tries them: cheapest attacker first.
 const SEE_ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
 
-/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored).
-fn least_attacker(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+/// The rank of each slot in [`SEE_ORDER`].
+const SEE_RANK: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[SEE_ORDER[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored): the
+/// first in [`SEE_ORDER`], found by scanning outward from `s` (`squares` may be stale on a SEE
+/// scratch board; only the board is read).
+fn least_attacker(b: &[u8; 256], _squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+    crate::movegen::best_attacker(b, s, color, &SEE_RANK)
+}
+
+/// [`least_attacker`] by trying every piece of `color` in [`SEE_ORDER`] (the reference).
+#[cfg(test)]
+fn least_attacker_by_pieces(b: &[u8; 256], squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
     let bit = side_bit(color);
     for &slot in SEE_ORDER.iter() {
         let code = bit | slot;
@@ -169,36 +188,13 @@ fn capture_is_safe(pos: &Position, mv: Move) -> bool {
     victim >= attacker || see(pos, mv) >= 0
 }
 
-/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: the move is
-/// played on the board array only (no hash, no history) and undone.
+/// Whether `mv` (pseudo-legal, for the side to move) checks the enemy general: only the lines,
+/// horse legs and direct attacks the move changes are examined (see
+/// [`Position::move_gives_check`]); nothing is made.
 #[inline]
 fn gives_check(pos: &mut Position, mv: Move) -> bool {
-    let enemy = pos.side.opposite();
-    let k = pos.squares[code_index(code_of(enemy, 0))];
-    let (from, to) = (mv.from as usize, mv.to as usize);
-    let piece = pos.board[from];
-    // Fast rejection: a move can only check by landing on a line or a jump toward the general
-    // (direct, or as a cannon screen), or by leaving a line or a horse leg next to it.
-    let on_line = |s: u8| (s ^ k) & 0x0F == 0 || (s ^ k) & 0xF0 == 0;
-    let dt = i16::from(k) - i16::from(mv.to);
-    let df = i16::from(k) - i16::from(mv.from);
-    let possible = k != 0
-        && (on_line(mv.to)
-            || on_line(mv.from)
-            || matches!(df, 15 | 17 | -15 | -17)
-            || (CELL_KIND[piece as usize] == K_HORSE
-                && matches!(dt, 33 | 31 | -33 | -31 | 18 | 14 | -18 | -14))
-            || (CELL_KIND[piece as usize] == K_PAWN && matches!(dt, 1 | -1 | 16 | -16)));
-    if !possible {
-        return false;
-    }
-    let captured = pos.board[to];
-    pos.board[to] = piece;
-    pos.board[from] = EMPTY;
-    let check = crate::movegen::king_attacked_on(&pos.board, k, enemy);
-    pos.board[from] = piece;
-    pos.board[to] = captured;
-    check
+    let k = pos.squares[code_index(code_of(pos.side.opposite(), 0))];
+    k != 0 && pos.move_gives_check(mv, k)
 }
 
 #[inline]
@@ -261,45 +257,11 @@ fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
     None
 }
 
-/// Whether the table move is extended when a reduced search shows it is singular. Off: at
-/// 100 ms/move it doubled the depth-8 bench nodes and lost to the search without it
-/// (+7 =14 -18 in 39 games, session 4).
-const SINGULAR_EXTENSION: bool = false;
-/// Least remaining depth for the singular test.
-const SINGULAR_MIN_DEPTH: i32 = 6;
-/// How far (per ply of depth) below the table score the other moves must stay.
-const SINGULAR_MARGIN: Score = 3;
-
-/// Quiescence plies (counted from its entry, check evasions not counted) at which quiet checking
-/// moves are searched besides captures: 1 = only at the entry node. 2 cost 9% more bench nodes
-/// and lost +17 =11 -32 against 1 at 100 ms/move (session 4).
-const QS_CHECK_PLIES: u8 = 1;
-
-/// Whether late quiet moves are reduced one ply more when the static score is not improving.
-const LMR_NOT_IMPROVING: bool = true;
-
-/// Whether quiet moves attacking a bigger enemy piece are reduced one ply less.
-const LMR_THREATS: bool = false;
-
-/// Whether the piece that just moved to `to` attacks an enemy piece worth more than itself
-/// (chariots, cannons and horses; the side to move on `b` is the enemy).
-fn threatens_bigger(b: &[u8; 256], squares: &[u8; 32], to: u8) -> bool {
-    let code = b[to as usize];
-    let mine = SEE_VALUE[CELL_KIND[code as usize] as usize];
-    let enemy_bit = if code & RED_BIT != 0 {
-        side_bit(Color::Black)
-    } else {
-        side_bit(Color::Red)
-    };
-    // Horses, chariots and cannons: slots 5..=10.
-    (5..=10u8).any(|slot| {
-        let target = enemy_bit | slot;
-        let s = squares[code_index(target)];
-        s != 0
-            && b[s as usize] == target
-            && SEE_VALUE[CELL_KIND[target as usize] as usize] > mine
-            && attacks(b, code, to, s)
-    })
+/// The selection key of move `index` with ordering score `score` at point `pos` of the working
+/// array: higher scores first, then earlier points (`pos`, `index` < 256).
+#[inline]
+fn sort_key(score: i32, pos: usize, index: usize) -> i64 {
+    (i64::from(score) << 16) | ((255 - pos as i64) << 8) | index as i64
 }
 
 /// Late-move reduction for a depth and a move number.
@@ -394,11 +356,12 @@ struct Worker<'a, E> {
     countermoves: Vec<[Move; 256]>,
     /// Best root move of the current iteration (survives an interrupted iteration).
     root_best: Option<(Score, Vec<Move>)>,
+    /// Whether the side to move at the next node entered is in check, when its caller knows
+    /// (consumed on entry by [`Self::negamax`] and [`Self::quiescence`]).
+    known_check: Option<bool>,
     /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
     /// improving test.
     eval_stack: Vec<Score>,
-    /// The move a singular-extension search at each ply leaves out (`Move::NULL` otherwise).
-    excluded: Vec<Move>,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
@@ -421,8 +384,8 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             history: vec![[0; 256]; 48],
             countermoves: vec![[Move::NULL; 256]; 48],
             root_best: None,
+            known_check: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
-            excluded: vec![Move::NULL; MAX_PLY + 2],
         }
     }
 
@@ -554,6 +517,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         ply: usize,
         allow_null: bool,
     ) -> Score {
+        // Whether the side to move is in check, when the caller already knows (taken first so
+        // an early return never leaves it for another node).
+        let known_check = self.known_check.take();
         self.pv[ply].clear();
         let is_pv = beta - alpha > 1;
         if ply > 0 {
@@ -573,30 +539,21 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(pos);
         }
-        let in_check = pos.in_check();
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         if in_check && (ply as i32) < 2 * self.root_depth + 8 {
             depth += 1;
         }
         if depth <= 0 {
-            // The check budget counts plies from here; evasions do not spend it.
-            let budget = if in_check {
-                QS_CHECK_PLIES - 1
-            } else {
-                QS_CHECK_PLIES
-            };
-            return self.quiescence(pos, alpha, beta, ply, budget);
+            self.known_check = Some(in_check);
+            return self.quiescence(pos, alpha, beta, ply, true);
         }
         self.count_node(ply);
 
         let key = pos.hash;
-        // In a singular-extension search this node leaves out the table move (and neither takes
-        // its cut-off from the table nor stores its result there).
-        let excluded = self.excluded[ply];
         let mut tt_move = Move::NULL;
         let mut tt_hit = None;
-        let mut tt_depth = 0;
         self.stats.tt_probes += 1;
-        if let Some(e) = self.tt.probe(key).filter(|_| excluded.is_null()) {
+        if let Some(e) = self.tt.probe(key) {
             self.stats.tt_hits += 1;
             if let Some(m) = e.move_index {
                 tt_move = decode(m);
@@ -606,7 +563,6 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 return s;
             }
             tt_hit = Some((s, e.bound));
-            tt_depth = i32::from(e.depth);
         }
 
         let static_eval = if in_check {
@@ -675,65 +631,26 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
 
         // Internal iterative reduction: a node without a table move is likely new and poorly
         // ordered; search it one ply shallower.
-        if tt_move.is_null() && excluded.is_null() && depth >= 4 && !in_check {
+        if tt_move.is_null() && depth >= 4 && !in_check {
             depth -= 1;
         }
 
-        // Singular extension: when the table move's lower bound is not approached by any other
-        // move in a reduced search that leaves it out, the table move is the only good one and
-        // is searched one ply deeper; when even the other moves beat beta, cut (multi-cut).
-        let mut singular_ext = 0;
-        if let Some((tt_score, bound)) = tt_hit {
-            if SINGULAR_EXTENSION
-                && ply > 0
-                && depth >= SINGULAR_MIN_DEPTH
-                && excluded.is_null()
-                && !tt_move.is_null()
-                && matches!(bound, Bound::Lower | Bound::Exact)
-                && tt_depth >= depth - 3
-                && !is_mate_score(tt_score)
-                && (ply as i32) < 2 * self.root_depth
-                && pos.is_legal(tt_move)
-            {
-                let singular_beta = tt_score - SINGULAR_MARGIN * depth;
-                self.excluded[ply] = tt_move;
-                let v = self.negamax(
-                    pos,
-                    (depth - 1) / 2,
-                    singular_beta - 1,
-                    singular_beta,
-                    ply,
-                    false,
-                );
-                self.excluded[ply] = Move::NULL;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    singular_ext = 1;
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                }
-            }
-        }
-
         let mut list = crate::movegen::MoveList::new();
-        pos.generate_legal(&mut list);
+        pos.generate_legal_with(&mut list, in_check);
         let n = list.len();
         if n == 0 {
             // Checkmate and stalemate both lose.
             return -MATE + ply as Score;
-        }
-        if !excluded.is_null() && n == 1 {
-            // The excluded move is the only one: nothing else comes near.
-            return alpha;
         }
         // Only one way out of check: search it one ply deeper (forced lines are short).
         if in_check && n == 1 && (ply as i32) < 2 * self.root_depth + 8 {
             depth += 1;
         }
         let moves = list.as_slice();
-        let mut scores = [0i32; crate::movegen::MAX_MOVES];
+        // Selection keys: each step takes the highest score, ties going to the earliest point of
+        // the working array (a selection sort that swaps the pick forward). A key packs the
+        // score, the inverted point and the move's index so one branch-free maximum finds the pick.
+        let mut keys = [0i64; crate::movegen::MAX_MOVES];
         let killers = self.killers[ply];
         let counter_slot = match pos.history.last() {
             Some(e) if !e.mv.is_null() => Some((
@@ -744,7 +661,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         };
         let countermove = counter_slot.map_or(Move::NULL, |(c, t)| self.countermoves[c][t]);
         for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
+            let score = if mv == tt_move {
                 1 << 30
             } else if pos.board[mv.to as usize] != EMPTY {
                 if capture_is_safe(pos, mv) {
@@ -761,10 +678,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             } else {
                 self.history_of(pos, mv)
             };
-        }
-        let mut order = [0u8; crate::movegen::MAX_MOVES];
-        for (i, o) in order.iter_mut().enumerate().take(n) {
-            *o = i as u8;
+            keys[i] = sort_key(score, i, i);
         }
 
         let alpha_orig = alpha;
@@ -782,19 +696,18 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let futility_margin = [0, 130, 260, 420][depth.clamp(0, 3) as usize];
         for searched in 0..n {
             // Selection sort: the best remaining move.
-            let mut b = searched;
-            for j in searched + 1..n {
-                if scores[order[j] as usize] > scores[order[b] as usize] {
-                    b = j;
+            let mut top = keys[searched];
+            for &k in &keys[searched + 1..n] {
+                if k > top {
+                    top = k;
                 }
             }
-            order.swap(searched, b);
-            let idx = order[searched] as usize;
-            let mv = moves[idx];
-            if mv == excluded {
-                continue;
-            }
-            let order_score = scores[idx];
+            let b = 255 - ((top >> 8) & 0xFF) as usize;
+            // The move at point `searched` takes the pick's point `b`.
+            keys.swap(searched, b);
+            keys[b] = (keys[b] & !0xFF00) | ((255 - b as i64) << 8);
+            let mv = moves[(top & 0xFF) as usize];
+            let order_score = (top >> 16) as i32;
             let capture = pos.board[mv.to as usize] != EMPTY;
             let quiet = !capture;
             let is_killer = mv == killers[0] || mv == killers[1];
@@ -836,9 +749,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 pos.unmake(mv, undo);
                 continue;
             }
-            let ext = if mv == tt_move { singular_ext } else { 0 };
             let score = if searched == 0 {
-                -self.negamax(pos, depth - 1 + ext, -beta, -alpha, ply + 1, true)
+                self.known_check = Some(gives_check);
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
@@ -849,30 +762,26 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     if is_killer || mate_threat {
                         r -= 1;
                     }
-                    if !improving && LMR_NOT_IMPROVING {
+                    if !improving {
                         r += 1;
                     }
                     // A piece moving out of an attack is reduced less.
-                    if r > 0
-                        && least_attacker(&pos.board, &pos.squares, mv.from, pos.side).is_some()
-                    {
+                    if r > 0 && crate::movegen::attacked_by(&pos.board, mv.from, pos.side) {
                         r -= 1;
                     }
                     if order_score > HISTORY_MAX / 2 {
                         r -= 1;
                     }
-                    // A move that attacks a bigger enemy piece (a chase or a threat) is reduced
-                    // less: its point often shows only a few plies later.
-                    if r > 0 && LMR_THREATS && threatens_bigger(&pos.board, &pos.squares, mv.to) {
-                        r -= 1;
-                    }
                     r = r.clamp(0, depth - 2);
                 }
+                self.known_check = Some(gives_check);
                 let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
+                    self.known_check = Some(gives_check);
                     s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
@@ -919,9 +828,6 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             // Every move was pruned: fail low with the static guess.
             return alpha_orig;
         }
-        if !excluded.is_null() {
-            return best;
-        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -944,9 +850,8 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         best
     }
 
-    /// Quiescence: captures (and every evasion when in check); while the budget `checks` (plies
-    /// left, see [`QS_CHECK_PLIES`]; evasions do not spend it) is positive, also the quiet moves
-    /// that give check, so mating attacks just past the horizon are seen.
+    /// Quiescence: captures (and every evasion when in check); at its first ply (`checks`) also
+    /// the quiet moves that give check, so mating attacks just past the horizon are seen.
     /// Results go to the table at depth 0 (they never cut a full-width node) and cut off
     /// zero-window quiescence nodes.
     fn quiescence(
@@ -955,8 +860,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        checks: u8,
+        checks: bool,
     ) -> Score {
+        let known_check = self.known_check.take();
         self.count_node(ply);
         self.stats.qnodes += 1;
         self.pv[ply].clear();
@@ -975,7 +881,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 }
             }
         }
-        let score = self.quiescence_moves(pos, alpha, beta, ply, checks);
+        let score = self.quiescence_moves(pos, alpha, beta, ply, checks, known_check);
         if !self.stopped && !is_mate_score(score) {
             let bound = if score >= beta {
                 Bound::Lower
@@ -997,11 +903,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        checks: u8,
+        checks: bool,
+        known_check: Option<bool>,
     ) -> Score {
         let mut list = crate::movegen::MoveList::new();
-        if pos.in_check() {
-            pos.generate_legal(&mut list);
+        if known_check.unwrap_or_else(|| pos.in_check()) {
+            pos.generate_legal_with(&mut list, true);
             if list.is_empty() {
                 return -MATE + ply as Score;
             }
@@ -1029,7 +936,6 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     beta,
                     &mut best,
                     ply,
-                    checks,
                 ) {
                     QuiescenceStep::Stopped => return 0,
                     QuiescenceStep::Cutoff => break,
@@ -1044,7 +950,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        pos.pseudo_legal_moves(&mut list);
+        // Quiet moves are needed only for the checks at the first quiescence ply.
+        if checks {
+            pos.pseudo_legal_moves(&mut list);
+        } else {
+            pos.pseudo_legal_captures(&mut list);
+        }
         let mut caps = [(0i32, Move::NULL); 48];
         let mut n = 0;
         for &mv in list.as_slice() {
@@ -1064,14 +975,13 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             if !capture_is_safe(pos, mv) || !pos.is_legal_pseudo(mv) {
                 continue;
             }
-            let next = checks.saturating_sub(1);
-            match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply, next) {
+            match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
                 QuiescenceStep::Stopped => return 0,
                 QuiescenceStep::Cutoff => return best,
                 QuiescenceStep::Continue => {}
             }
         }
-        if checks > 0 {
+        if checks {
             for i in 0..list.len() {
                 let mv = list.as_slice()[i];
                 if pos.board[mv.to as usize] != EMPTY
@@ -1080,7 +990,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 {
                     continue;
                 }
-                match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply, checks - 1) {
+                match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
                     QuiescenceStep::Stopped => return 0,
                     QuiescenceStep::Cutoff => return best,
                     QuiescenceStep::Continue => {}
@@ -1093,7 +1003,6 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
     /// Searches `mv` one ply deeper in quiescence and folds its score into `best`, `alpha` and
     /// the principal variation (the step both the evasion and the capture loops take).
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn quiescence_child(
         &mut self,
         pos: &mut Position,
@@ -1102,10 +1011,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         beta: Score,
         best: &mut Score,
         ply: usize,
-        checks: u8,
     ) -> QuiescenceStep {
         let undo = pos.make(mv);
-        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, checks);
+        let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, false);
         pos.unmake(mv, undo);
         if self.stopped {
             return QuiescenceStep::Stopped;
@@ -1218,6 +1126,45 @@ mod tests {
             }
         }
         assert!(checks > 100, "too few checks seen: {checks}");
+    }
+
+    #[test]
+    fn least_attacker_agrees_with_trying_every_piece() {
+        // Seeded random games, every point, both colours, and SEE-like scratch boards where
+        // pieces were lifted off (their squares entries go stale).
+        let mut rng = qiyi_core::rng::Rng::new(5);
+        let mut found = 0;
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                let mut b = pos.board;
+                for _ in 0..3 {
+                    // Lift a random piece off the scratch board.
+                    let i = rng.below(32);
+                    let p = pos.squares[i];
+                    if p != 0 && CELL_KIND[b[p as usize] as usize] != K_KING {
+                        b[p as usize] = EMPTY;
+                    }
+                    for s in 0..=255u8 {
+                        if b[s as usize] == OFF {
+                            continue;
+                        }
+                        for color in [Color::Red, Color::Black] {
+                            let fast = least_attacker(&b, &pos.squares, s, color);
+                            let slow = least_attacker_by_pieces(&b, &pos.squares, s, color);
+                            assert_eq!(fast, slow, "{} point {s} {color:?}", pos.to_fen());
+                            found += usize::from(slow.is_some());
+                        }
+                    }
+                }
+                pos.make(list.as_slice()[rng.below(list.len())]);
+            }
+        }
+        assert!(found > 10_000, "too few attacked points: {found}");
     }
 
     #[test]
