@@ -19,7 +19,8 @@
 //!   futility, futility and move-count pruning of quiet moves near the leaves (never of moves
 //!   that give check, including losing captures that check), all scaled by whether the static
 //!   score is improving; logarithmic late-move reductions, one ply more when not improving and
-//!   one less for killers, good history and pieces stepping out of an attack;
+//!   one less for killers, good history, pieces stepping out of an attack and moves that attack
+//!   a bigger enemy piece (chases and threats);
 //! - ordering: TT move, winning/equal captures (MVV-LVA), killers, countermove, history, losing
 //!   captures last;
 //! - the rules inside the search: 60-move rule, no attackers left, and repetitions scored by the
@@ -61,7 +62,6 @@ fn kind_at(b: &[u8; 256], sq: u8) -> u8 {
 }
 
 /// Whether the piece `code` standing on `p` attacks `s` on board `b`.
-#[cfg(test)]
 fn attacks(b: &[u8; 256], code: u8, p: u8, s: u8) -> bool {
     let ci = if code & RED_BIT != 0 { 0 } else { 1 };
     let d = s as i16 - p as i16;
@@ -262,6 +262,27 @@ fn rule_score(pos: &Position, ply: usize) -> Option<Score> {
 #[inline]
 fn sort_key(score: i32, pos: usize, index: usize) -> i64 {
     (i64::from(score) << 16) | ((255 - pos as i64) << 8) | index as i64
+}
+
+/// Whether the piece that just moved to `to` attacks an enemy piece worth more than itself
+/// (a horse, chariot or cannon; the side to move on `b` is the enemy).
+fn threatens_bigger(b: &[u8; 256], squares: &[u8; 32], to: u8) -> bool {
+    let code = b[to as usize];
+    let mine = SEE_VALUE[CELL_KIND[code as usize] as usize];
+    let enemy_bit = if code & RED_BIT != 0 {
+        side_bit(Color::Black)
+    } else {
+        side_bit(Color::Red)
+    };
+    // Slots 5..=10: the two horses, the two chariots and the two cannons.
+    (5..=10u8).any(|slot| {
+        let target = enemy_bit | slot;
+        let s = squares[code_index(target)];
+        s != 0
+            && b[s as usize] == target
+            && SEE_VALUE[CELL_KIND[target as usize] as usize] > mine
+            && attacks(b, code, to, s)
+    })
 }
 
 /// Late-move reduction for a depth and a move number.
@@ -772,6 +793,11 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     if order_score > HISTORY_MAX / 2 {
                         r -= 1;
                     }
+                    // A move that attacks a bigger enemy piece (a chase or a threat) is reduced
+                    // less: its point often shows only a few plies later.
+                    if r > 0 && threatens_bigger(&pos.board, &pos.squares, mv.to) {
+                        r -= 1;
+                    }
                     r = r.clamp(0, depth - 2);
                 }
                 self.known_check = Some(gives_check);
@@ -1180,6 +1206,22 @@ mod tests {
         let pos = Position::from_fen("3k5/9/4c4/9/4p4/9/9/9/4R4/5K3 w - - 0 1").expect("fen");
         // Chariot takes e5: nothing between e7 and e5, so the cannon cannot recapture.
         assert_eq!(see(&pos, mv(&pos, "e1e5")), 100);
+    }
+
+    #[test]
+    fn threats_are_attacks_on_bigger_pieces() {
+        // A red horse on b0 attacks the black chariot on c2: a threat.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/2r6/9/1N2K4 w - - 0 1").expect("fen");
+        let horse = mv(&pos, "b0c2").from;
+        assert!(threatens_bigger(&pos.board, &pos.squares, horse));
+        // A red chariot on c0 attacks the black horse on c2: smaller, so no threat.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/2n6/9/2R1K4 w - - 0 1").expect("fen");
+        let rook = mv(&pos, "c0c2").from;
+        assert!(!threatens_bigger(&pos.board, &pos.squares, rook));
+        // A blocked horse leg (b1) takes the threat away.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/2r6/1n7/1N2K4 w - - 0 1").expect("fen");
+        let horse = mv(&pos, "b0d1").from;
+        assert!(!threatens_bigger(&pos.board, &pos.squares, horse));
     }
 
     #[test]
