@@ -261,31 +261,40 @@ impl Position {
         if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return false;
         }
+        self.line_or_leg_attack(k, from, to, leg, side_bit(self.side))
+    }
+
+    /// Plays the piece on `from` to `to` on the board only, asks whether a piece of side `by`
+    /// attacks the general on `k` along the lines from `k` through `from` or `to` (chariots,
+    /// cannons and their screens, the facing general) or through the horse leg `from` frees
+    /// (`leg`), and takes the move back. The other attacks on `k` are the caller's business.
+    #[inline]
+    fn line_or_leg_attack(&mut self, k: u8, from: u8, to: u8, leg: bool, by: u8) -> bool {
         let from_dir = line_dir(k, from);
         let to_dir = line_dir(k, to);
-        let us = side_bit(self.side);
+        let pc = self.board[from as usize];
         let cap = self.board[to as usize];
         self.board[to as usize] = pc;
         self.board[from as usize] = EMPTY;
         let b = &self.board;
-        let mut check = from_dir != 0 && ray_attacked(b, k, from_dir, us);
-        if !check && to_dir != 0 && to_dir != from_dir {
-            check = ray_attacked(b, k, to_dir, us);
+        let mut attacked = from_dir != 0 && ray_attacked(b, k, from_dir, by);
+        if !attacked && to_dir != 0 && to_dir != from_dir {
+            attacked = ray_attacked(b, k, to_dir, by);
         }
-        if !check && leg {
+        if !attacked && leg {
             let d = from as i16 - k as i16;
             let vert = if d > 0 { 16 } else { -16 };
             let horiz = d - vert;
             for s in [step(from, vert), step(from, horiz)] {
                 let c = b[s as usize];
-                if c & us != 0 && CELL_KIND[c as usize] == K_HORSE {
-                    check = true;
+                if c & by != 0 && CELL_KIND[c as usize] == K_HORSE {
+                    attacked = true;
                 }
             }
         }
         self.board[from as usize] = pc;
         self.board[to as usize] = cap;
-        check
+        attacked
     }
 
     /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
@@ -317,32 +326,7 @@ impl Position {
         if !leg && !on_lines(k, from) && !on_lines(k, to) {
             return true;
         }
-        let from_dir = line_dir(k, from);
-        let to_dir = line_dir(k, to);
-        let pc = self.board[from as usize];
-        let cap = self.board[to as usize];
-        self.board[to as usize] = pc;
-        self.board[from as usize] = EMPTY;
-        let them = side_bit(self.side.opposite());
-        let b = &self.board;
-        let mut attacked = from_dir != 0 && ray_attacked(b, k, from_dir, them);
-        if !attacked && to_dir != 0 && to_dir != from_dir {
-            attacked = ray_attacked(b, k, to_dir, them);
-        }
-        if !attacked && leg {
-            let d = from as i16 - k as i16;
-            let vert = if d > 0 { 16 } else { -16 };
-            let horiz = d - vert;
-            for s in [step(from, vert), step(from, horiz)] {
-                let c = b[s as usize];
-                if c & them != 0 && CELL_KIND[c as usize] == K_HORSE {
-                    attacked = true;
-                }
-            }
-        }
-        self.board[from as usize] = pc;
-        self.board[to as usize] = cap;
-        !attacked
+        !self.line_or_leg_attack(k, from, to, leg, side_bit(self.side.opposite()))
     }
 
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
