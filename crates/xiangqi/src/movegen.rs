@@ -610,12 +610,43 @@ pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
 
 /// Whether any piece of `color` attacks the point `s` on board `b` (could capture a piece
 /// standing there; pins ignored, the general only by its palace step, not by facing).
+#[inline]
+pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
+    scan_attackers(b, s, color, |_, _| true)
+}
+
+/// The point of `color`'s piece attacking `s` on board `b` that comes first in `rank` (indexed by
+/// slot: lower ranks are tried first), or `None`; pins ignored, the general only by its palace step.
+///
+/// Reads the board only (a piece list may be stale on a scratch board).
+#[inline]
+pub(crate) fn best_attacker(b: &[u8; 256], s: u8, color: Color, rank: &[u8; 16]) -> Option<u8> {
+    let mut best = u8::MAX;
+    let mut best_sq = 0u8;
+    scan_attackers(b, s, color, |c, sq| {
+        let r = rank[(c & 15) as usize];
+        if r < best {
+            best = r;
+            best_sq = sq;
+        }
+        false
+    });
+    (best != u8::MAX).then_some(best_sq)
+}
+
+/// Calls `visit(piece, point)` for every piece of `color` attacking `s` on board `b` (pins
+/// ignored, the general only by its palace step) and returns `true` as soon as `visit` does.
 ///
 /// Looks outward from `s`: along the four lines (chariot on the first piece, cannon on the
 /// second, general or soldier next to it), the diagonal neighbours (advisors), the elephant
 /// points behind free eyes and the eight horse points behind free legs.
-#[inline]
-pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
+#[inline(always)]
+fn scan_attackers(
+    b: &[u8; 256],
+    s: u8,
+    color: Color,
+    mut visit: impl FnMut(u8, u8) -> bool,
+) -> bool {
     let mine = side_bit(color);
     let ci = color.index();
     let palace = IN_PALACE[ci][s as usize];
@@ -627,17 +658,17 @@ pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
                 continue;
             }
             if first & mine != 0 {
-                match CELL_KIND[first as usize] {
-                    K_ROOK => return true,
-                    K_KING if palace => return true,
+                let attacks = match CELL_KIND[first as usize] {
+                    K_ROOK => true,
+                    K_KING => palace,
                     // The soldier on `t` steps by `-d` onto `s`.
-                    K_PAWN
-                        if -d == FORWARD[ci]
-                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
-                    {
-                        return true
+                    K_PAWN => {
+                        -d == FORWARD[ci] || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize])
                     }
-                    _ => {}
+                    _ => false,
+                };
+                if attacks && visit(first, t) {
+                    return true;
                 }
             }
         } else {
@@ -649,7 +680,7 @@ pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
             if c == OFF {
                 continue;
             }
-            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
+            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK && visit(c, t) {
                 return true;
             }
         }
@@ -658,95 +689,8 @@ pub(crate) fn attacked_by(b: &[u8; 256], s: u8, color: Color) -> bool {
             t = step(t, d);
         }
         let c = b[t as usize];
-        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
+        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON && visit(c, t) {
             return true;
-        }
-    }
-    let own_half = OWN_HALF[ci][s as usize];
-    for &d in DIAG.iter() {
-        let t = step(s, d);
-        let c = b[t as usize];
-        if c == EMPTY {
-            if own_half {
-                let e = b[step(t, d) as usize];
-                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
-                    return true;
-                }
-            }
-        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
-            return true;
-        }
-    }
-    for &(j, leg) in HORSE_JUMPS.iter() {
-        // A horse on `s - j` jumps over its leg `s - j + leg`.
-        let p = step(s, -j);
-        let c = b[p as usize];
-        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
-            return true;
-        }
-    }
-    false
-}
-
-/// The point of `color`'s piece attacking `s` on board `b` that comes first in `rank` (indexed by
-/// slot: lower ranks are tried first), or `None`; pins ignored, the general only by its palace step.
-///
-/// Scans outward from `s` like [`attacked_by`] and keeps the best-ranked attacker, so it reads
-/// the board only (a piece list may be stale on a scratch board).
-#[inline]
-pub(crate) fn best_attacker(b: &[u8; 256], s: u8, color: Color, rank: &[u8; 16]) -> Option<u8> {
-    let mine = side_bit(color);
-    let ci = color.index();
-    let palace = IN_PALACE[ci][s as usize];
-    let mut best = u8::MAX;
-    let mut best_sq = 0u8;
-    let mut consider = |c: u8, sq: u8| {
-        let r = rank[(c & 15) as usize];
-        if r < best {
-            best = r;
-            best_sq = sq;
-        }
-    };
-    for &d in ORTH.iter() {
-        let mut t = step(s, d);
-        let first = b[t as usize];
-        if first != EMPTY {
-            if first == OFF {
-                continue;
-            }
-            if first & mine != 0 {
-                match CELL_KIND[first as usize] {
-                    K_ROOK => consider(first, t),
-                    K_KING if palace => consider(first, t),
-                    K_PAWN
-                        if -d == FORWARD[ci]
-                            || ((d == 1 || d == -1) && !OWN_HALF[ci][t as usize]) =>
-                    {
-                        consider(first, t)
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            t = step(t, d);
-            while b[t as usize] == EMPTY {
-                t = step(t, d);
-            }
-            let c = b[t as usize];
-            if c == OFF {
-                continue;
-            }
-            if c & mine != 0 && CELL_KIND[c as usize] == K_ROOK {
-                consider(c, t);
-            }
-        }
-        t = step(t, d);
-        while b[t as usize] == EMPTY {
-            t = step(t, d);
-        }
-        let c = b[t as usize];
-        if c & mine != 0 && CELL_KIND[c as usize] == K_CANNON {
-            consider(c, t);
         }
     }
     let own_half = OWN_HALF[ci][s as usize];
@@ -757,22 +701,27 @@ pub(crate) fn best_attacker(b: &[u8; 256], s: u8, color: Color, rank: &[u8; 16])
             if own_half {
                 let e2 = step(t, d);
                 let e = b[e2 as usize];
-                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT {
-                    consider(e, e2);
+                if e & mine != 0 && CELL_KIND[e as usize] == K_ELEPHANT && visit(e, e2) {
+                    return true;
                 }
             }
-        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR {
-            consider(c, t);
+        } else if palace && c & mine != 0 && CELL_KIND[c as usize] == K_ADVISOR && visit(c, t) {
+            return true;
         }
     }
     for &(j, leg) in HORSE_JUMPS.iter() {
+        // A horse on `s - j` jumps over its leg `s - j + leg`.
         let p = step(s, -j);
         let c = b[p as usize];
-        if c & mine != 0 && CELL_KIND[c as usize] == K_HORSE && b[step(p, leg) as usize] == EMPTY {
-            consider(c, p);
+        if c & mine != 0
+            && CELL_KIND[c as usize] == K_HORSE
+            && b[step(p, leg) as usize] == EMPTY
+            && visit(c, p)
+        {
+            return true;
         }
     }
-    (best != u8::MAX).then_some(best_sq)
+    false
 }
 
 #[cfg(test)]
