@@ -235,23 +235,7 @@ impl WinModel<'_> {
         }
         if self.threat > 0.0 {
             // My chances to send an opponent's plane home on my next turn.
-            for q in 0..after.players() {
-                if q == me || after.places()[q] != 0 {
-                    continue;
-                }
-                let planes = after.planes(q);
-                for i in 0..PLANES {
-                    let d = planes[i];
-                    if d == HANGAR || d == CENTRE || planes[..i].contains(&d) {
-                        continue;
-                    }
-                    let r = danger_from_with(after, q, d, me, 1.0);
-                    if r > 0.0 {
-                        let gain = self.chance_with(after, me, mine, mid_turn, Some((q, d)));
-                        total += self.threat * r * (gain - base);
-                    }
-                }
-            }
+            total = self.add_threats(after, me, mid_turn, base, total);
         }
         if self.danger == 0.0 {
             return total;
@@ -276,6 +260,30 @@ impl WinModel<'_> {
         total
     }
 
+    /// Adds to `total` the threat term: for each distinct opponent plane I could send home, the
+    /// chance that I hit it times the gain over `base` of my chance with it sent home.
+    fn add_threats(&self, pos: &Aero, me: usize, mid_turn: bool, base: f64, mut total: f64) -> f64 {
+        let mine = pos.planes(me);
+        for q in 0..pos.players() {
+            if q == me || pos.places()[q] != 0 {
+                continue;
+            }
+            let planes = pos.planes(q);
+            for i in 0..PLANES {
+                let d = planes[i];
+                if d == HANGAR || d == CENTRE || planes[..i].contains(&d) {
+                    continue;
+                }
+                let r = danger_from_with(pos, q, d, me, 1.0);
+                if r > 0.0 {
+                    let gain = self.chance_with(pos, me, mine, mid_turn, Some((q, d)));
+                    total += self.threat * r * (gain - base);
+                }
+            }
+        }
+        total
+    }
+
     /// My chance of winning at the start of my turn in `pos` (`pos` is a chance node of `me` with
     /// no roll yet): the static chance with this turn counted as turn 1, plus the threat term
     /// (my chances to send each opponent plane home on this turn).
@@ -284,23 +292,7 @@ impl WinModel<'_> {
         let base = self.chance_with(pos, me, mine, true, None);
         let mut total = base;
         if self.threat > 0.0 {
-            for q in 0..pos.players() {
-                if q == me || pos.places()[q] != 0 {
-                    continue;
-                }
-                let planes = pos.planes(q);
-                for i in 0..PLANES {
-                    let d = planes[i];
-                    if d == HANGAR || d == CENTRE || planes[..i].contains(&d) {
-                        continue;
-                    }
-                    let r = danger_from_with(pos, q, d, me, 1.0);
-                    if r > 0.0 {
-                        let gain = self.chance_with(pos, me, mine, true, Some((q, d)));
-                        total += self.threat * r * (gain - base);
-                    }
-                }
-            }
+            total = self.add_threats(pos, me, true, base, total);
         }
         total
     }
