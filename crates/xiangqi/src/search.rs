@@ -129,9 +129,9 @@ const SEE_RANK: [u8; 16] = {
 };
 
 /// The square of `color`'s least valuable piece attacking `s` on board `b` (pins ignored): the
-/// first in [`SEE_ORDER`], found by scanning outward from `s` (`squares` may be stale on a SEE
-/// scratch board; only the board is read).
-fn least_attacker(b: &[u8; 256], _squares: &[u8; 32], s: u8, color: Color) -> Option<u8> {
+/// first in [`SEE_ORDER`], found by scanning outward from `s` (only the board is read, so a SEE
+/// scratch board needs no piece list).
+fn least_attacker(b: &[u8; 256], s: u8, color: Color) -> Option<u8> {
     crate::movegen::best_attacker(b, s, color, &SEE_RANK)
 }
 
@@ -162,7 +162,7 @@ pub fn see(pos: &Position, mv: Move) -> Score {
     b[mv.from as usize] = EMPTY;
     let mut side = pos.side.opposite();
     let mut d = 0;
-    while let Some(p) = least_attacker(&b, &pos.squares, s, side) {
+    while let Some(p) = least_attacker(&b, s, side) {
         d += 1;
         gain[d] = on_square - gain[d - 1];
         if (-gain[d - 1]).max(gain[d]) < 0 || d >= 32 {
@@ -1180,7 +1180,7 @@ mod tests {
                             continue;
                         }
                         for color in [Color::Red, Color::Black] {
-                            let fast = least_attacker(&b, &pos.squares, s, color);
+                            let fast = least_attacker(&b, s, color);
                             let slow = least_attacker_by_pieces(&b, &pos.squares, s, color);
                             assert_eq!(fast, slow, "{} point {s} {color:?}", pos.to_fen());
                             found += usize::from(slow.is_some());
