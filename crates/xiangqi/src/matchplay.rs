@@ -185,6 +185,33 @@ struct MoveRequest {
     red_to_move: bool,
 }
 
+/// Most moves a UCCI engine is sent after its FEN. ElephantEye answers `nobestmove` (it
+/// declares a draw) once a game has gone 100 plies without a capture, earlier than the
+/// 60-move rule (120 plies) the match adjudicates by; so a UCCI engine gets the FEN of the
+/// position at most this many plies back and the moves since (enough history for the
+/// engine to see repetitions).
+const UCCI_MOVE_WINDOW: usize = 60;
+
+/// The `position` command for a game that began at `start` and has played `moves`: the FEN of
+/// the position at most `window` plies back, then the moves since.
+fn position_command(start: &Position, moves: &[Move], window: usize) -> String {
+    let cut = moves.len().saturating_sub(window);
+    let mut base = start.clone();
+    for &m in &moves[..cut] {
+        base.make(m);
+    }
+    let rest = &moves[cut..];
+    let mut command = format!("position fen {}", base.to_fen());
+    if !rest.is_empty() {
+        command.push_str(" moves");
+        for m in rest {
+            command.push(' ');
+            command.push_str(&m.to_string());
+        }
+    }
+    command
+}
+
 enum Player {
     Internal(Box<Engine>),
     External(External),
@@ -325,7 +352,7 @@ impl Player {
     /// Asks for a move; `None` when the player returns no (legal) move in time.
     fn choose(
         &mut self,
-        start_fen: &str,
+        start: &Position,
         moves: &[Move],
         pos: &Position,
         req: MoveRequest,
@@ -352,13 +379,11 @@ impl Player {
                 Ok(engine.think(pos, &limits, |_| {}).best_move)
             }
             Player::External(x) => {
-                let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-                let position = if list.is_empty() {
-                    format!("position fen {start_fen}")
-                } else {
-                    format!("position fen {start_fen} moves {}", list.join(" "))
+                let window = match x.dialect {
+                    Dialect::Uci => moves.len(),
+                    Dialect::Ucci => UCCI_MOVE_WINDOW,
                 };
-                x.send(&position)?;
+                x.send(&position_command(start, moves, window))?;
                 let (go, budget) = match (req.move_time, req.clocks, x.dialect) {
                     (Some(t), _, Dialect::Uci) => (format!("go movetime {}", t.as_millis()), t),
                     (Some(t), _, Dialect::Ucci) => (
@@ -563,6 +588,7 @@ fn play_game(
 ) -> Result<GameRecord, MatchError> {
     let mut pos = Position::from_fen(fen).map_err(|e| MatchError::Opening(opening + 1, e))?;
     pos.clear_history();
+    let start = pos.clone();
     let mut moves: Vec<Move> = Vec::new();
     let (mut red_left, mut black_left, inc) = match config.time {
         TimeControl::Clock { base, increment } => (base, base, increment),
@@ -590,7 +616,7 @@ fn play_game(
         };
         let player = if a_moves { &mut *pa } else { &mut *pb };
         let started = Instant::now();
-        let choice = player.choose(fen, &moves, &pos, req)?;
+        let choice = player.choose(&start, &moves, &pos, req)?;
         let used = started.elapsed();
         let slot = &mut spent[usize::from(!a_moves)];
         slot.0 += used;
@@ -668,6 +694,48 @@ pub fn describe_end(end: &GameEnd) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ucci_engines_get_a_window_of_recent_moves() {
+        let start = Position::from_fen(START_FEN).expect("start position");
+        // Horses out and back for 132 plies, with no capture.
+        let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for i in 0..132 {
+            let mv = pos.parse_move_text(cycle[i % 4]).expect("legal move");
+            pos.make(mv);
+            moves.push(mv);
+        }
+        let full = position_command(&start, &moves, moves.len());
+        assert_eq!(full.split_whitespace().count(), 2 + 6 + 1 + 132);
+        let windowed = position_command(&start, &moves, UCCI_MOVE_WINDOW);
+        let (fen, list) = windowed
+            .strip_prefix("position fen ")
+            .and_then(|rest| rest.split_once(" moves "))
+            .expect("fen and moves");
+        let list: Vec<&str> = list.split(' ').collect();
+        assert_eq!(list.len(), UCCI_MOVE_WINDOW);
+        // Replaying the window from its FEN reaches the same position as the whole game.
+        let mut replay = Position::from_fen(fen).expect("window fen");
+        assert_eq!(fen.split(' ').nth(4), Some("72"), "{fen}");
+        for text in list {
+            let mv = replay.parse_move_text(text).expect("legal move");
+            replay.make(mv);
+        }
+        assert_eq!(replay.hash, pos.hash);
+        assert_eq!(replay.to_fen(), pos.to_fen());
+        // A short game is sent whole.
+        let short = position_command(&start, &moves[..3], UCCI_MOVE_WINDOW);
+        assert_eq!(
+            short,
+            format!("position fen {} moves h0g2 h9g7 g2h0", start.to_fen())
+        );
+        assert_eq!(
+            position_command(&start, &[], UCCI_MOVE_WINDOW),
+            format!("position fen {}", start.to_fen())
+        );
+    }
 
     #[test]
     fn specs_parse() {
