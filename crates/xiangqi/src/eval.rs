@@ -12,8 +12,8 @@
 //! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
 //! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
+use crate::board::{step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_CANNON};
-use crate::board::{IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::position::Position;
 use qiyi_core::eval::Score;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -361,6 +361,234 @@ fn scalar_features_with(pos: &Position, with_palace: bool) -> Scalars {
     }
 }
 
+/// What one side's pieces add up to besides their signed feature counts.
+#[derive(Clone, Copy, Default)]
+struct SideScan {
+    /// Advisors and elephants on the board.
+    guards: i32,
+    /// Advisors on the board.
+    advisors: i32,
+    /// Chariots count 2, horses and cannons 1.
+    attackers: i32,
+    /// Pieces in the enemy general's zone (chariot 2, horse/cannon 1).
+    zone: i32,
+    /// Chariots, horses, cannons and soldiers hitting the enemy palace.
+    hitters: [i32; 4],
+    /// This side's share of the phase.
+    phase: i32,
+}
+
+/// The rank of mailbox point `sq` counted from side `SIDE`'s back rank.
+#[inline(always)]
+fn own_rank<const SIDE: usize>(sq: u8) -> u8 {
+    let r = (sq >> 4) - 3;
+    if SIDE == 0 {
+        r
+    } else {
+        9 - r
+    }
+}
+
+/// [`scalar_features_with`] computed faster, side by side and kind by kind, with one walk per
+/// ray for a chariot's mobility and palace hits and one for a cannon's mobility, palace hits and
+/// screens toward the enemy general (tested equal to the plain definition).
+#[inline]
+fn fast_scalars(pos: &Position, with_palace: bool) -> Scalars {
+    let mut c = [0i32; NUM_LINEAR];
+    let red = scan_side::<0>(pos, with_palace, &mut c);
+    let black = scan_side::<1>(pos, with_palace, &mut c);
+    const S: usize = F_MOB_HORSE;
+    c[F_GUARD_THREAT - S] = (4 - red.guards) * black.attackers - (4 - black.guards) * red.attackers;
+    c[F_ZONE_PRESSURE - S] = red.zone * (4 - black.guards) - black.zone * (4 - red.guards);
+    c[F_TEMPO - S] = if pos.side_to_move() == Color::Red {
+        1
+    } else {
+        -1
+    };
+    let units = |s: &SideScan, enemy_advisors: i32| {
+        let [r, h, k, p] = s.hitters;
+        attack_units(r, h, k, p, enemy_advisors)
+    };
+    Scalars {
+        counts: c,
+        units: [units(&red, black.advisors), units(&black, red.advisors)],
+        phase: (red.phase + black.phase).min(MAX_PHASE),
+    }
+}
+
+/// Adds side `SIDE`'s signed counts to `c` and returns the rest of what its pieces add up to.
+#[inline(always)]
+fn scan_side<const SIDE: usize>(
+    pos: &Position,
+    with_palace: bool,
+    c: &mut [i32; NUM_LINEAR],
+) -> SideScan {
+    const S: usize = F_MOB_HORSE;
+    let sign: i32 = if SIDE == 0 { 1 } else { -1 };
+    let base = SIDE * 16;
+    let palace = &IN_PALACE[1 - SIDE];
+    let b = &pos.board;
+    let mut out = SideScan::default();
+    for slot in 1..5 {
+        if pos.squares[base + slot] != 0 {
+            out.guards += 1;
+            out.advisors += i32::from(slot < 3);
+        }
+    }
+    // Soldiers: the files they stand on (for open chariot files) and their palace hits.
+    let mut soldier_files = 0u16;
+    for slot in 11..16 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        soldier_files |= 1 << (s & 15);
+        if with_palace && own_rank::<SIDE>(s) >= 6 && ((s & 15) - 3).abs_diff(4) <= 2 {
+            let fwd: i16 = if SIDE == 0 { 16 } else { -16 };
+            let hits = i32::from(palace[step(s, fwd) as usize])
+                + i32::from(palace[step(s, 1) as usize])
+                + i32::from(palace[step(s, -1) as usize]);
+            if hits > 0 {
+                c[F_PALACE_PAWN - S] += sign * hits;
+                out.hitters[3] += 1;
+            }
+        }
+    }
+    // Horses.
+    for slot in 5..7 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 2;
+        out.attackers += 1;
+        let rank = own_rank::<SIDE>(s);
+        let file = (s & 15) - 3;
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_HORSE - S] += sign;
+            out.zone += 1;
+        }
+        let near = with_palace && rank >= 5 && file.abs_diff(4) <= 3;
+        let (mob, hits) = horse_scan(pos, s, palace, near);
+        c[F_MOB_HORSE - S] += sign * mob;
+        c[F_PALACE_HORSE - S] += sign * hits;
+        out.hitters[1] += i32::from(hits > 0);
+    }
+    // Chariots: one walk per ray counts the empty points and, on rays that can meet the enemy
+    // palace (vertical ones on a palace file, horizontal ones on a palace rank), the palace
+    // points up to and including the first piece.
+    for slot in 7..9 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 4;
+        out.attackers += 2;
+        let rank = own_rank::<SIDE>(s);
+        let file = (s & 15) - 3;
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_ROOK - S] += sign;
+            out.zone += 2;
+        }
+        if soldier_files & (1 << (s & 15)) == 0 {
+            c[F_OPEN_FILE_ROOK - S] += sign;
+        }
+        let vertical = with_palace && file.abs_diff(4) <= 1;
+        let horizontal = with_palace && rank >= 7;
+        let (mut mob, mut hits) = (0, 0);
+        for (d, track) in [
+            (1, horizontal),
+            (-1, horizontal),
+            (16, vertical),
+            (-16, vertical),
+        ] {
+            let mut t = step(s, d);
+            loop {
+                if track {
+                    hits += i32::from(palace[t as usize]);
+                }
+                if b[t as usize] != EMPTY {
+                    break;
+                }
+                mob += 1;
+                t = step(t, d);
+            }
+        }
+        c[F_MOB_ROOK - S] += sign * mob;
+        c[F_PALACE_ROOK - S] += sign * hits;
+        out.hitters[0] += i32::from(hits > 0);
+    }
+    // Cannons: one walk per ray counts the empty points, then beyond the screen the palace
+    // points up to and including the next piece, and toward the enemy general whether it is
+    // the first piece met (hollow cannon) or the second (one screen).
+    let k = pos.squares[16 * (1 - SIDE)];
+    for slot in 9..11 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 2;
+        out.attackers += 1;
+        let rank = own_rank::<SIDE>(s);
+        let file = (s & 15) - 3;
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_CANNON - S] += sign;
+            out.zone += 1;
+        }
+        let king_dir: i16 = if k == 0 || (k ^ s) & 0x0F != 0 {
+            0
+        } else if k > s {
+            16
+        } else {
+            -16
+        };
+        let vertical = with_palace && file.abs_diff(4) <= 1;
+        let horizontal = with_palace && rank >= 7;
+        let (mut mob, mut hits) = (0, 0);
+        for (d, track) in [
+            (1, horizontal),
+            (-1, horizontal),
+            (16, vertical),
+            (-16, vertical),
+        ] {
+            let mut t = step(s, d);
+            while b[t as usize] == EMPTY {
+                mob += 1;
+                t = step(t, d);
+            }
+            if b[t as usize] == OFF {
+                continue;
+            }
+            let to_king = d == king_dir;
+            if to_king && t == k {
+                c[F_HOLLOW_CANNON - S] += sign;
+            }
+            if track || to_king {
+                let screen = t;
+                loop {
+                    t = step(t, d);
+                    if track {
+                        hits += i32::from(palace[t as usize]);
+                    }
+                    if b[t as usize] != EMPTY {
+                        break;
+                    }
+                }
+                if to_king && screen != k && t == k {
+                    c[F_SCREEN_CANNON - S] += sign;
+                }
+            }
+        }
+        c[F_MOB_CANNON - S] += sign * mob;
+        c[F_PALACE_CANNON - S] += sign * hits;
+        out.hitters[2] += i32::from(hits > 0);
+    }
+    out
+}
+
 /// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
 #[inline]
 pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
@@ -561,7 +789,7 @@ impl Evaluation {
                 eg += e;
             }
         }
-        let s = scalar_features_with(pos, self.palace_terms);
+        let s = fast_scalars(pos, self.palace_terms);
         for ((&n, &wm), &we) in s.counts.iter().zip(&self.linear[0]).zip(&self.linear[1]) {
             mg += wm * n;
             eg += we * n;
@@ -758,6 +986,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fast_scan_equals_the_plain_feature_definition() {
+        use qiyi_core::game::Game;
+        use qiyi_core::rng::Rng;
+        let mut rng = Rng::new(23);
+        let mut moves = Vec::new();
+        let (mut hollow, mut screen, mut palace) = (0, 0, 0);
+        for _ in 0..60 {
+            let mut pos = Position::start();
+            for _ in 0..rng.below(160) {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+                for with_palace in [true, false] {
+                    let plain = scalar_features_with(&pos, with_palace);
+                    assert_eq!(fast_scalars(&pos, with_palace), plain, "{pos:?}");
+                    let n = |f: usize| plain.counts[f - F_MOB_HORSE] != 0;
+                    hollow += usize::from(n(F_HOLLOW_CANNON));
+                    screen += usize::from(n(F_SCREEN_CANNON));
+                    palace += usize::from(n(F_PALACE_ROOK) && n(F_PALACE_CANNON));
+                }
+            }
+        }
+        // The positions exercise the rarer terms too.
+        assert!(
+            hollow > 50 && screen > 20 && palace > 50,
+            "{hollow} {screen} {palace}"
+        );
     }
 
     #[test]
