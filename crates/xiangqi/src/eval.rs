@@ -378,6 +378,24 @@ struct SideScan {
     phase: i32,
 }
 
+/// The horse jumps grouped by the leg that must be free for them.
+const HORSE_JUMPS_BY_LEG: [(i16, [i16; 2]); 4] = [
+    (16, [33, 31]),
+    (-16, [-33, -31]),
+    (1, [18, -14]),
+    (-1, [14, -18]),
+];
+
+/// The colour bit of side `side` (0 Red, 1 Black).
+#[inline(always)]
+const fn side_bit_of(side: usize) -> u8 {
+    if side == 0 {
+        RED_BIT
+    } else {
+        BLACK_BIT
+    }
+}
+
 /// The rank of mailbox point `sq` counted from side `SIDE`'s back rank.
 #[inline(always)]
 fn own_rank<const SIDE: usize>(sq: u8) -> u8 {
@@ -470,7 +488,22 @@ fn scan_side<const SIDE: usize>(
             out.zone += 1;
         }
         let near = with_palace && rank >= 5 && file.abs_diff(4) <= 3;
-        let (mob, hits) = horse_scan(pos, s, palace, near);
+        // Each free leg opens two jumps; a jump counts for mobility onto an empty or enemy
+        // point and, when near, for the palace point it hits whatever stands there.
+        let blocked = side_bit_of(SIDE) | OFF;
+        let (mut mob, mut hits) = (0, 0);
+        for (leg, jumps) in HORSE_JUMPS_BY_LEG {
+            if b[step(s, leg) as usize] != EMPTY {
+                continue;
+            }
+            for j in jumps {
+                let t = step(s, j);
+                if near {
+                    hits += i32::from(palace[t as usize]);
+                }
+                mob += i32::from(b[t as usize] & blocked == 0);
+            }
+        }
         c[F_MOB_HORSE - S] += sign * mob;
         c[F_PALACE_HORSE - S] += sign * hits;
         out.hitters[1] += i32::from(hits > 0);
