@@ -12,7 +12,7 @@
 //! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
 //! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
-use crate::board::{step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
+use crate::board::{mb_rank, step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_CANNON};
 use crate::position::Position;
 use qiyi_core::eval::Score;
@@ -508,118 +508,162 @@ fn scan_side<const SIDE: usize>(
         c[F_PALACE_HORSE - S] += sign * hits;
         out.hitters[1] += i32::from(hits > 0);
     }
-    // Chariots: one walk per ray counts the empty points and, on rays that can meet the enemy
-    // palace (vertical ones on a palace file, horizontal ones on a palace rank), the palace
-    // points up to and including the first piece.
-    for slot in 7..9 {
-        let s = pos.squares[base + slot];
-        if s == 0 {
-            continue;
-        }
-        out.phase += 4;
-        out.attackers += 2;
-        let rank = own_rank::<SIDE>(s);
-        let file = (s & 15) - 3;
-        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
-        if in_enemy_zone(rank, file) {
-            c[F_ZONE_ROOK - S] += sign;
-            out.zone += 2;
-        }
-        if soldier_files & (1 << (s & 15)) == 0 {
-            c[F_OPEN_FILE_ROOK - S] += sign;
-        }
-        let vertical = with_palace && file.abs_diff(4) <= 1;
-        let horizontal = with_palace && rank >= 7;
-        let (mut mob, mut hits) = (0, 0);
-        for (d, track) in [
-            (1, horizontal),
-            (-1, horizontal),
-            (16, vertical),
-            (-16, vertical),
-        ] {
-            let mut t = step(s, d);
-            loop {
-                if track {
-                    hits += i32::from(palace[t as usize]);
-                }
-                if b[t as usize] != EMPTY {
-                    break;
-                }
-                mob += 1;
-                t = step(t, d);
-            }
-        }
-        c[F_MOB_ROOK - S] += sign * mob;
-        c[F_PALACE_ROOK - S] += sign * hits;
-        out.hitters[0] += i32::from(hits > 0);
-    }
-    // Cannons: one walk per ray counts the empty points, then beyond the screen the palace
-    // points up to and including the next piece, and toward the enemy general whether it is
-    // the first piece met (hollow cannon) or the second (one screen).
+    // Chariots and cannons read the rank and file occupancy bits: the nearest pieces on each
+    // side of the slider along its rank and its file give the mobility (the empty points
+    // between), a chariot's palace hits (points up to and including those pieces) and a
+    // cannon's (points beyond them up to and including the next ones), and whether the enemy
+    // general is the first or the second piece on the cannon's file.
     let k = pos.squares[16 * (1 - SIDE)];
-    for slot in 9..11 {
+    // The enemy palace along a file: its first rank.
+    let palace_rank: i32 = if SIDE == 0 { 7 } else { 0 };
+    for slot in 7..11 {
         let s = pos.squares[base + slot];
         if s == 0 {
             continue;
         }
-        out.phase += 2;
-        out.attackers += 1;
+        let rook = slot < 9;
+        out.phase += if rook { 4 } else { 2 };
+        out.attackers += if rook { 2 } else { 1 };
         let rank = own_rank::<SIDE>(s);
         let file = (s & 15) - 3;
         c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
         if in_enemy_zone(rank, file) {
-            c[F_ZONE_CANNON - S] += sign;
-            out.zone += 1;
+            if rook {
+                c[F_ZONE_ROOK - S] += sign;
+                out.zone += 2;
+            } else {
+                c[F_ZONE_CANNON - S] += sign;
+                out.zone += 1;
+            }
         }
-        let king_dir: i16 = if k == 0 || (k ^ s) & 0x0F != 0 {
-            0
-        } else if k > s {
-            16
+        // The enemy palace spans files 3..=5 of a rank and three ranks of a file; a line that
+        // misses it contributes no hits.
+        let on_palace_rank = with_palace && rank >= 7;
+        let on_palace_file = with_palace && file.abs_diff(4) <= 1;
+        let (row, column) = ((s >> 4) as usize, (s & 15) as usize);
+        let across = Line::new(u32::from(pos.rank_bits[row]) >> 3, u32::from(file), 9);
+        let along = Line::new(u32::from(pos.file_bits[column]) >> 3, row as u32 - 3, 10);
+        let mob = across.hi - across.lo - 2 + along.hi - along.lo - 2;
+        if rook {
+            let mut hits = 0;
+            if on_palace_rank {
+                hits += across.rook_hits(3);
+            }
+            if on_palace_file {
+                hits += along.rook_hits(palace_rank);
+            }
+            c[F_MOB_ROOK - S] += sign * mob;
+            c[F_PALACE_ROOK - S] += sign * hits;
+            out.hitters[0] += i32::from(hits > 0);
+            if soldier_files & (1 << (s & 15)) == 0 {
+                c[F_OPEN_FILE_ROOK - S] += sign;
+            }
         } else {
-            -16
-        };
-        let vertical = with_palace && file.abs_diff(4) <= 1;
-        let horizontal = with_palace && rank >= 7;
-        let (mut mob, mut hits) = (0, 0);
-        for (d, track) in [
-            (1, horizontal),
-            (-1, horizontal),
-            (16, vertical),
-            (-16, vertical),
-        ] {
-            let mut t = step(s, d);
-            while b[t as usize] == EMPTY {
-                mob += 1;
-                t = step(t, d);
+            let mut hits = 0;
+            if on_palace_rank {
+                hits += across.cannon_hits(3);
             }
-            if b[t as usize] == OFF {
-                continue;
+            if on_palace_file {
+                hits += along.cannon_hits(palace_rank);
             }
-            let to_king = d == king_dir;
-            if to_king && t == k {
-                c[F_HOLLOW_CANNON - S] += sign;
-            }
-            if track || to_king {
-                let screen = t;
-                loop {
-                    t = step(t, d);
-                    if track {
-                        hits += i32::from(palace[t as usize]);
+            if k != 0 && (k ^ s) & 0x0F == 0 {
+                let kr = i32::from(mb_rank(k));
+                if kr > along.p {
+                    if along.hi == kr {
+                        c[F_HOLLOW_CANNON - S] += sign;
+                    } else if along.hi2 == kr {
+                        c[F_SCREEN_CANNON - S] += sign;
                     }
-                    if b[t as usize] != EMPTY {
-                        break;
-                    }
-                }
-                if to_king && screen != k && t == k {
+                } else if along.lo == kr {
+                    c[F_HOLLOW_CANNON - S] += sign;
+                } else if along.lo2 == kr {
                     c[F_SCREEN_CANNON - S] += sign;
                 }
             }
+            c[F_MOB_CANNON - S] += sign * mob;
+            c[F_PALACE_CANNON - S] += sign * hits;
+            out.hitters[2] += i32::from(hits > 0);
         }
-        c[F_MOB_CANNON - S] += sign * mob;
-        c[F_PALACE_CANNON - S] += sign * hits;
-        out.hitters[2] += i32::from(hits > 0);
     }
     out
+}
+
+/// A slider's view along one rank or file: its point and the nearest occupied points on each
+/// side (and the next ones beyond), as indices along the line; `len` (or -1) when there is none.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// The slider's index along the line.
+    p: i32,
+    /// The nearest occupied index above `p`, or `len`.
+    hi: i32,
+    /// The next occupied index above `hi`, or `len`.
+    hi2: i32,
+    /// The nearest occupied index below `p`, or -1.
+    lo: i32,
+    /// The next occupied index below `lo`, or -1.
+    lo2: i32,
+    /// The number of points on the line.
+    len: i32,
+}
+
+impl Line {
+    /// The view from index `p` of a line of `len` points with occupancy `occ` (bit per index).
+    #[inline(always)]
+    fn new(occ: u32, p: u32, len: i32) -> Line {
+        let above = occ & !((2u32 << p) - 1);
+        let below = occ & ((1u32 << p) - 1);
+        let lowest = |x: u32| {
+            if x == 0 {
+                len
+            } else {
+                x.trailing_zeros() as i32
+            }
+        };
+        let highest = |x: u32| {
+            if x == 0 {
+                -1
+            } else {
+                31 - x.leading_zeros() as i32
+            }
+        };
+        let lo = highest(below);
+        Line {
+            p: p as i32,
+            hi: lowest(above),
+            hi2: lowest(above & above.wrapping_sub(1)),
+            lo,
+            lo2: highest(below & !(1u32 << (lo & 31))),
+            len,
+        }
+    }
+
+    /// Points of the three-point span starting at `a` that a chariot here attacks (up to and
+    /// including the nearest piece each way).
+    #[inline(always)]
+    fn rook_hits(&self, a: i32) -> i32 {
+        let own = i32::from((a..a + 3).contains(&self.p));
+        overlap3(self.lo.max(0), self.hi.min(self.len - 1), a) - own
+    }
+
+    /// Points of the three-point span starting at `a` that a cannon here attacks (beyond the
+    /// nearest piece each way, up to and including the next one).
+    #[inline(always)]
+    fn cannon_hits(&self, a: i32) -> i32 {
+        let mut hits = 0;
+        if self.hi < self.len {
+            hits += overlap3(self.hi + 1, self.hi2.min(self.len - 1), a);
+        }
+        if self.lo >= 0 {
+            hits += overlap3(self.lo2.max(0), self.lo - 1, a);
+        }
+        hits
+    }
+}
+
+/// The number of indices in both `lo..=hi` and `a..a + 3`.
+#[inline(always)]
+fn overlap3(lo: i32, hi: i32, a: i32) -> i32 {
+    (hi.min(a + 2) - lo.max(a) + 1).max(0)
 }
 
 /// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).

@@ -421,8 +421,11 @@ impl Position {
         self.board[e.mv.from as usize] = pc;
         self.board[e.mv.to as usize] = e.captured;
         self.squares[code_index(pc)] = e.mv.from;
+        self.flip_occupancy(e.mv.from);
         if e.captured != EMPTY {
             self.squares[code_index(e.captured)] = e.mv.to;
+        } else {
+            self.flip_occupancy(e.mv.to);
         }
         self.side = self.side.opposite();
         self.hash = e.hash;
