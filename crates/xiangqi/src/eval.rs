@@ -187,6 +187,47 @@ const SLOT_KIND: [u8; 16] = {
     t
 };
 
+/// Material plus piece-square score of the tuned weights ([`TUNED_MG`], [`TUNED_EG`]) for the
+/// piece with code `16 + i` on mailbox point `sq`, at `[i][sq]`, from Red's view, the middlegame
+/// and endgame values packed into one word (see [`pack_score`]) so that a position's sum is kept
+/// by make/unmake with one add per piece moved.
+pub(crate) static PSQ_TUNED: [[i32; 256]; 32] = {
+    let mut t = [[0i32; 256]; 32];
+    let mut i = 0;
+    while i < 32 {
+        let side = i / 16;
+        let kind = SLOT_KIND[i % 16] as usize;
+        let mut index = 0;
+        while index < 90 {
+            let (file, rank) = (index % 9, index / 9);
+            let own_rank = if side == 0 { rank } else { 9 - rank };
+            let folded = if file < 8 - file { file } else { 8 - file };
+            let f = F_PST + kind * 50 + own_rank * 5 + folded;
+            let sign = if side == 0 { 1 } else { -1 };
+            let mg = sign * (TUNED_MG[F_MATERIAL + kind] + TUNED_MG[f]);
+            let eg = sign * (TUNED_EG[F_MATERIAL + kind] + TUNED_EG[f]);
+            t[i][(rank + 3) * 16 + file + 3] = pack_score(mg, eg);
+            index += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Packs a middlegame and an endgame score (each within `i16`) into one word whose sums unpack
+/// ([`unpack_score`]) to the sums of the parts while the parts stay within `i16`.
+#[inline(always)]
+pub(crate) const fn pack_score(mg: Score, eg: Score) -> i32 {
+    eg * 65536 + mg
+}
+
+/// The `(mg, eg)` of a packed sum ([`pack_score`]).
+#[inline(always)]
+pub(crate) const fn unpack_score(packed: i32) -> (Score, Score) {
+    let mg = packed as i16 as Score;
+    (mg, (packed - mg) >> 16)
+}
+
 /// Number of scalar features before the king-danger buckets.
 const NUM_LINEAR: usize = F_DANGER - F_MOB_HORSE;
 
@@ -766,6 +807,9 @@ pub struct Evaluation {
     linear: Box<[[Score; NUM_LINEAR]; 2]>,
     /// Whether any palace-attack or king-danger weight is set (otherwise they are not computed).
     palace_terms: bool,
+    /// Whether the material and piece-square weights are the tuned ones, so that the sum the
+    /// position keeps ([`PSQ_TUNED`]) can be used instead of summing `psq`.
+    tuned_psq: bool,
     cache: EvalCache,
 }
 
@@ -777,6 +821,7 @@ impl Clone for Evaluation {
             psq: self.psq.clone(),
             linear: self.linear.clone(),
             palace_terms: self.palace_terms,
+            tuned_psq: self.tuned_psq,
             cache: EvalCache::new(),
         }
     }
@@ -829,11 +874,14 @@ impl Evaluation {
             linear[0][j] = weights.mg[F_MOB_HORSE + j];
             linear[1][j] = weights.eg[F_MOB_HORSE + j];
         }
+        let tuned_psq =
+            (0..32).all(|i| (0..256).all(|sq| psq[i + 16][sq] == unpack_score(PSQ_TUNED[i][sq])));
         Evaluation {
             weights,
             psq,
             linear,
             palace_terms,
+            tuned_psq,
             cache: EvalCache::new(),
         }
     }
@@ -859,11 +907,15 @@ impl Evaluation {
     pub fn red_score(&self, pos: &Position) -> Score {
         let w = &self.weights;
         let (mut mg, mut eg) = (0, 0);
-        for (i, &sq) in pos.squares.iter().enumerate() {
-            if sq != 0 {
-                let (m, e) = self.psq[i + 16][sq as usize];
-                mg += m;
-                eg += e;
+        if self.tuned_psq {
+            (mg, eg) = unpack_score(pos.psq);
+        } else {
+            for (i, &sq) in pos.squares.iter().enumerate() {
+                if sq != 0 {
+                    let (m, e) = self.psq[i + 16][sq as usize];
+                    mg += m;
+                    eg += e;
+                }
             }
         }
         let s = fast_scalars(pos, self.palace_terms);
@@ -1095,6 +1147,29 @@ mod tests {
             hollow > 50 && screen > 20 && palace > 50,
             "{hollow} {screen} {palace}"
         );
+    }
+
+    #[test]
+    fn the_kept_piece_square_sum_is_used_only_for_the_tuned_weights() {
+        assert!(Evaluation::default().tuned_psq);
+        assert!(!Evaluation::with_weights(Weights::hand()).tuned_psq);
+        let mut w = Weights::default();
+        w.eg[F_PST + 3 * 50 + 17] += 1;
+        assert!(!Evaluation::with_weights(w).tuned_psq);
+        let mut w = Weights::default();
+        w.mg[F_MOB_ROOK] += 1;
+        assert!(Evaluation::with_weights(w).tuned_psq);
+        for (mg, eg) in [
+            (0, 0),
+            (-1, 1),
+            (1234, -4321),
+            (-32768, 32767),
+            (32767, -32768),
+        ] {
+            assert_eq!(unpack_score(pack_score(mg, eg)), (mg, eg));
+            let two = pack_score(mg / 2, eg / 2) + pack_score(mg / 3, -eg / 5);
+            assert_eq!(unpack_score(two), (mg / 2 + mg / 3, eg / 2 - eg / 5));
+        }
     }
 
     #[test]

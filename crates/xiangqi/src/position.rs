@@ -2,6 +2,7 @@
 //! counters and the history needed for repetition rules; make and unmake with an undo record.
 
 use crate::board::*;
+use crate::eval::PSQ_TUNED;
 use std::fmt;
 
 /// A move from one point to another (capture or not). `Copy`, two bytes.
@@ -63,6 +64,7 @@ impl fmt::Debug for Move {
 pub struct Undo {
     pub(crate) captured: u8,
     pub(crate) halfmove: u32,
+    pub(crate) psq: i32,
 }
 
 /// One earlier position in the game record, for repetition and chase rules.
@@ -88,6 +90,10 @@ pub struct Position {
     /// Occupied points of each file: indexed by the mailbox column `sq & 15`, bit `sq >> 4`
     /// (ranks 0..=9 are bits 3..=12).
     pub(crate) file_bits: [u16; 16],
+    /// Material plus piece-square score of the tuned weights from Red's view, summed over the
+    /// pieces and kept by make/unmake: middlegame and endgame packed as in
+    /// [`crate::eval::PSQ_TUNED`].
+    pub(crate) psq: i32,
     pub(crate) side: Color,
     pub(crate) hash: u64,
     /// Plies since the last capture.
@@ -127,6 +133,7 @@ impl Position {
             squares: [0; 32],
             rank_bits: [0; 16],
             file_bits: [0; 16],
+            psq: 0,
             side: Color::Red,
             hash: 0,
             halfmove: 0,
@@ -206,6 +213,7 @@ impl Position {
                 self.squares[code_index(code)] = m;
                 self.board[m as usize] = code;
                 self.flip_occupancy(m);
+                self.psq += PSQ_TUNED[code_index(code)][m as usize];
                 return true;
             }
         }
@@ -243,10 +251,14 @@ impl Position {
         let undo = Undo {
             captured: cap,
             halfmove: self.halfmove,
+            psq: self.psq,
         };
         let mut h = self.hash ^ zkey(pc, mv.from) ^ zkey(pc, mv.to) ^ ZOBRIST_SIDE;
+        let moving = &PSQ_TUNED[code_index(pc)];
+        self.psq += moving[to] - moving[from];
         if cap != EMPTY {
             h ^= zkey(cap, mv.to);
+            self.psq -= PSQ_TUNED[code_index(cap)][to];
             self.squares[code_index(cap)] = 0;
             self.halfmove = 0;
         } else {
@@ -287,6 +299,7 @@ impl Position {
             self.fullmove -= 1;
         }
         self.halfmove = undo.halfmove;
+        self.psq = undo.psq;
         match self.history.pop() {
             Some(e) => self.hash = e.hash,
             None => self.hash = self.compute_hash(),
@@ -303,6 +316,7 @@ impl Position {
         let undo = Undo {
             captured: EMPTY,
             halfmove: self.halfmove,
+            psq: self.psq,
         };
         self.hash ^= ZOBRIST_SIDE;
         if self.side == Color::Black {
@@ -332,6 +346,7 @@ impl Position {
             squares: self.squares,
             rank_bits: self.rank_bits,
             file_bits: self.file_bits,
+            psq: self.psq,
             side: self.side,
             hash: self.hash,
             halfmove: self.halfmove,
@@ -376,8 +391,19 @@ mod tests {
         (ranks, files)
     }
 
+    /// The tuned material and piece-square sum recomputed from the pieces.
+    fn psq_from_scratch(pos: &Position) -> i32 {
+        let mut sum = 0;
+        for (i, &sq) in pos.squares.iter().enumerate() {
+            if sq != 0 {
+                sum += PSQ_TUNED[i][sq as usize];
+            }
+        }
+        sum
+    }
+
     #[test]
-    fn occupancy_bits_follow_make_unmake_and_null_moves() {
+    fn occupancy_bits_and_psq_sum_follow_make_unmake_and_null_moves() {
         let mut rng = Rng::new(5);
         let mut captures = 0;
         for _ in 0..30 {
@@ -394,16 +420,19 @@ mod tests {
                 let undo = pos.make(mv);
                 played.push((mv, undo));
                 assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos), "{pos:?}");
+                assert_eq!(pos.psq, psq_from_scratch(&pos), "{pos:?}");
                 let null = pos.make_null();
                 assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos));
                 pos.unmake_null(null);
                 // A FEN round trip rebuilds the same bits.
                 let again = Position::from_fen(&pos.to_fen()).expect("fen");
                 assert_eq!((again.rank_bits, again.file_bits), occupancy(&pos));
+                assert_eq!(again.psq, pos.psq);
             }
             while let Some((mv, undo)) = played.pop() {
                 pos.unmake(mv, undo);
                 assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos));
+                assert_eq!(pos.psq, psq_from_scratch(&pos));
             }
             assert_eq!(pos, start);
         }

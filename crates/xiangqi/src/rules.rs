@@ -422,7 +422,10 @@ impl Position {
         self.board[e.mv.to as usize] = e.captured;
         self.squares[code_index(pc)] = e.mv.from;
         self.flip_occupancy(e.mv.from);
+        let moving = &crate::eval::PSQ_TUNED[code_index(pc)];
+        self.psq += moving[e.mv.from as usize] - moving[e.mv.to as usize];
         if e.captured != EMPTY {
+            self.psq += crate::eval::PSQ_TUNED[code_index(e.captured)][e.mv.to as usize];
             self.squares[code_index(e.captured)] = e.mv.to;
         } else {
             self.flip_occupancy(e.mv.to);
