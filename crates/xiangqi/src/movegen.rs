@@ -341,10 +341,39 @@ impl Position {
     pub(crate) fn generate_legal_with(&mut self, list: &mut MoveList, in_check: bool) {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
+        if in_check {
+            self.filter_legal(list, |p, mv| p.legal_given(k, true, mv));
+            return;
+        }
+        let guard = KingLines::new(&self.board, k, side_bit(self.side.opposite()));
+        self.filter_legal(list, |p, mv| {
+            if mv.from == k {
+                return p.is_legal_pseudo(mv);
+            }
+            match guard.verdict(&p.board, k, mv) {
+                Some(legal) => legal,
+                None => !p.line_or_leg_attack(
+                    k,
+                    mv.from,
+                    mv.to,
+                    is_leg(k, mv.from),
+                    side_bit(p.side.opposite()),
+                ),
+            }
+        });
+    }
+
+    /// Keeps the moves of `list` for which `legal` holds (the order of the rest may change).
+    #[inline(always)]
+    fn filter_legal(
+        &mut self,
+        list: &mut MoveList,
+        mut legal: impl FnMut(&mut Self, Move) -> bool,
+    ) {
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if self.legal_given(k, in_check, mv) {
+            if legal(self, mv) {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -422,6 +451,120 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// What the four lines from a general that is not in check hold, for deciding most moves'
+/// legality without trying them: the pieces whose departure would expose the general, and the
+/// enemy cannon that is the first piece on a line (a piece arriving between them would be its
+/// screen).
+struct KingLines {
+    /// Per line (in [`ORTH`] order), the points (0 for none) of the first and second pieces when
+    /// taking that piece away opens an attack: the first when the second is an enemy chariot (or
+    /// the enemy general on the file) or the third an enemy cannon, the second when the third is
+    /// an enemy cannon.
+    exposing: [[u8; 2]; 4],
+    /// Per line, the point of the first piece when it is an enemy cannon, else 0.
+    cannon_first: [u8; 4],
+}
+
+impl KingLines {
+    /// Reads the lines from the general on `k`; `them` is the enemy's colour bit.
+    #[inline]
+    fn new(b: &[u8; 256], k: u8, them: u8) -> KingLines {
+        let mut lines = KingLines {
+            exposing: [[0; 2]; 4],
+            cannon_first: [0; 4],
+        };
+        let enemy_kind = |p: u8| {
+            let c = b[p as usize];
+            if c & them != 0 {
+                CELL_KIND[c as usize]
+            } else {
+                7
+            }
+        };
+        for (i, &d) in ORTH.iter().enumerate() {
+            let p1 = next_piece(b, k, d);
+            if b[p1 as usize] == OFF {
+                continue;
+            }
+            let p2 = next_piece(b, p1, d);
+            let p3 = if b[p2 as usize] == OFF {
+                p2
+            } else {
+                next_piece(b, p2, d)
+            };
+            let (k1, k2, k3) = (enemy_kind(p1), enemy_kind(p2), enemy_kind(p3));
+            if k1 == K_CANNON {
+                lines.cannon_first[i] = p1;
+            }
+            let cannon_third = k3 == K_CANNON;
+            if k2 == K_ROOK || (k2 == K_KING && i < 2) || cannon_third {
+                lines.exposing[i][0] = p1;
+            }
+            if cannon_third {
+                lines.exposing[i][1] = p2;
+            }
+        }
+        lines
+    }
+
+    /// Whether the pseudo-legal `mv` (not a general move) is legal, or `None` when these lines
+    /// cannot tell: a piece leaving a horse leg of the general, or moving along one of its lines.
+    #[inline(always)]
+    fn verdict(&self, b: &[u8; 256], k: u8, mv: Move) -> Option<bool> {
+        let (from, to) = (mv.from, mv.to);
+        let from_line = line_index(k, from);
+        let to_line = line_index(k, to);
+        if from_line == NO_LINE && to_line == NO_LINE {
+            return if is_leg(k, from) { None } else { Some(true) };
+        }
+        if from_line == to_line || is_leg(k, from) {
+            return None;
+        }
+        if from_line != NO_LINE && self.exposing[from_line as usize].contains(&from) {
+            return Some(false);
+        }
+        if to_line != NO_LINE && b[to as usize] == EMPTY {
+            // Arriving (not capturing) between the general and an enemy cannon that faces it
+            // with nothing between makes the arriving piece the cannon's screen. A capture on a
+            // line changes no occupancy there, so it opens nothing.
+            let c = self.cannon_first[to_line as usize];
+            if c != 0 && (to as i16 - k as i16).abs() < (c as i16 - k as i16).abs() {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+/// [`line_index`] of a point on none of the general's lines.
+const NO_LINE: u8 = 4;
+
+/// The index in [`ORTH`] of the direction from `k` to `s` when they share a rank or file, else
+/// [`NO_LINE`] (also when equal).
+#[inline(always)]
+fn line_index(k: u8, s: u8) -> u8 {
+    let x = s ^ k;
+    if x == 0 {
+        NO_LINE
+    } else if x & 0x0F == 0 {
+        u8::from(s < k)
+    } else if x & 0xF0 == 0 {
+        2 + u8::from(s < k)
+    } else {
+        NO_LINE
+    }
+}
+
+/// The first non-empty point (a piece or the edge) from `s` in direction `d`, `s` excluded.
+#[inline(always)]
+fn next_piece(b: &[u8; 256], s: u8, d: i16) -> u8 {
+    let mut t = step(s, d);
+    while b[t as usize] == EMPTY {
+        t = step(t, d);
+    }
+    t
 }
 
 /// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
