@@ -12,7 +12,7 @@
 //! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
 //! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
-use crate::board::{mb_rank, step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
+use crate::board::{step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_CANNON};
 use crate::position::Position;
 use qiyi_core::eval::Score;
@@ -553,158 +553,170 @@ fn scan_side<const SIDE: usize>(
     // side of the slider along its rank and its file give the mobility (the empty points
     // between), a chariot's palace hits (points up to and including those pieces) and a
     // cannon's (points beyond them up to and including the next ones), and whether the enemy
-    // general is the first or the second piece on the cannon's file.
+    // general is the first or the second piece on the cannon's file. Indices along a line are
+    // mailbox columns (files a..i = 3..=11) or rows (ranks 0..9 = 3..=12).
     let k = pos.squares[16 * (1 - SIDE)];
-    // The enemy palace along a file: its first rank.
-    let palace_rank: i32 = if SIDE == 0 { 7 } else { 0 };
-    for slot in 7..11 {
+    // The enemy palace: its first row along a file; columns 6..=8 along a rank.
+    let palace_row: u32 = if SIDE == 0 { 10 } else { 3 };
+    for slot in 7..9 {
         let s = pos.squares[base + slot];
         if s == 0 {
             continue;
         }
-        let rook = slot < 9;
-        out.phase += if rook { 4 } else { 2 };
-        out.attackers += if rook { 2 } else { 1 };
-        let rank = own_rank::<SIDE>(s);
-        let file = (s & 15) - 3;
+        out.phase += 4;
+        out.attackers += 2;
+        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
         c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
         if in_enemy_zone(rank, file) {
-            if rook {
-                c[F_ZONE_ROOK - S] += sign;
-                out.zone += 2;
+            c[F_ZONE_ROOK - S] += sign;
+            out.zone += 2;
+        }
+        if soldier_files & (1 << (s & 15)) == 0 {
+            c[F_OPEN_FILE_ROOK - S] += sign;
+        }
+        let (across, along) = Line::both(pos, s);
+        // The enemy palace spans three points of a rank or file; a line that misses it
+        // contributes no hits.
+        let mut hits = 0;
+        if with_palace && rank >= 7 {
+            hits += across.rook_hits(6);
+        }
+        if with_palace && file.abs_diff(4) <= 1 {
+            hits += along.rook_hits(palace_row);
+        }
+        c[F_MOB_ROOK - S] += sign * (across.mobility() + along.mobility());
+        c[F_PALACE_ROOK - S] += sign * hits;
+        out.hitters[0] += i32::from(hits > 0);
+    }
+    for slot in 9..11 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 2;
+        out.attackers += 1;
+        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_CANNON - S] += sign;
+            out.zone += 1;
+        }
+        let (across, along) = Line::both(pos, s);
+        let mut hits = 0;
+        if with_palace && rank >= 7 {
+            hits += across.cannon_hits(6);
+        }
+        if with_palace && file.abs_diff(4) <= 1 {
+            hits += along.cannon_hits(palace_row);
+        }
+        if k != 0 && (k ^ s) & 0x0F == 0 {
+            let kr = u32::from(k >> 4);
+            let (first, second) = if kr > along.p {
+                (along.hi(), along.hi2())
             } else {
-                c[F_ZONE_CANNON - S] += sign;
-                out.zone += 1;
+                (along.lo(), along.lo2())
+            };
+            if first == kr {
+                c[F_HOLLOW_CANNON - S] += sign;
+            } else if second == kr {
+                c[F_SCREEN_CANNON - S] += sign;
             }
         }
-        // The enemy palace spans files 3..=5 of a rank and three ranks of a file; a line that
-        // misses it contributes no hits.
-        let on_palace_rank = with_palace && rank >= 7;
-        let on_palace_file = with_palace && file.abs_diff(4) <= 1;
-        let (row, column) = ((s >> 4) as usize, (s & 15) as usize);
-        let across = Line::new(u32::from(pos.rank_bits[row]) >> 3, u32::from(file), 9);
-        let along = Line::new(u32::from(pos.file_bits[column]) >> 3, row as u32 - 3, 10);
-        let mob = across.hi - across.lo - 2 + along.hi - along.lo - 2;
-        if rook {
-            let mut hits = 0;
-            if on_palace_rank {
-                hits += across.rook_hits(3);
-            }
-            if on_palace_file {
-                hits += along.rook_hits(palace_rank);
-            }
-            c[F_MOB_ROOK - S] += sign * mob;
-            c[F_PALACE_ROOK - S] += sign * hits;
-            out.hitters[0] += i32::from(hits > 0);
-            if soldier_files & (1 << (s & 15)) == 0 {
-                c[F_OPEN_FILE_ROOK - S] += sign;
-            }
-        } else {
-            let mut hits = 0;
-            if on_palace_rank {
-                hits += across.cannon_hits(3);
-            }
-            if on_palace_file {
-                hits += along.cannon_hits(palace_rank);
-            }
-            if k != 0 && (k ^ s) & 0x0F == 0 {
-                let kr = i32::from(mb_rank(k));
-                if kr > along.p {
-                    if along.hi == kr {
-                        c[F_HOLLOW_CANNON - S] += sign;
-                    } else if along.hi2 == kr {
-                        c[F_SCREEN_CANNON - S] += sign;
-                    }
-                } else if along.lo == kr {
-                    c[F_HOLLOW_CANNON - S] += sign;
-                } else if along.lo2 == kr {
-                    c[F_SCREEN_CANNON - S] += sign;
-                }
-            }
-            c[F_MOB_CANNON - S] += sign * mob;
-            c[F_PALACE_CANNON - S] += sign * hits;
-            out.hitters[2] += i32::from(hits > 0);
-        }
+        c[F_MOB_CANNON - S] += sign * (across.mobility() + along.mobility());
+        c[F_PALACE_CANNON - S] += sign * hits;
+        out.hitters[2] += i32::from(hits > 0);
     }
     out
 }
 
-/// A slider's view along one rank or file: its point and the nearest occupied points on each
-/// side (and the next ones beyond), as indices along the line; `len` (or -1) when there is none.
+/// Off-board bits added to a rank's occupancy (columns 1, 2 and 12, 13) so that every search
+/// for the nearest or next piece meets one: a slider that reaches the edge meets index 2 or 12.
+const RANK_SENTINELS: u32 = 0b11 << 1 | 0b11 << 12;
+/// Off-board bits added to a file's occupancy (rows 1, 2 and 13, 14).
+const FILE_SENTINELS: u32 = 0b11 << 1 | 0b11 << 13;
+
+/// A slider's view along one rank or file: the occupied indices above and below its own (with
+/// two sentinels past each edge), from which the nearest and next pieces each way follow.
 #[derive(Clone, Copy, Debug)]
 struct Line {
     /// The slider's index along the line.
-    p: i32,
-    /// The nearest occupied index above `p`, or `len`.
-    hi: i32,
-    /// The next occupied index above `hi`, or `len`.
-    hi2: i32,
-    /// The nearest occupied index below `p`, or -1.
-    lo: i32,
-    /// The next occupied index below `lo`, or -1.
-    lo2: i32,
-    /// The number of points on the line.
-    len: i32,
+    p: u32,
+    /// Occupied indices above `p`.
+    above: u32,
+    /// Occupied indices below `p`.
+    below: u32,
 }
 
 impl Line {
-    /// The view from index `p` of a line of `len` points with occupancy `occ` (bit per index).
+    /// The view from mailbox point `s` along its rank and along its file.
     #[inline(always)]
-    fn new(occ: u32, p: u32, len: i32) -> Line {
-        let above = occ & !((2u32 << p) - 1);
-        let below = occ & ((1u32 << p) - 1);
-        let lowest = |x: u32| {
-            if x == 0 {
-                len
-            } else {
-                x.trailing_zeros() as i32
-            }
-        };
-        let highest = |x: u32| {
-            if x == 0 {
-                -1
-            } else {
-                31 - x.leading_zeros() as i32
-            }
-        };
-        let lo = highest(below);
+    fn both(pos: &Position, s: u8) -> (Line, Line) {
+        let (row, column) = (u32::from(s >> 4), u32::from(s & 15));
+        let ranks = u32::from(pos.rank_bits[row as usize]) | RANK_SENTINELS;
+        let files = u32::from(pos.file_bits[column as usize]) | FILE_SENTINELS;
+        (Line::new(ranks, column), Line::new(files, row))
+    }
+
+    /// The view from index `p` of a line with occupancy `occ` (sentinels included).
+    #[inline(always)]
+    fn new(occ: u32, p: u32) -> Line {
         Line {
-            p: p as i32,
-            hi: lowest(above),
-            hi2: lowest(above & above.wrapping_sub(1)),
-            lo,
-            lo2: highest(below & !(1u32 << (lo & 31))),
-            len,
+            p,
+            above: occ & !((2u32 << p) - 1),
+            below: occ & ((1u32 << p) - 1),
         }
     }
 
-    /// Points of the three-point span starting at `a` that a chariot here attacks (up to and
-    /// including the nearest piece each way).
+    /// The nearest occupied index above (a sentinel past the edge when there is none).
     #[inline(always)]
-    fn rook_hits(&self, a: i32) -> i32 {
-        let own = i32::from((a..a + 3).contains(&self.p));
-        overlap3(self.lo.max(0), self.hi.min(self.len - 1), a) - own
+    fn hi(&self) -> u32 {
+        self.above.trailing_zeros()
     }
 
-    /// Points of the three-point span starting at `a` that a cannon here attacks (beyond the
-    /// nearest piece each way, up to and including the next one).
+    /// The next occupied index above [`Line::hi`].
     #[inline(always)]
-    fn cannon_hits(&self, a: i32) -> i32 {
-        let mut hits = 0;
-        if self.hi < self.len {
-            hits += overlap3(self.hi + 1, self.hi2.min(self.len - 1), a);
-        }
-        if self.lo >= 0 {
-            hits += overlap3(self.lo2.max(0), self.lo - 1, a);
-        }
-        hits
+    fn hi2(&self) -> u32 {
+        (self.above & self.above.wrapping_sub(1)).trailing_zeros()
+    }
+
+    /// The nearest occupied index below.
+    #[inline(always)]
+    fn lo(&self) -> u32 {
+        31 - self.below.leading_zeros()
+    }
+
+    /// The next occupied index below [`Line::lo`].
+    #[inline(always)]
+    fn lo2(&self) -> u32 {
+        31 - (self.below ^ (1 << self.lo())).leading_zeros()
+    }
+
+    /// The empty points between the nearest pieces (or edges) each way.
+    #[inline(always)]
+    fn mobility(&self) -> i32 {
+        (self.hi() - self.lo()) as i32 - 2
+    }
+
+    /// Points of the three-point span starting at index `a` (on the board) that a chariot here
+    /// attacks: up to and including the nearest piece each way, its own point excluded.
+    #[inline(always)]
+    fn rook_hits(&self, a: u32) -> i32 {
+        overlap3(self.lo(), self.hi(), a) - i32::from((a..a + 3).contains(&self.p))
+    }
+
+    /// Points of the three-point span starting at `a` that a cannon here attacks: beyond the
+    /// nearest piece each way up to and including the next one (past an edge the indices are
+    /// sentinels, never in the span).
+    #[inline(always)]
+    fn cannon_hits(&self, a: u32) -> i32 {
+        overlap3(self.hi() + 1, self.hi2(), a) + overlap3(self.lo2(), self.lo() - 1, a)
     }
 }
 
 /// The number of indices in both `lo..=hi` and `a..a + 3`.
 #[inline(always)]
-fn overlap3(lo: i32, hi: i32, a: i32) -> i32 {
-    (hi.min(a + 2) - lo.max(a) + 1).max(0)
+fn overlap3(lo: u32, hi: u32, a: u32) -> i32 {
+    (hi.min(a + 2) as i32 - lo.max(a) as i32 + 1).max(0)
 }
 
 /// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
