@@ -514,12 +514,12 @@ impl KingLines {
     #[inline(always)]
     fn verdict(&self, b: &[u8; 256], k: u8, mv: Move) -> Option<bool> {
         let (from, to) = (mv.from, mv.to);
-        let from_line = line_index(k, from);
-        let to_line = line_index(k, to);
+        let from_line = KING_RELATION[delta_index(k, from)];
+        let to_line = KING_RELATION[delta_index(k, to)] & 7;
         if from_line == NO_LINE && to_line == NO_LINE {
-            return if is_leg(k, from) { None } else { Some(true) };
+            return Some(true);
         }
-        if from_line == to_line || is_leg(k, from) {
+        if from_line == to_line || from_line & KING_LEG != 0 {
             return None;
         }
         if from_line != NO_LINE && self.exposing[from_line as usize].contains(&from) {
@@ -538,24 +538,35 @@ impl KingLines {
     }
 }
 
-/// [`line_index`] of a point on none of the general's lines.
+/// [`KING_RELATION`] of a point on none of the general's lines.
 const NO_LINE: u8 = 4;
+/// [`KING_RELATION`] flag of a point diagonally next to the general (a horse leg).
+const KING_LEG: u8 = 8;
 
-/// The index in [`ORTH`] of the direction from `k` to `s` when they share a rank or file, else
-/// [`NO_LINE`] (also when equal).
-#[inline(always)]
-fn line_index(k: u8, s: u8) -> u8 {
-    let x = s ^ k;
-    if x == 0 {
-        NO_LINE
-    } else if x & 0x0F == 0 {
-        u8::from(s < k)
-    } else if x & 0xF0 == 0 {
-        2 + u8::from(s < k)
-    } else {
-        NO_LINE
+/// By `s - k` (see [`delta_index`]) for a general on `k` in a palace (FEN parsing and the moves
+/// keep it there) and a point `s` of the board: the index in [`ORTH`] of the direction from `k`
+/// to `s` when they share a rank or file (from a palace file, an offset of at most 8 stays on
+/// the rank or leaves the board; a multiple of 16 stays on the file), else [`NO_LINE`] (also for
+/// `s == k`), plus [`KING_LEG`] for the diagonal neighbours.
+const KING_RELATION: [u8; 512] = {
+    let mut t = [NO_LINE; 512];
+    let mut d: i32 = -255;
+    while d < 256 {
+        let i = (256 + d) as usize;
+        if d != 0 && d % 16 == 0 {
+            t[i] = if d > 0 { 0 } else { 1 };
+        } else if d != 0 && d >= -8 && d <= 8 {
+            t[i] = if d > 0 { 2 } else { 3 };
+        }
+        d += 1;
     }
-}
+    let mut j = 0;
+    while j < 4 {
+        t[(256 + DIAG[j]) as usize] |= KING_LEG;
+        j += 1;
+    }
+    t
+};
 
 /// The first non-empty point (a piece or the edge) from `s` in direction `d`, `s` excluded.
 #[inline(always)]
@@ -944,6 +955,33 @@ mod tests {
             }
         }
         assert!(checks > 500, "too few checking moves: {checks}");
+    }
+
+    #[test]
+    fn king_relation_matches_the_geometry_of_board_points() {
+        let palaces = BOARD_POINTS
+            .iter()
+            .filter(|&&k| IN_PALACE[0][k as usize] || IN_PALACE[1][k as usize]);
+        for &k in palaces {
+            for &s in BOARD_POINTS.iter() {
+                let r = KING_RELATION[delta_index(k, s)];
+                let line = if s == k {
+                    NO_LINE
+                } else if mb_file(s) == mb_file(k) {
+                    u8::from(s < k)
+                } else if mb_rank(s) == mb_rank(k) {
+                    2 + u8::from(s < k)
+                } else {
+                    NO_LINE
+                };
+                assert_eq!(r & 7, line, "{k} {s}");
+                assert_eq!(
+                    ORTH.get(line as usize).copied().unwrap_or(0),
+                    line_dir(k, s)
+                );
+                assert_eq!(r & KING_LEG != 0, is_leg(k, s));
+            }
+        }
     }
 
     #[test]
