@@ -384,14 +384,8 @@ impl Position {
     /// The number of legal moves (board rules only).
     pub fn count_legal(&mut self) -> usize {
         let mut list = MoveList::new();
-        self.pseudo_legal_moves(&mut list);
-        let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
-        let mut n = 0;
-        for &mv in list.as_slice() {
-            n += self.legal_given(k, in_check, mv) as usize;
-        }
-        n
+        self.generate_legal(&mut list);
+        list.len()
     }
 
     /// The legal moves (board rules only) of a position held by shared reference.
