@@ -193,6 +193,7 @@ const SLOT_KIND: [u8; 16] = {
 /// by make/unmake with one add per piece moved.
 pub(crate) static PSQ_TUNED: [[i32; 256]; 32] = {
     let mut t = [[0i32; 256]; 32];
+    let mut largest = [0i32; 32];
     let mut i = 0;
     while i < 32 {
         let side = i / 16;
@@ -207,10 +208,30 @@ pub(crate) static PSQ_TUNED: [[i32; 256]; 32] = {
             let mg = sign * (TUNED_MG[F_MATERIAL + kind] + TUNED_MG[f]);
             let eg = sign * (TUNED_EG[F_MATERIAL + kind] + TUNED_EG[f]);
             t[i][(rank + 3) * 16 + file + 3] = pack_score(mg, eg);
+            let m = if mg.abs() > eg.abs() {
+                mg.abs()
+            } else {
+                eg.abs()
+            };
+            if m > largest[i] {
+                largest[i] = m;
+            }
             index += 1;
         }
         i += 1;
     }
+    // Whatever the position, the sum's parts stay within `i16` (checked when compiling, should
+    // retuned weights grow): at most the largest entries of all 32 pieces.
+    let mut bound = 0;
+    let mut i = 0;
+    while i < 32 {
+        bound += largest[i];
+        i += 1;
+    }
+    assert!(
+        bound < 32768,
+        "piece-square sums would overflow their packing"
+    );
     t
 };
 
