@@ -304,31 +304,6 @@ impl Position {
         king_attacked_on(&self.board, k, color)
     }
 
-    /// Legality of a pseudo-legal move given the mover's general square `k` and check status.
-    ///
-    /// Outside check a non-general move can only expose the general along the rank or file it
-    /// leaves or enters (chariot, facing general, cannon screens) or through a horse leg it
-    /// vacates, so only those lines are scanned.
-    #[inline]
-    fn legal_given(&mut self, k: u8, in_check: bool, mv: Move) -> bool {
-        if mv.from == k {
-            return self.is_legal_pseudo(mv);
-        }
-        if in_check {
-            // A move that touches none of the points the attack test reads leaves the check.
-            if evasion_impossible(k, mv) {
-                return false;
-            }
-            return self.is_legal_pseudo(mv);
-        }
-        let (from, to) = (mv.from, mv.to);
-        let leg = is_leg(k, from);
-        if !leg && !on_lines(k, from) && !on_lines(k, to) {
-            return true;
-        }
-        !self.line_or_leg_attack(k, from, to, leg, side_bit(self.side.opposite()))
-    }
-
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
@@ -342,7 +317,10 @@ impl Position {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
         if in_check {
-            self.filter_legal(list, |p, mv| p.legal_given(k, true, mv));
+            let checks = Checks::new(&self.board, k, self.side);
+            self.filter_legal(list, |p, mv| {
+                (mv.from == k || checks.may_evade(k, mv)) && p.is_legal_pseudo(mv)
+            });
             return;
         }
         let guard = KingLines::new(&self.board, k, side_bit(self.side.opposite()));
@@ -529,6 +507,94 @@ impl KingLines {
             }
         }
         Some(true)
+    }
+}
+
+/// One attack on a general: along a line (`dir` != 0) by the piece on `far` over the screen
+/// `screen` (0 for a chariot or the facing general), or from a point (`dir` == 0) by the horse
+/// or soldier on `far` through the leg `screen` (0 for a soldier).
+#[derive(Clone, Copy, Default)]
+struct Check {
+    dir: i16,
+    far: u8,
+    screen: u8,
+}
+
+/// The attacks on a general in check, for rejecting most moves that cannot evade them all.
+struct Checks {
+    list: [Check; 16],
+    len: usize,
+}
+
+impl Checks {
+    /// The attacks on `color`'s general on `k` (the attack test of [`king_attacked_on`], every
+    /// attacker kept).
+    fn new(b: &[u8; 256], k: u8, color: Color) -> Checks {
+        let them = side_bit(color.opposite());
+        let mut checks = Checks {
+            list: [Check::default(); 16],
+            len: 0,
+        };
+        let enemy = |s: u8, kind: u8| {
+            let c = b[s as usize];
+            c & them != 0 && CELL_KIND[c as usize] == kind
+        };
+        let mut add = |dir: i16, far: u8, screen: u8| {
+            if checks.len < checks.list.len() {
+                checks.list[checks.len] = Check { dir, far, screen };
+                checks.len += 1;
+            }
+        };
+        for (i, &d) in ORTH.iter().enumerate() {
+            let p1 = next_piece(b, k, d);
+            if b[p1 as usize] == OFF {
+                continue;
+            }
+            if enemy(p1, K_ROOK) || (i < 2 && enemy(p1, K_KING)) {
+                add(d, p1, 0);
+                continue;
+            }
+            let p2 = next_piece(b, p1, d);
+            if enemy(p2, K_CANNON) {
+                add(d, p2, p1);
+            }
+        }
+        for &d in DIAG.iter() {
+            let leg = step(k, d);
+            if b[leg as usize] != EMPTY {
+                continue;
+            }
+            let vert = if d > 0 { 16 } else { -16 };
+            for s in [step(leg, vert), step(leg, d - vert)] {
+                if enemy(s, K_HORSE) {
+                    add(0, s, leg);
+                }
+            }
+        }
+        for s in [step(k, FORWARD[color.index()]), step(k, 1), step(k, -1)] {
+            if enemy(s, K_PAWN) {
+                add(0, s, 0);
+            }
+        }
+        checks
+    }
+
+    /// Whether the move `mv` of a piece other than the general (on `k`) could answer every
+    /// attack: capture the attacker or step between it and the general, block a horse's leg,
+    /// or take a cannon's screen away. A move that cannot is illegal; one that can still needs
+    /// the full test (it may open another line).
+    #[inline]
+    fn may_evade(&self, k: u8, mv: Move) -> bool {
+        let (from, to) = (mv.from, mv.to);
+        self.list[..self.len].iter().all(|c| {
+            if c.dir != 0 {
+                from == c.screen
+                    || (line_dir(k, to) == c.dir
+                        && (to as i16 - k as i16).abs() <= (c.far as i16 - k as i16).abs())
+            } else {
+                to == c.far || to == c.screen
+            }
+        })
     }
 }
 
