@@ -469,9 +469,9 @@ fn own_rank<const SIDE: usize>(sq: u8) -> u8 {
     }
 }
 
-/// [`scalar_features_with`] computed faster, side by side and kind by kind, with one walk per
-/// ray for a chariot's mobility and palace hits and one for a cannon's mobility, palace hits and
-/// screens toward the enemy general (tested equal to the plain definition).
+/// [`scalar_features_with`] computed faster, side by side and kind by kind, a horse's jumps leg
+/// by leg, and chariots and cannons from the rank and file occupancy bits instead of walking
+/// their rays (tested equal to the plain definition).
 #[inline]
 fn fast_scalars(pos: &Position, with_palace: bool) -> Scalars {
     let mut c = [0i32; NUM_LINEAR];
