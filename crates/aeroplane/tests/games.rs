@@ -170,6 +170,7 @@ fn both_rule_sets_play_to_the_end_with_every_player() {
         PlayerKind::Heuristic,
         PlayerKind::Race,
         PlayerKind::Win,
+        PlayerKind::WinRollout,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,
         PlayerKind::Best,
