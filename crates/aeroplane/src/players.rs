@@ -66,8 +66,9 @@ impl PlayerKind {
         "best",
     ];
 
-    /// The concrete type `best` stands for.
-    pub const BEST: PlayerKind = PlayerKind::Win;
+    /// The concrete type `best` stands for (`win-rollout`: against three `random` players it
+    /// won 79.6% of 8,000 held-out games where `win` won 78.4%; see the crate README).
+    pub const BEST: PlayerKind = PlayerKind::WinRollout;
 }
 
 impl fmt::Display for PlayerKind {
