@@ -27,6 +27,7 @@ pub mod players;
 pub mod position;
 pub mod race;
 pub mod record;
+pub mod rollout;
 pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -8,6 +8,7 @@ use crate::finish::finish_tables;
 use crate::position::{Aero, AeroMove};
 use crate::race::{race_table, RaceTable};
 use crate::record::random_game;
+use crate::rollout::{RolloutPlayer, RolloutWeights};
 use crate::search::{ExpectimaxPlayer, MctsPlayer};
 use crate::winprob::{Shape, WinModel};
 use qiyi_core::{Game, Rng, Turn};
@@ -37,6 +38,9 @@ pub enum PlayerKind {
     /// The chance of finishing first, from exact finish-time statistics of every player's race
     /// (mine under optimal play, the opponents' under random play) and the hit chances (one ply).
     Win,
+    /// `win` with its close decisions checked by short rollouts against random opponents
+    /// (see [`crate::rollout`]).
+    WinRollout,
     /// n-player expectimax (max-n over the dice), depth-limited, heuristic leaves.
     Expectimax,
     /// Monte Carlo tree search with chance nodes and heuristic playouts.
@@ -49,20 +53,22 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// Every named type (for help texts).
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "random",
         "seed-greedy",
         "seed-mc",
         "heuristic",
         "race",
         "win",
+        "win-rollout",
         "expectimax",
         "mcts",
         "best",
     ];
 
-    /// The concrete type `best` stands for.
-    pub const BEST: PlayerKind = PlayerKind::Win;
+    /// The concrete type `best` stands for (`win-rollout`: against three `random` players it
+    /// won 79.6% of 8,000 held-out games where `win` won 78.4%; see the crate README).
+    pub const BEST: PlayerKind = PlayerKind::WinRollout;
 }
 
 impl fmt::Display for PlayerKind {
@@ -74,6 +80,7 @@ impl fmt::Display for PlayerKind {
             PlayerKind::Heuristic => f.write_str("heuristic"),
             PlayerKind::Race => f.write_str("race"),
             PlayerKind::Win => f.write_str("win"),
+            PlayerKind::WinRollout => f.write_str("win-rollout"),
             PlayerKind::Expectimax => f.write_str("expectimax"),
             PlayerKind::Mcts => f.write_str("mcts"),
             PlayerKind::Best => f.write_str("best"),
@@ -93,6 +100,7 @@ impl FromStr for PlayerKind {
             "heuristic" | "tuned" => PlayerKind::Heuristic,
             "race" => PlayerKind::Race,
             "win" => PlayerKind::Win,
+            "win-rollout" => PlayerKind::WinRollout,
             "expectimax" => PlayerKind::Expectimax,
             "mcts" => PlayerKind::Mcts,
             "best" => PlayerKind::Best,
@@ -124,6 +132,7 @@ pub fn make_player(kind: PlayerKind, seed: u64) -> Box<dyn Player> {
         PlayerKind::Heuristic => Box::new(HeuristicPlayer::new(Weights::TUNED, rng, 0.0)),
         PlayerKind::Race => Box::new(RacePlayer::new(RaceWeights::TUNED, rng)),
         PlayerKind::Win => Box::new(WinPlayer::new(WinWeights::TUNED, rng)),
+        PlayerKind::WinRollout => Box::new(RolloutPlayer::new(RolloutWeights::TUNED, rng)),
         PlayerKind::Best => make_player(PlayerKind::BEST, seed),
         PlayerKind::Expectimax => Box::new(ExpectimaxPlayer::new(
             Weights::TUNED,
@@ -639,24 +648,14 @@ impl WinPlayer {
     }
 }
 
-impl Player for WinPlayer {
-    fn choose(&mut self, pos: &Aero) -> AeroMove {
-        let Some(model) = self.model(&pos.rules()) else {
-            return self.fallback.choose(pos);
-        };
-        let c = pos.choices();
-        let mut best = AeroMove::Plane(c.as_slice().first().copied().unwrap_or(0));
-        if c.len() <= 1 {
-            return best;
-        }
+impl WinPlayer {
+    /// Every distinct choice of `pos` (a decision node) with its score by `model` (higher is
+    /// better), in the order of [`Aero::choices`]; `seed` feeds the sampled rounds when
+    /// [`WinWeights::samples`] is not 0.
+    pub fn scores(&self, pos: &Aero, model: &WinModel<'_>, seed: u64) -> ScoredChoices {
+        let mut out = ScoredChoices::default();
         let me = pos.to_move();
-        let mut best_score = f64::NEG_INFINITY;
-        let seed = if self.weights.samples > 0 {
-            self.rng.next_u64()
-        } else {
-            0
-        };
-        for &i in c.as_slice() {
+        for &i in pos.choices().as_slice() {
             let mut after = *pos;
             let e = after.play(AeroMove::Plane(i));
             let mut s = model.sampled(&after, me, e.new_turn, self.weights.samples, seed);
@@ -669,11 +668,71 @@ impl Player for WinPlayer {
                 };
                 s -= self.weights.tiebreak * mine;
             }
-            if s > best_score {
-                best_score = s;
-                best = AeroMove::Plane(i);
+            out.push(i, s);
+        }
+        out
+    }
+}
+
+/// Up to four choices (plane numbers) with scores, without allocation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScoredChoices {
+    items: [(u8, f64); 4],
+    len: usize,
+}
+
+impl ScoredChoices {
+    /// Appends a choice (ignored past four).
+    pub fn push(&mut self, plane: u8, score: f64) {
+        if self.len < 4 {
+            self.items[self.len] = (plane, score);
+            self.len += 1;
+        }
+    }
+
+    /// The choices and their scores.
+    pub fn as_slice(&self) -> &[(u8, f64)] {
+        &self.items[..self.len]
+    }
+
+    /// The first choice with the highest score (`None` when empty).
+    pub fn best(&self) -> Option<(u8, f64)> {
+        let mut best: Option<(u8, f64)> = None;
+        for &(i, s) in self.as_slice() {
+            match best {
+                Some((_, b)) if s <= b => {}
+                _ => best = Some((i, s)),
             }
         }
         best
+    }
+
+    /// Sorted by score, highest first (stable: ties keep their order).
+    pub fn sorted(&self) -> ScoredChoices {
+        let mut out = *self;
+        out.items[..out.len]
+            .sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+        out
+    }
+}
+
+impl Player for WinPlayer {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let Some(model) = self.model(&pos.rules()) else {
+            return self.fallback.choose(pos);
+        };
+        let c = pos.choices();
+        let first = AeroMove::Plane(c.as_slice().first().copied().unwrap_or(0));
+        if c.len() <= 1 {
+            return first;
+        }
+        let seed = if self.weights.samples > 0 {
+            self.rng.next_u64()
+        } else {
+            0
+        };
+        self.scores(pos, &model, seed)
+            .best()
+            .map_or(first, |(i, _)| AeroMove::Plane(i))
     }
 }

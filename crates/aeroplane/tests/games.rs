@@ -170,6 +170,7 @@ fn both_rule_sets_play_to_the_end_with_every_player() {
         PlayerKind::Heuristic,
         PlayerKind::Race,
         PlayerKind::Win,
+        PlayerKind::WinRollout,
         PlayerKind::Expectimax,
         PlayerKind::Mcts,
         PlayerKind::Best,
@@ -321,9 +322,10 @@ fn core_chance_searches_work_on_the_game_unchanged() {
 
 #[test]
 fn levels_are_ordered_by_strength_at_the_ends() {
-    // Level 10 (best) against three level-1 (random) players wins far more than a fair 25%.
+    // Level 10 (best) against three level-1 (random) players wins far more than a fair 25%
+    // (about 80%: 50 of 100 is more than 7 standard deviations below that).
     let start = Aero::new(Rules::STANDARD, 4).unwrap();
-    let games = 200;
+    let games = 100;
     let mut wins = 0;
     for g in 0..games {
         let seat = (g % 4) as usize;
@@ -340,5 +342,5 @@ fn levels_are_ordered_by_strength_at_the_ends() {
         let rec = play_game(&start, &mut players, 1000 + g);
         wins += (rec.places[seat] == 1) as u32;
     }
-    assert!(wins > 100, "level 10 won {wins} of {games}");
+    assert!(wins > 50, "level 10 won {wins} of {games}");
 }

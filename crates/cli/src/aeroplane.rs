@@ -135,7 +135,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 4)]
     players: usize,
     /// Player type of each seat, comma-separated (random, seed-greedy, seed-mc, heuristic,
-    /// race, win, expectimax, mcts, best, level-1..level-10); seats rotate every game.
+    /// race, win, win-rollout, expectimax, mcts, best, level-1..level-10); seats rotate every game.
     #[arg(long)]
     seats: String,
     /// Games to play.

@@ -1,0 +1,85 @@
+//! `win-rollout` settings against three `random` (or other) players, every candidate on the
+//! same seeded games (common random numbers), seats rotating; prints the win rate with its 95%
+//! interval and the candidate's decision times (mean and max, wall clock, one thread).
+//!
+//! `cargo run --release -p qiyi-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
+//! where CAND is a player type (`win`, `win-rollout`, ...) or `R,H,M,K` (rollouts, horizon,
+//! margin, candidates of [`RolloutWeights`]). Run with `RAYON_NUM_THREADS=1` for one thread.
+use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
+use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutWeights};
+use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::{Aero, AeroMove, Rules};
+use qiyi_core::Rng;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+static NANOS: AtomicU64 = AtomicU64::new(0);
+static MAX_NANOS: AtomicU64 = AtomicU64::new(0);
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// Times every decision of the wrapped player.
+struct Timed(Box<dyn Player>);
+
+impl Player for Timed {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let t = Instant::now();
+        let mv = self.0.choose(pos);
+        let ns = t.elapsed().as_nanos() as u64;
+        NANOS.fetch_add(ns, Ordering::Relaxed);
+        MAX_NANOS.fetch_max(ns, Ordering::Relaxed);
+        CALLS.fetch_add(1, Ordering::Relaxed);
+        mv
+    }
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let games: u64 = a[1].parse().expect("games");
+    let seed: u64 = a[2].parse().expect("seed");
+    let opponent: PlayerKind = a[3].parse().expect("opponent");
+    let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
+    for cand in &a[4..] {
+        NANOS.store(0, Ordering::Relaxed);
+        MAX_NANOS.store(0, Ordering::Relaxed);
+        CALLS.store(0, Ordering::Relaxed);
+        let t = Instant::now();
+        let make = |g: u64| -> Box<dyn Player> {
+            let rng = Rng::derive(seed, g);
+            let inner: Box<dyn Player> = if let Ok(kind) = cand.parse::<PlayerKind>() {
+                make_player(kind, rng.clone().next_u64())
+            } else {
+                let v: Vec<f64> = cand
+                    .split(',')
+                    .map(|x| x.parse().expect("setting"))
+                    .collect();
+                let w = RolloutWeights {
+                    rollouts: v[0] as u32,
+                    horizon: v[1] as u32,
+                    margin: v[2],
+                    candidates: v[3] as usize,
+                };
+                Box::new(RolloutPlayer::new(w, rng))
+            };
+            Box::new(Timed(inner))
+        };
+        let wins = candidate_wins(
+            &start,
+            games,
+            seed,
+            |g| (g % 4) as usize,
+            make,
+            |_| opponent,
+        );
+        let [lo, hi] = wilson(wins, games);
+        let calls = CALLS.load(Ordering::Relaxed).max(1);
+        println!(
+            "{cand}: {:.2}% [{:.1}, {:.1}] of {games}, seed {seed} ({:.1} s; decisions {:.3} ms mean, {:.1} ms max)",
+            100.0 * wins as f64 / games as f64,
+            100.0 * lo,
+            100.0 * hi,
+            t.elapsed().as_secs_f64(),
+            NANOS.load(Ordering::Relaxed) as f64 / calls as f64 / 1e6,
+            MAX_NANOS.load(Ordering::Relaxed) as f64 / 1e6,
+        );
+    }
+}
