@@ -12,8 +12,8 @@
 //! Because the score is linear in the weights, Texel's tuning ([`crate::tune`]) fits them by
 //! logistic regression on self-play results; the tuned weights live in [`TUNED_MG`]/[`TUNED_EG`].
 
+use crate::board::{step, IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::board::{Color, Square, BLACK_BIT, CELL_KIND, EMPTY, K_CANNON};
-use crate::board::{IN_PALACE, K_HORSE, K_KING, K_PAWN, OFF, RED_BIT, SLOT_START};
 use crate::position::Position;
 use qiyi_core::eval::Score;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -186,6 +186,68 @@ const SLOT_KIND: [u8; 16] = {
     }
     t
 };
+
+/// Material plus piece-square score of the tuned weights ([`TUNED_MG`], [`TUNED_EG`]) for the
+/// piece with code `16 + i` on mailbox point `sq`, at `[i][sq]`, from Red's view, the middlegame
+/// and endgame values packed into one word (see [`pack_score`]) so that a position's sum is kept
+/// by make/unmake with one add per piece moved.
+pub(crate) static PSQ_TUNED: [[i32; 256]; 32] = {
+    let mut t = [[0i32; 256]; 32];
+    let mut largest = [0i32; 32];
+    let mut i = 0;
+    while i < 32 {
+        let side = i / 16;
+        let kind = SLOT_KIND[i % 16] as usize;
+        let mut index = 0;
+        while index < 90 {
+            let (file, rank) = (index % 9, index / 9);
+            let own_rank = if side == 0 { rank } else { 9 - rank };
+            let folded = if file < 8 - file { file } else { 8 - file };
+            let f = F_PST + kind * 50 + own_rank * 5 + folded;
+            let sign = if side == 0 { 1 } else { -1 };
+            let mg = sign * (TUNED_MG[F_MATERIAL + kind] + TUNED_MG[f]);
+            let eg = sign * (TUNED_EG[F_MATERIAL + kind] + TUNED_EG[f]);
+            t[i][(rank + 3) * 16 + file + 3] = pack_score(mg, eg);
+            let m = if mg.abs() > eg.abs() {
+                mg.abs()
+            } else {
+                eg.abs()
+            };
+            if m > largest[i] {
+                largest[i] = m;
+            }
+            index += 1;
+        }
+        i += 1;
+    }
+    // Whatever the position, the sum's parts stay within `i16` (checked when compiling, should
+    // retuned weights grow): at most the largest entries of all 32 pieces.
+    let mut bound = 0;
+    let mut i = 0;
+    while i < 32 {
+        bound += largest[i];
+        i += 1;
+    }
+    assert!(
+        bound < 32768,
+        "piece-square sums would overflow their packing"
+    );
+    t
+};
+
+/// Packs a middlegame and an endgame score (each within `i16`) into one word whose sums unpack
+/// ([`unpack_score`]) to the sums of the parts while the parts stay within `i16`.
+#[inline(always)]
+pub(crate) const fn pack_score(mg: Score, eg: Score) -> i32 {
+    eg * 65536 + mg
+}
+
+/// The `(mg, eg)` of a packed sum ([`pack_score`]).
+#[inline(always)]
+pub(crate) const fn unpack_score(packed: i32) -> (Score, Score) {
+    let mg = packed as i16 as Score;
+    (mg, (packed - mg) >> 16)
+}
 
 /// Number of scalar features before the king-danger buckets.
 const NUM_LINEAR: usize = F_DANGER - F_MOB_HORSE;
@@ -361,6 +423,323 @@ fn scalar_features_with(pos: &Position, with_palace: bool) -> Scalars {
     }
 }
 
+/// What one side's pieces add up to besides their signed feature counts.
+#[derive(Clone, Copy, Default)]
+struct SideScan {
+    /// Advisors and elephants on the board.
+    guards: i32,
+    /// Advisors on the board.
+    advisors: i32,
+    /// Chariots count 2, horses and cannons 1.
+    attackers: i32,
+    /// Pieces in the enemy general's zone (chariot 2, horse/cannon 1).
+    zone: i32,
+    /// Chariots, horses, cannons and soldiers hitting the enemy palace.
+    hitters: [i32; 4],
+    /// This side's share of the phase.
+    phase: i32,
+}
+
+/// The horse jumps grouped by the leg that must be free for them.
+const HORSE_JUMPS_BY_LEG: [(i16, [i16; 2]); 4] = [
+    (16, [33, 31]),
+    (-16, [-33, -31]),
+    (1, [18, -14]),
+    (-1, [14, -18]),
+];
+
+/// The colour bit of side `side` (0 Red, 1 Black).
+#[inline(always)]
+const fn side_bit_of(side: usize) -> u8 {
+    if side == 0 {
+        RED_BIT
+    } else {
+        BLACK_BIT
+    }
+}
+
+/// The rank of mailbox point `sq` counted from side `SIDE`'s back rank.
+#[inline(always)]
+fn own_rank<const SIDE: usize>(sq: u8) -> u8 {
+    let r = (sq >> 4) - 3;
+    if SIDE == 0 {
+        r
+    } else {
+        9 - r
+    }
+}
+
+/// [`scalar_features_with`] computed faster, side by side and kind by kind, a horse's jumps leg
+/// by leg, and chariots and cannons from the rank and file occupancy bits instead of walking
+/// their rays (tested equal to the plain definition).
+#[inline]
+fn fast_scalars(pos: &Position, with_palace: bool) -> Scalars {
+    let mut c = [0i32; NUM_LINEAR];
+    let red = scan_side::<0>(pos, with_palace, &mut c);
+    let black = scan_side::<1>(pos, with_palace, &mut c);
+    const S: usize = F_MOB_HORSE;
+    c[F_GUARD_THREAT - S] = (4 - red.guards) * black.attackers - (4 - black.guards) * red.attackers;
+    c[F_ZONE_PRESSURE - S] = red.zone * (4 - black.guards) - black.zone * (4 - red.guards);
+    c[F_TEMPO - S] = if pos.side_to_move() == Color::Red {
+        1
+    } else {
+        -1
+    };
+    let units = |s: &SideScan, enemy_advisors: i32| {
+        let [r, h, k, p] = s.hitters;
+        attack_units(r, h, k, p, enemy_advisors)
+    };
+    Scalars {
+        counts: c,
+        units: [units(&red, black.advisors), units(&black, red.advisors)],
+        phase: (red.phase + black.phase).min(MAX_PHASE),
+    }
+}
+
+/// Adds side `SIDE`'s signed counts to `c` and returns the rest of what its pieces add up to.
+#[inline(always)]
+fn scan_side<const SIDE: usize>(
+    pos: &Position,
+    with_palace: bool,
+    c: &mut [i32; NUM_LINEAR],
+) -> SideScan {
+    const S: usize = F_MOB_HORSE;
+    let sign: i32 = if SIDE == 0 { 1 } else { -1 };
+    let base = SIDE * 16;
+    let palace = &IN_PALACE[1 - SIDE];
+    let b = &pos.board;
+    let mut out = SideScan::default();
+    for slot in 1..5 {
+        if pos.squares[base + slot] != 0 {
+            out.guards += 1;
+            out.advisors += i32::from(slot < 3);
+        }
+    }
+    // Soldiers: the files they stand on (for open chariot files) and their palace hits.
+    let mut soldier_files = 0u16;
+    for slot in 11..16 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        soldier_files |= 1 << (s & 15);
+        if with_palace && own_rank::<SIDE>(s) >= 6 && ((s & 15) - 3).abs_diff(4) <= 2 {
+            let fwd: i16 = if SIDE == 0 { 16 } else { -16 };
+            let hits = i32::from(palace[step(s, fwd) as usize])
+                + i32::from(palace[step(s, 1) as usize])
+                + i32::from(palace[step(s, -1) as usize]);
+            if hits > 0 {
+                c[F_PALACE_PAWN - S] += sign * hits;
+                out.hitters[3] += 1;
+            }
+        }
+    }
+    // Horses.
+    for slot in 5..7 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 2;
+        out.attackers += 1;
+        let rank = own_rank::<SIDE>(s);
+        let file = (s & 15) - 3;
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_HORSE - S] += sign;
+            out.zone += 1;
+        }
+        let near = with_palace && rank >= 5 && file.abs_diff(4) <= 3;
+        // Each free leg opens two jumps; a jump counts for mobility onto an empty or enemy
+        // point and, when near, for the palace point it hits whatever stands there.
+        let blocked = side_bit_of(SIDE) | OFF;
+        let (mut mob, mut hits) = (0, 0);
+        for (leg, jumps) in HORSE_JUMPS_BY_LEG {
+            if b[step(s, leg) as usize] != EMPTY {
+                continue;
+            }
+            for j in jumps {
+                let t = step(s, j);
+                if near {
+                    hits += i32::from(palace[t as usize]);
+                }
+                mob += i32::from(b[t as usize] & blocked == 0);
+            }
+        }
+        c[F_MOB_HORSE - S] += sign * mob;
+        c[F_PALACE_HORSE - S] += sign * hits;
+        out.hitters[1] += i32::from(hits > 0);
+    }
+    // Chariots and cannons read the rank and file occupancy bits: the nearest pieces on each
+    // side of the slider along its rank and its file give the mobility (the empty points
+    // between), a chariot's palace hits (points up to and including those pieces) and a
+    // cannon's (points beyond them up to and including the next ones), and whether the enemy
+    // general is the first or the second piece on the cannon's file. Indices along a line are
+    // mailbox columns (files a..i = 3..=11) or rows (ranks 0..9 = 3..=12).
+    let k = pos.squares[16 * (1 - SIDE)];
+    // The enemy palace: its first row along a file; columns 6..=8 along a rank.
+    let palace_row: u32 = if SIDE == 0 { 10 } else { 3 };
+    for slot in 7..9 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 4;
+        out.attackers += 2;
+        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_ROOK - S] += sign;
+            out.zone += 2;
+        }
+        if soldier_files & (1 << (s & 15)) == 0 {
+            c[F_OPEN_FILE_ROOK - S] += sign;
+        }
+        let (across, along) = Line::both(pos, s);
+        // The enemy palace spans three points of a rank or file; a line that misses it
+        // contributes no hits.
+        let mut hits = 0;
+        if with_palace && rank >= 7 {
+            hits += across.rook_hits(6);
+        }
+        if with_palace && file.abs_diff(4) <= 1 {
+            hits += along.rook_hits(palace_row);
+        }
+        c[F_MOB_ROOK - S] += sign * (across.mobility() + along.mobility());
+        c[F_PALACE_ROOK - S] += sign * hits;
+        out.hitters[0] += i32::from(hits > 0);
+    }
+    for slot in 9..11 {
+        let s = pos.squares[base + slot];
+        if s == 0 {
+            continue;
+        }
+        out.phase += 2;
+        out.attackers += 1;
+        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
+        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
+        if in_enemy_zone(rank, file) {
+            c[F_ZONE_CANNON - S] += sign;
+            out.zone += 1;
+        }
+        let (across, along) = Line::both(pos, s);
+        let mut hits = 0;
+        if with_palace && rank >= 7 {
+            hits += across.cannon_hits(6);
+        }
+        if with_palace && file.abs_diff(4) <= 1 {
+            hits += along.cannon_hits(palace_row);
+        }
+        if k != 0 && (k ^ s) & 0x0F == 0 {
+            let kr = u32::from(k >> 4);
+            let (first, second) = if kr > along.p {
+                (along.hi(), along.hi2())
+            } else {
+                (along.lo(), along.lo2())
+            };
+            if first == kr {
+                c[F_HOLLOW_CANNON - S] += sign;
+            } else if second == kr {
+                c[F_SCREEN_CANNON - S] += sign;
+            }
+        }
+        c[F_MOB_CANNON - S] += sign * (across.mobility() + along.mobility());
+        c[F_PALACE_CANNON - S] += sign * hits;
+        out.hitters[2] += i32::from(hits > 0);
+    }
+    out
+}
+
+/// Off-board bits added to a rank's occupancy (columns 1, 2 and 12, 13) so that every search
+/// for the nearest or next piece meets one: a slider that reaches the edge meets index 2 or 12.
+const RANK_SENTINELS: u32 = 0b11 << 1 | 0b11 << 12;
+/// Off-board bits added to a file's occupancy (rows 1, 2 and 13, 14).
+const FILE_SENTINELS: u32 = 0b11 << 1 | 0b11 << 13;
+
+/// A slider's view along one rank or file: the occupied indices above and below its own (with
+/// two sentinels past each edge), from which the nearest and next pieces each way follow.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// The slider's index along the line.
+    p: u32,
+    /// Occupied indices above `p`.
+    above: u32,
+    /// Occupied indices below `p`.
+    below: u32,
+}
+
+impl Line {
+    /// The view from mailbox point `s` along its rank and along its file.
+    #[inline(always)]
+    fn both(pos: &Position, s: u8) -> (Line, Line) {
+        let (row, column) = (u32::from(s >> 4), u32::from(s & 15));
+        let ranks = u32::from(pos.rank_bits[row as usize]) | RANK_SENTINELS;
+        let files = u32::from(pos.file_bits[column as usize]) | FILE_SENTINELS;
+        (Line::new(ranks, column), Line::new(files, row))
+    }
+
+    /// The view from index `p` of a line with occupancy `occ` (sentinels included).
+    #[inline(always)]
+    fn new(occ: u32, p: u32) -> Line {
+        Line {
+            p,
+            above: occ & !((2u32 << p) - 1),
+            below: occ & ((1u32 << p) - 1),
+        }
+    }
+
+    /// The nearest occupied index above (a sentinel past the edge when there is none).
+    #[inline(always)]
+    fn hi(&self) -> u32 {
+        self.above.trailing_zeros()
+    }
+
+    /// The next occupied index above [`Line::hi`].
+    #[inline(always)]
+    fn hi2(&self) -> u32 {
+        (self.above & self.above.wrapping_sub(1)).trailing_zeros()
+    }
+
+    /// The nearest occupied index below.
+    #[inline(always)]
+    fn lo(&self) -> u32 {
+        31 - self.below.leading_zeros()
+    }
+
+    /// The next occupied index below [`Line::lo`].
+    #[inline(always)]
+    fn lo2(&self) -> u32 {
+        31 - (self.below ^ (1 << self.lo())).leading_zeros()
+    }
+
+    /// The empty points between the nearest pieces (or edges) each way.
+    #[inline(always)]
+    fn mobility(&self) -> i32 {
+        (self.hi() - self.lo()) as i32 - 2
+    }
+
+    /// Points of the three-point span starting at index `a` (on the board) that a chariot here
+    /// attacks: up to and including the nearest piece each way, its own point excluded.
+    #[inline(always)]
+    fn rook_hits(&self, a: u32) -> i32 {
+        overlap3(self.lo(), self.hi(), a) - i32::from((a..a + 3).contains(&self.p))
+    }
+
+    /// Points of the three-point span starting at `a` that a cannon here attacks: beyond the
+    /// nearest piece each way up to and including the next one (past an edge the indices are
+    /// sentinels, never in the span).
+    #[inline(always)]
+    fn cannon_hits(&self, a: u32) -> i32 {
+        overlap3(self.hi() + 1, self.hi2(), a) + overlap3(self.lo2(), self.lo() - 1, a)
+    }
+}
+
+/// The number of indices in both `lo..=hi` and `a..a + 3`.
+#[inline(always)]
+fn overlap3(lo: u32, hi: u32, a: u32) -> i32 {
+    (hi.min(a + 2) as i32 - lo.max(a) as i32 + 1).max(0)
+}
+
 /// Writes the features of `pos` into `out` and returns the phase (0..=[`MAX_PHASE`]).
 #[inline]
 pub fn features(pos: &Position, out: &mut impl Features) -> i32 {
@@ -461,6 +840,9 @@ pub struct Evaluation {
     linear: Box<[[Score; NUM_LINEAR]; 2]>,
     /// Whether any palace-attack or king-danger weight is set (otherwise they are not computed).
     palace_terms: bool,
+    /// Whether the material and piece-square weights are the tuned ones, so that the sum the
+    /// position keeps ([`PSQ_TUNED`]) can be used instead of summing `psq`.
+    tuned_psq: bool,
     cache: EvalCache,
 }
 
@@ -472,6 +854,7 @@ impl Clone for Evaluation {
             psq: self.psq.clone(),
             linear: self.linear.clone(),
             palace_terms: self.palace_terms,
+            tuned_psq: self.tuned_psq,
             cache: EvalCache::new(),
         }
     }
@@ -524,11 +907,14 @@ impl Evaluation {
             linear[0][j] = weights.mg[F_MOB_HORSE + j];
             linear[1][j] = weights.eg[F_MOB_HORSE + j];
         }
+        let tuned_psq =
+            (0..32).all(|i| (0..256).all(|sq| psq[i + 16][sq] == unpack_score(PSQ_TUNED[i][sq])));
         Evaluation {
             weights,
             psq,
             linear,
             palace_terms,
+            tuned_psq,
             cache: EvalCache::new(),
         }
     }
@@ -554,14 +940,18 @@ impl Evaluation {
     pub fn red_score(&self, pos: &Position) -> Score {
         let w = &self.weights;
         let (mut mg, mut eg) = (0, 0);
-        for (i, &sq) in pos.squares.iter().enumerate() {
-            if sq != 0 {
-                let (m, e) = self.psq[i + 16][sq as usize];
-                mg += m;
-                eg += e;
+        if self.tuned_psq {
+            (mg, eg) = unpack_score(pos.psq);
+        } else {
+            for (i, &sq) in pos.squares.iter().enumerate() {
+                if sq != 0 {
+                    let (m, e) = self.psq[i + 16][sq as usize];
+                    mg += m;
+                    eg += e;
+                }
             }
         }
-        let s = scalar_features_with(pos, self.palace_terms);
+        let s = fast_scalars(pos, self.palace_terms);
         for ((&n, &wm), &we) in s.counts.iter().zip(&self.linear[0]).zip(&self.linear[1]) {
             mg += wm * n;
             eg += we * n;
@@ -757,6 +1147,61 @@ mod tests {
                     assert_eq!(e.red_score(&pos), e.red_score_by_features(&pos), "{pos:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_fast_scan_equals_the_plain_feature_definition() {
+        use qiyi_core::game::Game;
+        use qiyi_core::rng::Rng;
+        let mut rng = Rng::new(23);
+        let mut moves = Vec::new();
+        let (mut hollow, mut screen, mut palace) = (0, 0, 0);
+        for _ in 0..60 {
+            let mut pos = Position::start();
+            for _ in 0..rng.below(160) {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+                for with_palace in [true, false] {
+                    let plain = scalar_features_with(&pos, with_palace);
+                    assert_eq!(fast_scalars(&pos, with_palace), plain, "{pos:?}");
+                    let n = |f: usize| plain.counts[f - F_MOB_HORSE] != 0;
+                    hollow += usize::from(n(F_HOLLOW_CANNON));
+                    screen += usize::from(n(F_SCREEN_CANNON));
+                    palace += usize::from(n(F_PALACE_ROOK) && n(F_PALACE_CANNON));
+                }
+            }
+        }
+        // The positions exercise the rarer terms too.
+        assert!(
+            hollow > 50 && screen > 20 && palace > 50,
+            "{hollow} {screen} {palace}"
+        );
+    }
+
+    #[test]
+    fn the_kept_piece_square_sum_is_used_only_for_the_tuned_weights() {
+        assert!(Evaluation::default().tuned_psq);
+        assert!(!Evaluation::with_weights(Weights::hand()).tuned_psq);
+        let mut w = Weights::default();
+        w.eg[F_PST + 3 * 50 + 17] += 1;
+        assert!(!Evaluation::with_weights(w).tuned_psq);
+        let mut w = Weights::default();
+        w.mg[F_MOB_ROOK] += 1;
+        assert!(Evaluation::with_weights(w).tuned_psq);
+        for (mg, eg) in [
+            (0, 0),
+            (-1, 1),
+            (1234, -4321),
+            (-32768, 32767),
+            (32767, -32768),
+        ] {
+            assert_eq!(unpack_score(pack_score(mg, eg)), (mg, eg));
+            let two = pack_score(mg / 2, eg / 2) + pack_score(mg / 3, -eg / 5);
+            assert_eq!(unpack_score(two), (mg / 2 + mg / 3, eg / 2 - eg / 5));
         }
     }
 

@@ -304,31 +304,6 @@ impl Position {
         king_attacked_on(&self.board, k, color)
     }
 
-    /// Legality of a pseudo-legal move given the mover's general square `k` and check status.
-    ///
-    /// Outside check a non-general move can only expose the general along the rank or file it
-    /// leaves or enters (chariot, facing general, cannon screens) or through a horse leg it
-    /// vacates, so only those lines are scanned.
-    #[inline]
-    fn legal_given(&mut self, k: u8, in_check: bool, mv: Move) -> bool {
-        if mv.from == k {
-            return self.is_legal_pseudo(mv);
-        }
-        if in_check {
-            // A move that touches none of the points the attack test reads leaves the check.
-            if evasion_impossible(k, mv) {
-                return false;
-            }
-            return self.is_legal_pseudo(mv);
-        }
-        let (from, to) = (mv.from, mv.to);
-        let leg = is_leg(k, from);
-        if !leg && !on_lines(k, from) && !on_lines(k, to) {
-            return true;
-        }
-        !self.line_or_leg_attack(k, from, to, leg, side_bit(self.side.opposite()))
-    }
-
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
@@ -341,10 +316,42 @@ impl Position {
     pub(crate) fn generate_legal_with(&mut self, list: &mut MoveList, in_check: bool) {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
+        if in_check {
+            let checks = Checks::new(&self.board, k, self.side);
+            self.filter_legal(list, |p, mv| {
+                (mv.from == k || checks.may_evade(k, mv)) && p.is_legal_pseudo(mv)
+            });
+            return;
+        }
+        let guard = KingLines::new(&self.board, k, side_bit(self.side.opposite()));
+        self.filter_legal(list, |p, mv| {
+            if mv.from == k {
+                return p.is_legal_pseudo(mv);
+            }
+            match guard.verdict(&p.board, k, mv) {
+                Some(legal) => legal,
+                None => !p.line_or_leg_attack(
+                    k,
+                    mv.from,
+                    mv.to,
+                    is_leg(k, mv.from),
+                    side_bit(p.side.opposite()),
+                ),
+            }
+        });
+    }
+
+    /// Keeps the moves of `list` for which `legal` holds (the order of the rest may change).
+    #[inline(always)]
+    fn filter_legal(
+        &mut self,
+        list: &mut MoveList,
+        mut legal: impl FnMut(&mut Self, Move) -> bool,
+    ) {
         let mut i = 0;
         while i < list.len {
             let mv = list.moves[i];
-            if self.legal_given(k, in_check, mv) {
+            if legal(self, mv) {
                 i += 1;
             } else {
                 list.swap_remove(i);
@@ -355,14 +362,8 @@ impl Position {
     /// The number of legal moves (board rules only).
     pub fn count_legal(&mut self) -> usize {
         let mut list = MoveList::new();
-        self.pseudo_legal_moves(&mut list);
-        let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
-        let mut n = 0;
-        for &mv in list.as_slice() {
-            n += self.legal_given(k, in_check, mv) as usize;
-        }
-        n
+        self.generate_legal(&mut list);
+        list.len()
     }
 
     /// The legal moves (board rules only) of a position held by shared reference.
@@ -422,6 +423,219 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// What the four lines from a general that is not in check hold, for deciding most moves'
+/// legality without trying them: the pieces whose departure would expose the general, and the
+/// enemy cannon that is the first piece on a line (a piece arriving between them would be its
+/// screen).
+struct KingLines {
+    /// Per line (in [`ORTH`] order), the points (0 for none) of the first and second pieces when
+    /// taking that piece away opens an attack: the first when the second is an enemy chariot (or
+    /// the enemy general on the file) or the third an enemy cannon, the second when the third is
+    /// an enemy cannon.
+    exposing: [[u8; 2]; 4],
+    /// Per line, the point of the first piece when it is an enemy cannon, else 0.
+    cannon_first: [u8; 4],
+}
+
+impl KingLines {
+    /// Reads the lines from the general on `k`; `them` is the enemy's colour bit.
+    #[inline]
+    fn new(b: &[u8; 256], k: u8, them: u8) -> KingLines {
+        let mut lines = KingLines {
+            exposing: [[0; 2]; 4],
+            cannon_first: [0; 4],
+        };
+        let enemy_kind = |p: u8| {
+            let c = b[p as usize];
+            if c & them != 0 {
+                CELL_KIND[c as usize]
+            } else {
+                7
+            }
+        };
+        for (i, &d) in ORTH.iter().enumerate() {
+            let p1 = next_piece(b, k, d);
+            if b[p1 as usize] == OFF {
+                continue;
+            }
+            let p2 = next_piece(b, p1, d);
+            let p3 = if b[p2 as usize] == OFF {
+                p2
+            } else {
+                next_piece(b, p2, d)
+            };
+            let (k1, k2, k3) = (enemy_kind(p1), enemy_kind(p2), enemy_kind(p3));
+            if k1 == K_CANNON {
+                lines.cannon_first[i] = p1;
+            }
+            let cannon_third = k3 == K_CANNON;
+            if k2 == K_ROOK || (k2 == K_KING && i < 2) || cannon_third {
+                lines.exposing[i][0] = p1;
+            }
+            if cannon_third {
+                lines.exposing[i][1] = p2;
+            }
+        }
+        lines
+    }
+
+    /// Whether the pseudo-legal `mv` (not a general move) is legal, or `None` when these lines
+    /// cannot tell: a piece leaving a horse leg of the general, or moving along one of its lines.
+    #[inline(always)]
+    fn verdict(&self, b: &[u8; 256], k: u8, mv: Move) -> Option<bool> {
+        let (from, to) = (mv.from, mv.to);
+        let from_line = KING_RELATION[delta_index(k, from)];
+        let to_line = KING_RELATION[delta_index(k, to)] & 7;
+        if from_line == NO_LINE && to_line == NO_LINE {
+            return Some(true);
+        }
+        if from_line == to_line || from_line & KING_LEG != 0 {
+            return None;
+        }
+        if from_line != NO_LINE && self.exposing[from_line as usize].contains(&from) {
+            return Some(false);
+        }
+        if to_line != NO_LINE && b[to as usize] == EMPTY {
+            // Arriving (not capturing) between the general and an enemy cannon that faces it
+            // with nothing between makes the arriving piece the cannon's screen. A capture on a
+            // line changes no occupancy there, so it opens nothing.
+            let c = self.cannon_first[to_line as usize];
+            if c != 0 && (to as i16 - k as i16).abs() < (c as i16 - k as i16).abs() {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+/// One attack on a general: along a line (`dir` != 0) by the piece on `far` over the screen
+/// `screen` (0 for a chariot or the facing general), or from a point (`dir` == 0) by the horse
+/// or soldier on `far` through the leg `screen` (0 for a soldier).
+#[derive(Clone, Copy, Default)]
+struct Check {
+    dir: i16,
+    far: u8,
+    screen: u8,
+}
+
+/// The attacks on a general in check, for rejecting most moves that cannot evade them all.
+struct Checks {
+    list: [Check; 16],
+    len: usize,
+}
+
+impl Checks {
+    /// The attacks on `color`'s general on `k` (the attack test of [`king_attacked_on`], every
+    /// attacker kept).
+    fn new(b: &[u8; 256], k: u8, color: Color) -> Checks {
+        let them = side_bit(color.opposite());
+        let mut checks = Checks {
+            list: [Check::default(); 16],
+            len: 0,
+        };
+        let enemy = |s: u8, kind: u8| {
+            let c = b[s as usize];
+            c & them != 0 && CELL_KIND[c as usize] == kind
+        };
+        let mut add = |dir: i16, far: u8, screen: u8| {
+            if checks.len < checks.list.len() {
+                checks.list[checks.len] = Check { dir, far, screen };
+                checks.len += 1;
+            }
+        };
+        for (i, &d) in ORTH.iter().enumerate() {
+            let p1 = next_piece(b, k, d);
+            if b[p1 as usize] == OFF {
+                continue;
+            }
+            if enemy(p1, K_ROOK) || (i < 2 && enemy(p1, K_KING)) {
+                add(d, p1, 0);
+                continue;
+            }
+            let p2 = next_piece(b, p1, d);
+            if enemy(p2, K_CANNON) {
+                add(d, p2, p1);
+            }
+        }
+        for &d in DIAG.iter() {
+            let leg = step(k, d);
+            if b[leg as usize] != EMPTY {
+                continue;
+            }
+            let vert = if d > 0 { 16 } else { -16 };
+            for s in [step(leg, vert), step(leg, d - vert)] {
+                if enemy(s, K_HORSE) {
+                    add(0, s, leg);
+                }
+            }
+        }
+        for s in [step(k, FORWARD[color.index()]), step(k, 1), step(k, -1)] {
+            if enemy(s, K_PAWN) {
+                add(0, s, 0);
+            }
+        }
+        checks
+    }
+
+    /// Whether the move `mv` of a piece other than the general (on `k`) could answer every
+    /// attack: capture the attacker or step between it and the general, block a horse's leg,
+    /// or take a cannon's screen away. A move that cannot is illegal; one that can still needs
+    /// the full test (it may open another line).
+    #[inline]
+    fn may_evade(&self, k: u8, mv: Move) -> bool {
+        let (from, to) = (mv.from, mv.to);
+        self.list[..self.len].iter().all(|c| {
+            if c.dir != 0 {
+                from == c.screen
+                    || (line_dir(k, to) == c.dir
+                        && (to as i16 - k as i16).abs() <= (c.far as i16 - k as i16).abs())
+            } else {
+                to == c.far || to == c.screen
+            }
+        })
+    }
+}
+
+/// [`KING_RELATION`] of a point on none of the general's lines.
+const NO_LINE: u8 = 4;
+/// [`KING_RELATION`] flag of a point diagonally next to the general (a horse leg).
+const KING_LEG: u8 = 8;
+
+/// By `s - k` (see [`delta_index`]) for a general on `k` in a palace (FEN parsing and the moves
+/// keep it there) and a point `s` of the board: the index in [`ORTH`] of the direction from `k`
+/// to `s` when they share a rank or file (from a palace file, an offset of at most 8 stays on
+/// the rank or leaves the board; a multiple of 16 stays on the file), else [`NO_LINE`] (also for
+/// `s == k`), plus [`KING_LEG`] for the diagonal neighbours.
+const KING_RELATION: [u8; 512] = {
+    let mut t = [NO_LINE; 512];
+    let mut d: i32 = -255;
+    while d < 256 {
+        let i = (256 + d) as usize;
+        if d != 0 && d % 16 == 0 {
+            t[i] = if d > 0 { 0 } else { 1 };
+        } else if d != 0 && d >= -8 && d <= 8 {
+            t[i] = if d > 0 { 2 } else { 3 };
+        }
+        d += 1;
+    }
+    let mut j = 0;
+    while j < 4 {
+        t[(256 + DIAG[j]) as usize] |= KING_LEG;
+        j += 1;
+    }
+    t
+};
+
+/// The first non-empty point (a piece or the edge) from `s` in direction `d`, `s` excluded.
+#[inline(always)]
+fn next_piece(b: &[u8; 256], s: u8, d: i16) -> u8 {
+    let mut t = step(s, d);
+    while b[t as usize] == EMPTY {
+        t = step(t, d);
+    }
+    t
 }
 
 /// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
@@ -801,6 +1015,33 @@ mod tests {
             }
         }
         assert!(checks > 500, "too few checking moves: {checks}");
+    }
+
+    #[test]
+    fn king_relation_matches_the_geometry_of_board_points() {
+        let palaces = BOARD_POINTS
+            .iter()
+            .filter(|&&k| IN_PALACE[0][k as usize] || IN_PALACE[1][k as usize]);
+        for &k in palaces {
+            for &s in BOARD_POINTS.iter() {
+                let r = KING_RELATION[delta_index(k, s)];
+                let line = if s == k {
+                    NO_LINE
+                } else if mb_file(s) == mb_file(k) {
+                    u8::from(s < k)
+                } else if mb_rank(s) == mb_rank(k) {
+                    2 + u8::from(s < k)
+                } else {
+                    NO_LINE
+                };
+                assert_eq!(r & 7, line, "{k} {s}");
+                assert_eq!(
+                    ORTH.get(line as usize).copied().unwrap_or(0),
+                    line_dir(k, s)
+                );
+                assert_eq!(r & KING_LEG != 0, is_leg(k, s));
+            }
+        }
     }
 
     #[test]

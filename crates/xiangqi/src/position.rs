@@ -2,6 +2,7 @@
 //! counters and the history needed for repetition rules; make and unmake with an undo record.
 
 use crate::board::*;
+use crate::eval::PSQ_TUNED;
 use std::fmt;
 
 /// A move from one point to another (capture or not). `Copy`, two bytes.
@@ -63,6 +64,7 @@ impl fmt::Debug for Move {
 pub struct Undo {
     pub(crate) captured: u8,
     pub(crate) halfmove: u32,
+    pub(crate) psq: i32,
 }
 
 /// One earlier position in the game record, for repetition and chase rules.
@@ -82,6 +84,16 @@ pub struct Position {
     pub(crate) board: [u8; 256],
     /// Mailbox square of each piece code (index `code - 16`), 0 when absent.
     pub(crate) squares: [u8; 32],
+    /// Occupied points of each rank, kept with the board for the evaluation's line scans:
+    /// indexed by the mailbox row `sq >> 4`, bit `sq & 15` (so files a..i are bits 3..=11).
+    pub(crate) rank_bits: [u16; 16],
+    /// Occupied points of each file: indexed by the mailbox column `sq & 15`, bit `sq >> 4`
+    /// (ranks 0..=9 are bits 3..=12).
+    pub(crate) file_bits: [u16; 16],
+    /// Material plus piece-square score of the tuned weights from Red's view, summed over the
+    /// pieces and kept by make/unmake: middlegame and endgame packed as in
+    /// [`crate::eval::PSQ_TUNED`].
+    pub(crate) psq: i32,
     pub(crate) side: Color,
     pub(crate) hash: u64,
     /// Plies since the last capture.
@@ -119,6 +131,9 @@ impl Position {
         Position {
             board: EMPTY_BOARD,
             squares: [0; 32],
+            rank_bits: [0; 16],
+            file_bits: [0; 16],
+            psq: 0,
             side: Color::Red,
             hash: 0,
             halfmove: 0,
@@ -197,10 +212,20 @@ impl Position {
                 let m = sq.to_mailbox();
                 self.squares[code_index(code)] = m;
                 self.board[m as usize] = code;
+                self.flip_occupancy(m);
+                self.psq += PSQ_TUNED[code_index(code)][m as usize];
                 return true;
             }
         }
         false
+    }
+
+    /// Toggles mailbox point `sq` in the rank and file occupancy (a piece arrives or leaves).
+    #[inline(always)]
+    pub(crate) fn flip_occupancy(&mut self, sq: u8) {
+        let (row, column) = ((sq >> 4) as usize, (sq & 15) as usize);
+        self.rank_bits[row] ^= 1 << column;
+        self.file_bits[column] ^= 1 << row;
     }
 
     /// Counts `color`'s pieces of `kind`.
@@ -226,10 +251,14 @@ impl Position {
         let undo = Undo {
             captured: cap,
             halfmove: self.halfmove,
+            psq: self.psq,
         };
         let mut h = self.hash ^ zkey(pc, mv.from) ^ zkey(pc, mv.to) ^ ZOBRIST_SIDE;
+        let moving = &PSQ_TUNED[code_index(pc)];
+        self.psq += moving[to] - moving[from];
         if cap != EMPTY {
             h ^= zkey(cap, mv.to);
+            self.psq -= PSQ_TUNED[code_index(cap)][to];
             self.squares[code_index(cap)] = 0;
             self.halfmove = 0;
         } else {
@@ -239,6 +268,10 @@ impl Position {
         self.board[from] = EMPTY;
         self.board[to] = pc;
         self.squares[code_index(pc)] = mv.to;
+        self.flip_occupancy(mv.from);
+        if cap == EMPTY {
+            self.flip_occupancy(mv.to);
+        }
         if self.side == Color::Black {
             self.fullmove += 1;
         }
@@ -255,14 +288,18 @@ impl Position {
         self.board[from] = pc;
         self.board[to] = undo.captured;
         self.squares[code_index(pc)] = mv.from;
+        self.flip_occupancy(mv.from);
         if undo.captured != EMPTY {
             self.squares[code_index(undo.captured)] = mv.to;
+        } else {
+            self.flip_occupancy(mv.to);
         }
         self.side = self.side.opposite();
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
         self.halfmove = undo.halfmove;
+        self.psq = undo.psq;
         match self.history.pop() {
             Some(e) => self.hash = e.hash,
             None => self.hash = self.compute_hash(),
@@ -279,6 +316,7 @@ impl Position {
         let undo = Undo {
             captured: EMPTY,
             halfmove: self.halfmove,
+            psq: self.psq,
         };
         self.hash ^= ZOBRIST_SIDE;
         if self.side == Color::Black {
@@ -306,6 +344,9 @@ impl Position {
         Position {
             board: self.board,
             squares: self.squares,
+            rank_bits: self.rank_bits,
+            file_bits: self.file_bits,
+            psq: self.psq,
             side: self.side,
             hash: self.hash,
             halfmove: self.halfmove,
@@ -330,5 +371,71 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.is_in_check(self.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiyi_core::rng::Rng;
+
+    /// The rank and file occupancy recomputed from the board.
+    fn occupancy(pos: &Position) -> ([u16; 16], [u16; 16]) {
+        let (mut ranks, mut files) = ([0u16; 16], [0u16; 16]);
+        for &m in BOARD_POINTS.iter() {
+            if pos.board[m as usize] != EMPTY {
+                ranks[mb_rank(m) as usize + 3] |= 1 << (mb_file(m) + 3);
+                files[mb_file(m) as usize + 3] |= 1 << (mb_rank(m) + 3);
+            }
+        }
+        (ranks, files)
+    }
+
+    /// The tuned material and piece-square sum recomputed from the pieces.
+    fn psq_from_scratch(pos: &Position) -> i32 {
+        let mut sum = 0;
+        for (i, &sq) in pos.squares.iter().enumerate() {
+            if sq != 0 {
+                sum += PSQ_TUNED[i][sq as usize];
+            }
+        }
+        sum
+    }
+
+    #[test]
+    fn occupancy_bits_and_psq_sum_follow_make_unmake_and_null_moves() {
+        let mut rng = Rng::new(5);
+        let mut captures = 0;
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            let start = pos.clone();
+            let mut played = Vec::new();
+            for _ in 0..rng.below(200) {
+                let list = pos.legal_move_list();
+                if list.is_empty() {
+                    break;
+                }
+                let mv = list.as_slice()[rng.below(list.len())];
+                captures += usize::from(pos.board[mv.to as usize] != EMPTY);
+                let undo = pos.make(mv);
+                played.push((mv, undo));
+                assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos), "{pos:?}");
+                assert_eq!(pos.psq, psq_from_scratch(&pos), "{pos:?}");
+                let null = pos.make_null();
+                assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos));
+                pos.unmake_null(null);
+                // A FEN round trip rebuilds the same bits.
+                let again = Position::from_fen(&pos.to_fen()).expect("fen");
+                assert_eq!((again.rank_bits, again.file_bits), occupancy(&pos));
+                assert_eq!(again.psq, pos.psq);
+            }
+            while let Some((mv, undo)) = played.pop() {
+                pos.unmake(mv, undo);
+                assert_eq!((pos.rank_bits, pos.file_bits), occupancy(&pos));
+                assert_eq!(pos.psq, psq_from_scratch(&pos));
+            }
+            assert_eq!(pos, start);
+        }
+        assert!(captures > 100, "too few captures: {captures}");
     }
 }

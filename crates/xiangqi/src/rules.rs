@@ -421,8 +421,14 @@ impl Position {
         self.board[e.mv.from as usize] = pc;
         self.board[e.mv.to as usize] = e.captured;
         self.squares[code_index(pc)] = e.mv.from;
+        self.flip_occupancy(e.mv.from);
+        let moving = &crate::eval::PSQ_TUNED[code_index(pc)];
+        self.psq += moving[e.mv.from as usize] - moving[e.mv.to as usize];
         if e.captured != EMPTY {
+            self.psq += crate::eval::PSQ_TUNED[code_index(e.captured)][e.mv.to as usize];
             self.squares[code_index(e.captured)] = e.mv.to;
+        } else {
+            self.flip_occupancy(e.mv.to);
         }
         self.side = self.side.opposite();
         self.hash = e.hash;
@@ -462,18 +468,11 @@ impl Position {
         };
         let mut check_them = true; // we were in check at every one of our turns
         let mut check_us = true;
-        let mut chase_them = u16::MAX;
-        let mut chase_us = u16::MAX;
         for (k, pos) in boards.iter().enumerate().take(span + 1) {
             if k % 2 == 0 {
                 check_them &= pos.in_check();
-                // The move into the first occurrence counts when the record has it.
-                if k < span || moves.get(k).is_some_and(|e| !e.mv.is_null()) {
-                    chase_them &= chased(k);
-                }
             } else {
                 check_us &= pos.in_check();
-                chase_us &= chased(k);
             }
         }
         let verdict = |them: bool, mine: bool| -> Option<Option<Color>> {
@@ -493,6 +492,23 @@ impl Position {
                     EndReason::Repetition
                 },
             };
+        }
+        // Chases decide only without perpetual check, and a side's chase mask, once empty,
+        // stays empty: the (costly) chase tests stop as soon as both are.
+        let mut chase_them = u16::MAX;
+        let mut chase_us = u16::MAX;
+        for k in 0..boards.len().min(span + 1) {
+            if chase_them == 0 && chase_us == 0 {
+                break;
+            }
+            if k % 2 == 0 {
+                // The move into the first occurrence counts when the record has it.
+                if chase_them != 0 && (k < span || moves.get(k).is_some_and(|e| !e.mv.is_null())) {
+                    chase_them &= chased(k);
+                }
+            } else if chase_us != 0 {
+                chase_us &= chased(k);
+            }
         }
         if let Some(w) = verdict(chase_them != 0, chase_us != 0) {
             return Outcome {
