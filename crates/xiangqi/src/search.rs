@@ -14,9 +14,11 @@
 //! - PVS with aspiration windows, TT cut-offs, check extension, single-reply extension (in
 //!   check with one legal move), mate-distance pruning, internal iterative reduction (no table
 //!   move: one ply less);
-//! - null move with a verification search at high depth (its refutation also flags a mate
-//!   threat, which turns off the static pruning and eases reductions at that node), reverse
-//!   futility, futility and move-count pruning of quiet moves near the leaves (never of moves
+//! - null move (reduction 2 + depth/4 + a margin term) with a verification search at high depth
+//!   (its refutation also flags a mate threat, which turns off the static pruning and eases
+//!   reductions at that node), reverse futility (off when two or more enemy attackers stand near
+//!   the general, see [`king_danger`]: the static score misjudges sacrificial mating attacks),
+//!   futility and move-count pruning of quiet moves near the leaves (never of moves
 //!   that give check, including losing captures that check), all scaled by whether the static
 //!   score is improving; logarithmic late-move reductions, one ply more when not improving and
 //!   one less for killers, good history, pieces stepping out of an attack and moves that attack
@@ -25,7 +27,9 @@
 //!   captures last;
 //! - the rules inside the search: 60-move rule, no attackers left, and repetitions scored by the
 //!   perpetual check/chase verdict ([`Position::cycle_verdict`]);
-//! - Lazy SMP over the shared table.
+//! - Lazy SMP over the shared table;
+//! - [`SearchTweaks`]: switches of these heuristics for A/B tests (`xq_dev blunders` screens
+//!   them on a fixed-node blunder set).
 
 use crate::board::*;
 use crate::position::{Move, Position};
@@ -324,7 +328,7 @@ impl Default for SearchTweaks {
             danger: 0,
             rfp_danger: 2,
             mate_threat_ext: false,
-            null_r: 3,
+            null_r: 2,
             lmr_div: 2.2,
             rfp: true,
             futility: true,
