@@ -14,11 +14,10 @@
 //! - PVS with aspiration windows, TT cut-offs, check extension, single-reply extension (in
 //!   check with one legal move), mate-distance pruning, internal iterative reduction (no table
 //!   move: one ply less);
-//! - null move (reduction 2 + depth/4 + a margin term) with a verification search at high depth
+//! - null move (reduction 3 + depth/4 + a margin term) with a verification search at high depth
 //!   (its refutation also flags a mate threat, which turns off the static pruning and eases
-//!   reductions at that node), reverse futility (off when two or more enemy attackers stand near
-//!   the general, see [`king_danger`]: the static score misjudges sacrificial mating attacks),
-//!   futility and move-count pruning of quiet moves near the leaves (never of moves
+//!   reductions at that node), reverse futility (a [`SearchTweaks`] switch can turn it off near
+//!   an attacked general, see [`king_danger`]), futility and move-count pruning of quiet moves near the leaves (never of moves
 //!   that give check, including losing captures that check), all scaled by whether the static
 //!   score is improving; logarithmic late-move reductions, one ply more when not improving and
 //!   one less for killers, good history, pieces stepping out of an attack and moves that attack
@@ -326,9 +325,9 @@ impl Default for SearchTweaks {
     fn default() -> Self {
         SearchTweaks {
             danger: 0,
-            rfp_danger: 2,
+            rfp_danger: 0,
             mate_threat_ext: false,
-            null_r: 2,
+            null_r: 3,
             lmr_div: 2.2,
             rfp: true,
             futility: true,
