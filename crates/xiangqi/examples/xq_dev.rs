@@ -1,13 +1,18 @@
 //! Development driver for the engine without the CLI:
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- analyze FEN|startpos[ moves ...] DEPTH|Nms`
 //! `cargo run -p qiyi-xiangqi --release --example xq_dev -- match SPEC_A SPEC_B GAMES MS [SKIP]`
-//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- bench [DEPTH]` (the `qiyi bench` suite)
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- bench [DEPTH] [TWEAKS]` (the `qiyi bench` suite)
+//! `cargo run -p qiyi-xiangqi --release --example xq_dev -- blunders FILE NODES [TWEAKS] [-v]`
+//! (fixed-node searches of a blunder set `FEN;played;judge_best;...`, see
+//! scripts/xiangqi/blunder_set.py; TWEAKS as in `SearchTweaks::apply`, e.g. `danger=2,null_r=2`)
 //! (specs as in `qiyi match xiangqi`: `qiyi`, `qiyi:seed`, `ucci:CMD`, `uci:CMD`; SKIP = openings
 //! to skip, so several shards can run side by side).
 
 use qiyi_core::search::SearchLimits;
 use qiyi_xiangqi::engine::{Engine, EngineConfig};
+use qiyi_xiangqi::eval::Evaluation;
 use qiyi_xiangqi::matchplay::{self, MatchConfig, PlayerSpec, TimeControl, OPENINGS};
+use qiyi_xiangqi::search::{SearchTweaks, XiangqiSearch};
 use qiyi_xiangqi::{Position, START_FEN};
 use std::time::Duration;
 
@@ -96,9 +101,63 @@ fn main() {
                 r.ms_per_move.1
             );
         }
+        Some("blunders") => {
+            // blunders FILE NODES [TWEAKS] [-v]: fixed-node searches of a blunder set.
+            let text = std::fs::read_to_string(&args[2]).expect("blunder file");
+            let nodes: u64 = args[3].parse().expect("nodes");
+            let mut tweaks = SearchTweaks::default();
+            if let Some(t) = args.get(4).filter(|t| *t != "-v") {
+                tweaks.apply(t).expect("tweaks");
+            }
+            let verbose = args.iter().any(|a| a == "-v");
+            let (mut total, mut avoided, mut found, mut spent) = (0, 0, 0, 0u64);
+            for line in text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            {
+                let f: Vec<&str> = line.split(';').collect();
+                let pos = Position::from_fen(f[0]).expect("fen");
+                let mut s = XiangqiSearch::new(Evaluation::default(), 64, 1);
+                s.set_tweaks(tweaks);
+                let r = s.search(&pos, &SearchLimits::nodes(nodes), |_| {});
+                let best = r.best_move.map(|m| m.to_string()).unwrap_or_default();
+                total += 1;
+                spent += r.stats.nodes;
+                let ok_avoid = best != f[1];
+                let ok_found = best == f[2];
+                avoided += usize::from(ok_avoid);
+                found += usize::from(ok_found);
+                if verbose {
+                    println!(
+                        "{} played {} judge {} ours {} score {} depth {} {}",
+                        f.get(5).unwrap_or(&""),
+                        f[1],
+                        f[2],
+                        best,
+                        r.score,
+                        r.stats.depth,
+                        if ok_found {
+                            "FOUND"
+                        } else if ok_avoid {
+                            "avoid"
+                        } else {
+                            "BLUNDER"
+                        }
+                    );
+                }
+            }
+            println!(
+                "blunder set {}: {total} positions, avoided {avoided}, judge move {found}, nodes {spent} ({tweaks:?})",
+                args[2]
+            );
+        }
         Some("bench") => {
             let depth: u32 = args.get(2).map_or(8, |d| d.parse().expect("depth"));
-            let r = qiyi_xiangqi::search::bench(depth);
+            let mut tweaks = SearchTweaks::default();
+            if let Some(t) = args.get(3) {
+                tweaks.apply(t).expect("tweaks");
+            }
+            let r = qiyi_xiangqi::search::bench_with(depth, tweaks);
             let secs = r.time.as_secs_f64().max(1e-9);
             println!(
                 "search suite depth {depth}: {} nodes in {:.3} s = {:.0} nodes/s; best moves {:?}",

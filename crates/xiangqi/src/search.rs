@@ -14,9 +14,10 @@
 //! - PVS with aspiration windows, TT cut-offs, check extension, single-reply extension (in
 //!   check with one legal move), mate-distance pruning, internal iterative reduction (no table
 //!   move: one ply less);
-//! - null move with a verification search at high depth (its refutation also flags a mate
-//!   threat, which turns off the static pruning and eases reductions at that node), reverse
-//!   futility, futility and move-count pruning of quiet moves near the leaves (never of moves
+//! - null move (reduction 3 + depth/4 + a margin term) with a verification search at high depth
+//!   (its refutation also flags a mate threat, which turns off the static pruning and eases
+//!   reductions at that node), reverse futility (a [`SearchTweaks`] switch can turn it off near
+//!   an attacked general, see [`king_danger`]), futility and move-count pruning of quiet moves near the leaves (never of moves
 //!   that give check, including losing captures that check), all scaled by whether the static
 //!   score is improving; logarithmic late-move reductions, one ply more when not improving and
 //!   one less for killers, good history, pieces stepping out of an attack and moves that attack
@@ -25,7 +26,9 @@
 //!   captures last;
 //! - the rules inside the search: 60-move rule, no attackers left, and repetitions scored by the
 //!   perpetual check/chase verdict ([`Position::cycle_verdict`]);
-//! - Lazy SMP over the shared table.
+//! - Lazy SMP over the shared table;
+//! - [`SearchTweaks`]: switches of these heuristics for A/B tests (`xq_dev blunders` screens
+//!   them on a fixed-node blunder set).
 
 use crate::board::*;
 use crate::position::{Move, Position};
@@ -285,11 +288,111 @@ fn threatens_bigger(b: &[u8; 256], squares: &[u8; 32], to: u8) -> bool {
     })
 }
 
-/// Late-move reduction for a depth and a move number.
-fn lmr_reduction(depth: i32, searched: usize) -> i32 {
+/// Late-move reduction for a depth and a move number (`div` divides the log product).
+fn lmr_reduction(depth: i32, searched: usize, div: f64) -> i32 {
     let d = f64::from(depth.clamp(1, 63));
     let m = (searched.clamp(1, 63)) as f64;
-    (0.6 + d.ln() * m.ln() / 2.2) as i32
+    (0.6 + d.ln() * m.ln() / div) as i32
+}
+
+/// Switches of the search heuristics, for A/B tests ([`XiangqiSearch::set_tweaks`]); the
+/// default is what the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchTweaks {
+    /// King danger (enemy chariots, horses, cannons and crossed soldiers in the side to move's
+    /// palace zone, see [`king_danger`]) from which a node prunes no quiet move and reduces one
+    /// ply less; 0 turns it off.
+    pub danger: u8,
+    /// King danger from which reverse futility pruning is off (0: never off).
+    pub rfp_danger: u8,
+    /// Extend a node by one ply when the null move reveals a mate threat.
+    pub mate_threat_ext: bool,
+    /// Base null-move reduction.
+    pub null_r: i32,
+    /// Divisor of the late-move reduction formula (bigger reduces less).
+    pub lmr_div: f64,
+    /// Reverse futility pruning.
+    pub rfp: bool,
+    /// Futility pruning of quiet moves.
+    pub futility: bool,
+    /// Move-count pruning of late quiet moves.
+    pub lmp: bool,
+    /// Quiet moves into the enemy palace zone are neither pruned nor reduced extra.
+    pub attack_moves: bool,
+}
+
+impl Default for SearchTweaks {
+    fn default() -> Self {
+        SearchTweaks {
+            danger: 0,
+            rfp_danger: 0,
+            mate_threat_ext: false,
+            null_r: 3,
+            lmr_div: 2.2,
+            rfp: true,
+            futility: true,
+            lmp: true,
+            attack_moves: false,
+        }
+    }
+}
+
+impl SearchTweaks {
+    /// Applies a comma-separated list of `name=value` settings (`danger=3,null_r=2,rfp=0`...);
+    /// returns the first setting it does not understand.
+    pub fn apply(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item.split_once('=').unwrap_or((item, "1"));
+            let flag = || v != "0";
+            let bad = || item.to_string();
+            match k {
+                "danger" => self.danger = v.parse().map_err(|_| bad())?,
+                "rfp_danger" => self.rfp_danger = v.parse().map_err(|_| bad())?,
+                "mate_threat_ext" => self.mate_threat_ext = flag(),
+                "null_r" => self.null_r = v.parse().map_err(|_| bad())?,
+                "lmr_div" => self.lmr_div = v.parse().map_err(|_| bad())?,
+                "rfp" => self.rfp = flag(),
+                "futility" => self.futility = flag(),
+                "lmp" => self.lmp = flag(),
+                "attack_moves" => self.attack_moves = flag(),
+                _ => return Err(bad()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether mailbox point `sq` lies in `color`'s palace zone: files c-g, `color`'s three home
+/// ranks plus the one in front.
+#[inline]
+fn in_palace_zone(sq: u8, color: Color) -> bool {
+    let (f, r) = (mb_file(sq), mb_rank(sq));
+    let r = match color {
+        Color::Red => r,
+        Color::Black => 9 - r,
+    };
+    (2..=6).contains(&f) && r <= 3
+}
+
+/// How many enemy attackers (chariots, horses, cannons, soldiers) stand in the palace zone of
+/// the side to move, plus enemy chariots and cannons on its general's file.
+pub fn king_danger(pos: &Position) -> u8 {
+    let us = pos.side;
+    let them = side_bit(us.opposite());
+    let king = pos.squares[code_index(code_of(us, 0))];
+    let mut n = 0;
+    for slot in 5..16u8 {
+        let s = pos.squares[code_index(them | slot)];
+        if s == 0 {
+            continue;
+        }
+        if in_palace_zone(s, us)
+            || (slot <= 10 && slot != 5 && slot != 6 && king != 0 && mb_file(s) == mb_file(king))
+        {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The Xiangqi searcher: an evaluator, a shared transposition table and a thread count.
@@ -297,6 +400,7 @@ pub struct XiangqiSearch<E> {
     eval: E,
     tt: Arc<TranspositionTable>,
     threads: usize,
+    tweaks: SearchTweaks,
 }
 
 impl<E: Evaluator<Position>> XiangqiSearch<E> {
@@ -306,7 +410,13 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
             eval,
             tt: Arc::new(TranspositionTable::new(tt_mib.max(1))),
             threads: threads.max(1),
+            tweaks: SearchTweaks::default(),
         }
+    }
+
+    /// Changes the search heuristics (for A/B tests).
+    pub fn set_tweaks(&mut self, tweaks: SearchTweaks) {
+        self.tweaks = tweaks;
     }
 
     /// The evaluator.
@@ -329,21 +439,22 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
         self.tt.new_search();
         let shared = SearchControl::new(limits);
         let mut result = if self.threads == 1 {
-            Worker::new(&self.eval, &self.tt, &shared, 0).iterate(pos, &mut on_info)
+            Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks).iterate(pos, &mut on_info)
         } else {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..self.threads)
                     .map(|id| {
                         let (shared, eval, tt) = (&shared, &self.eval, &*self.tt);
                         let pos = pos.clone();
+                        let tweaks = self.tweaks;
                         scope.spawn(move || {
-                            let mut w = Worker::new(eval, tt, shared, id);
+                            let mut w = Worker::new(eval, tt, shared, id, tweaks);
                             w.iterate(&pos, &mut |_: &SearchInfo<Move>| {}).stats
                         })
                     })
                     .collect();
-                let mut r =
-                    Worker::new(&self.eval, &self.tt, &shared, 0).iterate(pos, &mut on_info);
+                let mut r = Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks)
+                    .iterate(pos, &mut on_info);
                 shared.stop.store(true, Ordering::Relaxed);
                 for h in helpers {
                     if let Ok(stats) = h.join() {
@@ -383,12 +494,19 @@ struct Worker<'a, E> {
     /// Static evaluation at each ply of the current line (`-INFINITY` when in check), for the
     /// improving test.
     eval_stack: Vec<Score>,
+    tweaks: SearchTweaks,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
 
 impl<'a, E: Evaluator<Position>> Worker<'a, E> {
-    fn new(eval: &'a E, tt: &'a TranspositionTable, shared: &'a SearchControl, id: usize) -> Self {
+    fn new(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        shared: &'a SearchControl,
+        id: usize,
+        tweaks: SearchTweaks,
+    ) -> Self {
         Worker {
             eval,
             tt,
@@ -407,6 +525,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             root_best: None,
             known_check: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
+            tweaks,
         }
     }
 
@@ -618,15 +737,29 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         // Set when passing the move would get this side mated (the null-move search found it):
         // then nothing at this node is pruned or reduced on the strength of the static score.
         let mut mate_threat = false;
+        let tw = self.tweaks;
+        // The side to move's general is under attack: prune nothing on the static score.
+        let king_danger_now = if (tw.danger > 0 || tw.rfp_danger > 0) && !in_check {
+            king_danger(pos)
+        } else {
+            0
+        };
+        let danger = tw.danger > 0 && king_danger_now >= tw.danger;
+        let rfp_off = tw.rfp_danger > 0 && king_danger_now >= tw.rfp_danger;
 
         if !is_pv && !in_check && !is_mate_score(beta) {
             // Reverse futility: far above beta near the leaves.
-            if depth <= 4 && static_eval - 110 * depth + 50 * i32::from(improving) >= beta {
+            if tw.rfp
+                && !danger
+                && !rfp_off
+                && depth <= 4
+                && static_eval - 110 * depth + 50 * i32::from(improving) >= beta
+            {
                 return static_eval;
             }
             // Null move with verification.
             if allow_null && depth >= 2 && static_eval >= beta && has_major_piece(pos) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = tw.null_r + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let undo = pos.make_null();
                 let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 pos.unmake_null(undo);
@@ -648,6 +781,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                     }
                 }
             }
+        }
+
+        if mate_threat && tw.mate_threat_ext && (ply as i32) < 2 * self.root_depth + 8 {
+            depth += 1;
         }
 
         // Internal iterative reduction: a node without a table move is likely new and poorly
@@ -707,8 +844,13 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let mut best_move = Move::NULL;
         let mut quiets_tried = [Move::NULL; 64];
         let mut n_quiets = 0;
-        let futility_ok =
-            !is_pv && !in_check && !mate_threat && depth <= 3 && !is_mate_score(alpha);
+        let futility_ok = tw.futility
+            && !danger
+            && !is_pv
+            && !in_check
+            && !mate_threat
+            && depth <= 3
+            && !is_mate_score(alpha);
         let late_quiet_limit = if improving {
             4 + 2 * depth * depth
         } else {
@@ -734,9 +876,13 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             let is_killer = mv == killers[0] || mv == killers[1];
             // Checks are never pruned at shallow depth: short mating attacks start with them.
             let checks = gives_check(pos, mv);
+            let attack = tw.attack_moves && quiet && in_palace_zone(mv.to, pos.side.opposite());
 
             // Move-count pruning of late quiet moves in non-PV nodes near the leaves.
-            if quiet
+            if tw.lmp
+                && !danger
+                && !attack
+                && quiet
                 && !checks
                 && !is_pv
                 && !in_check
@@ -762,6 +908,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             let undo = pos.make(mv);
             let gives_check = checks;
             if futility_ok
+                && !attack
                 && quiet
                 && !gives_check
                 && searched > 0
@@ -776,7 +923,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
-                    r = lmr_reduction(depth, searched);
+                    r = lmr_reduction(depth, searched, tw.lmr_div);
+                    if danger || attack {
+                        r -= 1;
+                    }
                     if is_pv {
                         r -= 1;
                     }
@@ -1082,12 +1232,18 @@ pub struct BenchReport {
 /// Searches every [`BENCH_FENS`] position to `depth` on one thread with a fresh 16 MiB table
 /// and the tuned evaluation.
 pub fn bench(depth: u32) -> BenchReport {
+    bench_with(depth, SearchTweaks::default())
+}
+
+/// [`bench`] with other search heuristics.
+pub fn bench_with(depth: u32, tweaks: SearchTweaks) -> BenchReport {
     let mut report = BenchReport::default();
     for fen in BENCH_FENS {
         let Ok(pos) = Position::from_fen(fen) else {
             continue;
         };
         let mut s = XiangqiSearch::new(crate::eval::Evaluation::default(), 16, 1);
+        s.set_tweaks(tweaks);
         let r = s.search(&pos, &SearchLimits::depth(depth), |_| {});
         report.nodes += r.stats.nodes;
         report.time += r.stats.time;
@@ -1114,7 +1270,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let shared = SearchControl::new(&SearchLimits::default());
         let eval = Evaluation::default();
-        let mut w = Worker::new(&eval, &tt, &shared, 0);
+        let mut w = Worker::new(&eval, &tt, &shared, 0, SearchTweaks::default());
         let m = mv(&pos, "h2e2");
         for bonus in [4000, 4000, -4000, 4000] {
             for _ in 0..2000 {
@@ -1206,6 +1362,33 @@ mod tests {
         let pos = Position::from_fen("3k5/9/4c4/9/4p4/9/9/9/4R4/5K3 w - - 0 1").expect("fen");
         // Chariot takes e5: nothing between e7 and e5, so the cannon cannot recapture.
         assert_eq!(see(&pos, mv(&pos, "e1e5")), 100);
+    }
+
+    #[test]
+    fn tweaks_parse_and_reject() {
+        let mut t = SearchTweaks::default();
+        t.apply("danger=2, rfp=0,null_r=4,lmr_div=2.5,attack_moves")
+            .expect("valid list");
+        assert_eq!(t.danger, 2);
+        assert!(!t.rfp);
+        assert_eq!(t.null_r, 4);
+        assert!((t.lmr_div - 2.5).abs() < 1e-9);
+        assert!(t.attack_moves);
+        assert!(t.apply("bogus=1").is_err());
+        assert!(t.apply("null_r=x").is_err());
+        assert!(t.apply("").is_ok());
+    }
+
+    #[test]
+    fn king_danger_counts_attackers_near_the_general() {
+        let start = Position::from_fen(crate::position::START_FEN).expect("fen");
+        assert_eq!(king_danger(&start), 0);
+        // Black chariot on d1 and horse on g3 in Red's palace zone, cannon on the e-file.
+        let pos = Position::from_fen("3k5/9/4c4/9/9/9/6n2/9/3r5/4K4 w - - 0 1").expect("fen");
+        assert_eq!(king_danger(&pos), 3);
+        // The same pieces seen by Black (to move): none near Black's general.
+        let pos = Position::from_fen("3k5/9/4c4/9/9/9/6n2/9/3r5/4K4 b - - 0 1").expect("fen");
+        assert_eq!(king_danger(&pos), 0);
     }
 
     #[test]
