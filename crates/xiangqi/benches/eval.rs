@@ -2,33 +2,12 @@
 //! the same positions (from seeded random games), and legal move generation over them.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use qiyi_core::game::Game;
-use qiyi_core::rng::Rng;
 use qiyi_xiangqi::eval::Evaluation;
-use qiyi_xiangqi::{MoveList, Position};
-
-/// Positions of seeded random games, every phase.
-fn positions() -> Vec<Position> {
-    let mut rng = Rng::new(3);
-    let mut out = Vec::new();
-    let mut moves = Vec::new();
-    for _ in 0..20 {
-        let mut pos = Position::start();
-        for _ in 0..rng.below(120) {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos.make(moves[rng.below(moves.len())]);
-            pos.clear_history();
-            out.push(pos.clone());
-        }
-    }
-    out
-}
+use qiyi_xiangqi::game::random_game_positions;
+use qiyi_xiangqi::MoveList;
 
 fn benches(c: &mut Criterion) {
-    let positions = positions();
+    let positions = random_game_positions(3, 20);
     let e = Evaluation::default();
     let mut group = c.benchmark_group("xiangqi_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));

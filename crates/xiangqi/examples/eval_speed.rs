@@ -2,31 +2,15 @@
 //! positions (from seeded random games), for instruction counts under callgrind:
 //! `cargo run -p qiyi-xiangqi --release --example eval_speed -- [rounds] [fast|plain]`.
 
-use qiyi_core::game::Game;
-use qiyi_core::rng::Rng;
 use qiyi_xiangqi::eval::Evaluation;
-use qiyi_xiangqi::Position;
+use qiyi_xiangqi::game::random_game_positions;
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(20);
     let plain = args.get(2).is_some_and(|m| m == "plain");
-    let mut rng = Rng::new(3);
-    let mut positions = Vec::new();
-    let mut moves = Vec::new();
-    for _ in 0..100 {
-        let mut pos = Position::start();
-        for _ in 0..rng.below(120) {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos.make(moves[rng.below(moves.len())]);
-            pos.clear_history();
-            positions.push(pos.clone());
-        }
-    }
+    let positions = random_game_positions(3, 100);
     let e = Evaluation::default();
     let t = Instant::now();
     let mut sum = 0i64;

@@ -1124,28 +1124,17 @@ mod tests {
 
     #[test]
     fn the_fast_score_equals_the_feature_sum() {
-        use qiyi_core::game::Game;
-        use qiyi_core::rng::Rng;
         // Every scalar feature weighted (the shipped weights leave some at 0).
         let mut all = Weights::hand();
         for (i, f) in (F_MOB_HORSE..NUM_FEATURES).enumerate() {
             all.mg[f] = 3 + i as Score;
             all.eg[f] = 17 - 2 * i as Score;
         }
+        let positions = crate::game::random_game_positions(7, 40);
         for w in [Weights::hand(), Weights::default(), all] {
             let e = Evaluation::with_weights(w);
-            let mut rng = Rng::new(7);
-            let mut moves = Vec::new();
-            for _ in 0..40 {
-                let mut pos = Position::start();
-                for _ in 0..rng.below(120) {
-                    pos.legal_moves(&mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves[rng.below(moves.len())]);
-                    assert_eq!(e.red_score(&pos), e.red_score_by_features(&pos), "{pos:?}");
-                }
+            for pos in &positions {
+                assert_eq!(e.red_score(pos), e.red_score_by_features(pos), "{pos:?}");
             }
         }
     }

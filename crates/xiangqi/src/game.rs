@@ -124,3 +124,24 @@ impl NullMove for Position {
         Position::unmake_null(self, undo)
     }
 }
+
+/// Every position of `games` seeded random games (each up to 119 plies, fewer when it ends),
+/// with the game record cleared: positions of every phase for tests and benchmarks.
+pub fn random_game_positions(seed: u64, games: usize) -> Vec<Position> {
+    let mut rng = qiyi_core::rng::Rng::new(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start();
+        for _ in 0..rng.below(120) {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+            pos.clear_history();
+            out.push(pos.clone());
+        }
+    }
+    out
+}
