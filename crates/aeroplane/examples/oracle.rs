@@ -2,7 +2,7 @@
 //! at each of its decisions with two or more distinct choices it scores every choice by Monte
 //! Carlo rollouts to the end of the game (itself playing a fast rollout policy, the opponents
 //! uniformly random, the same random streams for every choice) and plays the best. It also logs
-//! where it disagrees with `win` (the shipped `best`).
+//! where it disagrees with `win` (the shipped `best` before `win-rollout`).
 //!
 //! `cargo run --release -p qiyi-aeroplane --example oracle -- GAMES SEED ROLLOUTS POLICY [MARGIN]`
 //!
@@ -15,7 +15,7 @@ use qiyi_aeroplane::board::{CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::finish::finish_tables;
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
-use qiyi_aeroplane::race::RaceTable;
+use qiyi_aeroplane::rollout::race_greedy;
 use qiyi_aeroplane::tournament::{candidate_wins, wilson};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -26,26 +26,6 @@ enum Pol {
     Random,
     RaceGreedy,
     Win,
-}
-
-/// The race-greedy rollout choice: a capture when one exists, else the fewest expected turns.
-fn race_greedy(pos: &Aero, me: usize, table: &RaceTable) -> AeroMove {
-    let c = pos.choices();
-    let mut best = c.as_slice()[0];
-    let mut best_s = f64::INFINITY;
-    for &i in c.as_slice() {
-        let mut a = *pos;
-        let e = a.play(AeroMove::Plane(i));
-        if a.turn() == Turn::Over {
-            return AeroMove::Plane(i);
-        }
-        let s = table.value(a.planes(me)) - 100.0 * e.captured as f64;
-        if s < best_s {
-            best_s = s;
-            best = i;
-        }
-    }
-    AeroMove::Plane(best)
 }
 
 struct Oracle {
@@ -100,7 +80,7 @@ fn rollout(
                 let mv = if p == me && c.len() > 1 {
                     match pol {
                         Pol::Random => AeroMove::Plane(c.as_slice()[pick]),
-                        Pol::RaceGreedy => race_greedy(&sim, me, table),
+                        Pol::RaceGreedy => race_greedy(&sim, table),
                         Pol::Win => own.choose(&sim),
                     }
                 } else {
@@ -153,19 +133,15 @@ fn kind(pos: &Aero, plane: u8) -> String {
     k.join("+")
 }
 
-impl Player for Oracle {
-    fn choose(&mut self, pos: &Aero) -> AeroMove {
-        let base = self.win.choose(pos);
-        let c = pos.choices();
-        if c.len() <= 1 {
-            return base;
-        }
+impl Oracle {
+    /// Wins of `n` rollouts after each choice at `pos` (the `k`-th rollout of every choice sees
+    /// the same dice and picks, from `seed`).
+    fn rollout_wins(&mut self, pos: &Aero, seed: u64, n: u32) -> [f64; 4] {
         let me = pos.to_move();
-        let seed = self.rng.next_u64();
         let mut wins = [0f64; 4];
-        for (j, &i) in c.as_slice().iter().enumerate() {
+        for (j, &i) in pos.choices().as_slice().iter().enumerate() {
             let after = pos.after(AeroMove::Plane(i));
-            for k in 0..self.rollouts {
+            for k in 0..n {
                 let mut dice = Rng::derive(seed, 2 * k as u64);
                 let mut picks = Rng::derive(seed, 2 * k as u64 + 1);
                 wins[j] += rollout(
@@ -179,26 +155,22 @@ impl Player for Oracle {
                 );
             }
         }
+        wins
+    }
+}
+
+impl Player for Oracle {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        let base = self.win.choose(pos);
+        let c = pos.choices();
+        if c.len() <= 1 {
+            return base;
+        }
+        let seed = self.rng.next_u64();
+        let wins = self.rollout_wins(pos, seed, self.rollouts);
         if std::env::var("DIAG").is_ok() && self.log.lock().unwrap().decisions < 40 {
             let big = 8000u32;
-            let mut w2 = [0f64; 4];
-            let seed2 = seed ^ 0xD1A6;
-            for (j, &i) in c.as_slice().iter().enumerate() {
-                let after = pos.after(AeroMove::Plane(i));
-                for k in 0..big {
-                    let mut dice = Rng::derive(seed2, 2 * k as u64);
-                    let mut picks = Rng::derive(seed2, 2 * k as u64 + 1);
-                    w2[j] += rollout(
-                        after,
-                        me,
-                        &mut dice,
-                        &mut picks,
-                        self.pol,
-                        &mut self.own,
-                        self.horizon,
-                    );
-                }
-            }
+            let w2 = self.rollout_wins(pos, seed ^ 0xD1A6, big);
             let f = |w: &[f64; 4], n: u32| -> String {
                 (0..c.len())
                     .map(|j| format!("{:.3}", w[j] / n as f64))
@@ -255,7 +227,7 @@ impl Player for Plain {
         let table = &finish_tables(&Rules::STANDARD).unwrap().hazard_race;
         match self.pol {
             Pol::Random => AeroMove::Plane(c.as_slice()[self.rng.below(c.len())]),
-            Pol::RaceGreedy => race_greedy(pos, pos.to_move(), table),
+            Pol::RaceGreedy => race_greedy(pos, table),
             Pol::Win => self.own.choose(pos),
         }
     }
