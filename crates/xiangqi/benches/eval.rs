@@ -7,7 +7,7 @@ use qiyi_xiangqi::game::random_game_positions;
 use qiyi_xiangqi::MoveList;
 
 fn benches(c: &mut Criterion) {
-    let positions = random_game_positions(3, 20);
+    let positions = random_game_positions(3, 20, 120);
     let e = Evaluation::default();
     let mut group = c.benchmark_group("xiangqi_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));

@@ -10,7 +10,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(20);
     let plain = args.get(2).is_some_and(|m| m == "plain");
-    let positions = random_game_positions(3, 100);
+    let positions = random_game_positions(3, 100, 120);
     let e = Evaluation::default();
     let t = Instant::now();
     let mut sum = 0i64;

@@ -1130,7 +1130,7 @@ mod tests {
             all.mg[f] = 3 + i as Score;
             all.eg[f] = 17 - 2 * i as Score;
         }
-        let positions = crate::game::random_game_positions(7, 40);
+        let positions = crate::game::random_game_positions(7, 40, 120);
         for w in [Weights::hand(), Weights::default(), all] {
             let e = Evaluation::with_weights(w);
             for pos in &positions {
@@ -1141,27 +1141,15 @@ mod tests {
 
     #[test]
     fn the_fast_scan_equals_the_plain_feature_definition() {
-        use qiyi_core::game::Game;
-        use qiyi_core::rng::Rng;
-        let mut rng = Rng::new(23);
-        let mut moves = Vec::new();
         let (mut hollow, mut screen, mut palace) = (0, 0, 0);
-        for _ in 0..60 {
-            let mut pos = Position::start();
-            for _ in 0..rng.below(160) {
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
-                for with_palace in [true, false] {
-                    let plain = scalar_features_with(&pos, with_palace);
-                    assert_eq!(fast_scalars(&pos, with_palace), plain, "{pos:?}");
-                    let n = |f: usize| plain.counts[f - F_MOB_HORSE] != 0;
-                    hollow += usize::from(n(F_HOLLOW_CANNON));
-                    screen += usize::from(n(F_SCREEN_CANNON));
-                    palace += usize::from(n(F_PALACE_ROOK) && n(F_PALACE_CANNON));
-                }
+        for pos in crate::game::random_game_positions(23, 60, 160) {
+            for with_palace in [true, false] {
+                let plain = scalar_features_with(&pos, with_palace);
+                assert_eq!(fast_scalars(&pos, with_palace), plain, "{pos:?}");
+                let n = |f: usize| plain.counts[f - F_MOB_HORSE] != 0;
+                hollow += usize::from(n(F_HOLLOW_CANNON));
+                screen += usize::from(n(F_SCREEN_CANNON));
+                palace += usize::from(n(F_PALACE_ROOK) && n(F_PALACE_CANNON));
             }
         }
         // The positions exercise the rarer terms too.
@@ -1196,28 +1184,16 @@ mod tests {
 
     #[test]
     fn cached_scores_equal_fresh_ones() {
-        use qiyi_core::game::Game;
-        use qiyi_core::rng::Rng;
         let e = Evaluation::default();
-        let mut rng = Rng::new(11);
-        let mut moves = Vec::new();
-        for _ in 0..20 {
-            let mut pos = Position::start();
-            for _ in 0..rng.below(100) {
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
-                let fresh = if pos.side_to_move() == Color::Red {
-                    e.red_score(&pos)
-                } else {
-                    -e.red_score(&pos)
-                };
-                assert_eq!(e.score(&pos), fresh);
-                assert_eq!(e.score(&pos), fresh, "second look-up, from the cache");
-                assert_eq!(e.clone().score(&pos), fresh);
-            }
+        for pos in crate::game::random_game_positions(11, 20, 100) {
+            let fresh = if pos.side_to_move() == Color::Red {
+                e.red_score(&pos)
+            } else {
+                -e.red_score(&pos)
+            };
+            assert_eq!(e.score(&pos), fresh);
+            assert_eq!(e.score(&pos), fresh, "second look-up, from the cache");
+            assert_eq!(e.clone().score(&pos), fresh);
         }
     }
 

@@ -125,15 +125,15 @@ impl NullMove for Position {
     }
 }
 
-/// Every position of `games` seeded random games (each up to 119 plies, fewer when it ends),
-/// with the game record cleared: positions of every phase for tests and benchmarks.
-pub fn random_game_positions(seed: u64, games: usize) -> Vec<Position> {
+/// Every position of `games` seeded random games (each under `max_plies` plies, fewer when it
+/// ends), with the game record cleared: positions of every phase for tests and benchmarks.
+pub fn random_game_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
     let mut rng = qiyi_core::rng::Rng::new(seed);
     let mut out = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..games {
         let mut pos = Position::start();
-        for _ in 0..rng.below(120) {
+        for _ in 0..rng.below(max_plies) {
             pos.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
