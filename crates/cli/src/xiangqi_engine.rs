@@ -321,6 +321,10 @@ enum TuneStep {
         /// that the search margins keep fitting it).
         #[arg(long)]
         pin_chariot: bool,
+        /// Keep the king-safety terms (general zone, palace attacks, king danger) where they
+        /// start: their values were chosen by games against ElephantEye, not by a fit.
+        #[arg(long)]
+        pin_king_safety: bool,
         /// Sample files written by `selfplay`.
         #[arg(required = true)]
         data: Vec<std::path::PathBuf>,
@@ -435,6 +439,7 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             holdout,
             l2,
             pin_chariot,
+            pin_king_safety,
             data,
         } => {
             let mut samples = Vec::new();
@@ -446,7 +451,7 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             if samples.is_empty() {
                 bail!("no `FEN;result` samples in the data files");
             }
-            use qiyi_xiangqi::eval::{F_MATERIAL, F_MOB_HORSE, NUM_FEATURES};
+            use qiyi_xiangqi::eval::{F_MATERIAL, F_MOB_HORSE, F_ZONE_HORSE, NUM_FEATURES};
             if !(0.0..=1.0).contains(&lambda) || !(0.0..=0.5).contains(&holdout) || l2 < 0.0 {
                 bail!("need 0 <= lambda <= 1, 0 <= holdout <= 0.5 and l2 >= 0");
             }
@@ -458,11 +463,11 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
                 lambda,
                 holdout,
                 // Kind 4 is the chariot.
-                pinned: if pin_chariot {
-                    vec![F_MATERIAL + 4]
-                } else {
-                    Vec::new()
-                },
+                pinned: pin_chariot
+                    .then_some(F_MATERIAL + 4)
+                    .into_iter()
+                    .chain((F_ZONE_HORSE..NUM_FEATURES).filter(|_| pin_king_safety))
+                    .collect(),
                 ..FitConfig::default()
             };
             let start = if from == "tuned" {
@@ -487,7 +492,12 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
                 r.samples,
                 r.holdout_samples,
                 if scalars_only { ", scalar terms only" } else { "" },
-                if pin_chariot { ", chariot pinned" } else { "" },
+                match (pin_chariot, pin_king_safety) {
+                    (true, true) => ", chariot and king safety pinned",
+                    (true, false) => ", chariot pinned",
+                    (false, true) => ", king safety pinned",
+                    (false, false) => "",
+                },
                 r.k,
                 epochs,
                 learning_rate,
