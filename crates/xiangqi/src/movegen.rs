@@ -216,16 +216,84 @@ impl Position {
     /// `color`'s general standing on `k` is then attacked, and takes the move back.
     #[inline]
     pub(crate) fn attacked_after(&mut self, mv: Move, k: u8, color: Color) -> bool {
-        let from = mv.from as usize;
-        let to = mv.to as usize;
-        let pc = self.board[from];
-        let cap = self.board[to];
-        self.board[to] = pc;
-        self.board[from] = EMPTY;
-        let attacked = king_attacked_on(&self.board, k, color);
-        self.board[from] = pc;
-        self.board[to] = cap;
+        let cap = self.play_on_board(mv.from, mv.to);
+        let attacked = self.king_attacked(k, color);
+        self.take_back_on_board(mv.from, mv.to, cap);
         attacked
+    }
+
+    /// Moves the piece on `from` to `to` on the board and in the rank and file occupancy only
+    /// (no pieces list, key or record); returns what stood on `to`, for
+    /// [`Position::take_back_on_board`].
+    #[inline(always)]
+    fn play_on_board(&mut self, from: u8, to: u8) -> u8 {
+        let cap = self.board[to as usize];
+        self.board[to as usize] = self.board[from as usize];
+        self.board[from as usize] = EMPTY;
+        self.flip_occupancy(from);
+        if cap == EMPTY {
+            self.flip_occupancy(to);
+        }
+        cap
+    }
+
+    /// Undoes [`Position::play_on_board`].
+    #[inline(always)]
+    fn take_back_on_board(&mut self, from: u8, to: u8, cap: u8) {
+        self.board[from as usize] = self.board[to as usize];
+        self.board[to as usize] = cap;
+        self.flip_occupancy(from);
+        if cap == EMPTY {
+            self.flip_occupancy(to);
+        }
+    }
+
+    /// The nearest, second and third occupied points from `s` along [`ORTH`]`[dir]`, found in
+    /// the rank and file occupancy bits: points past the edge are off-board cells (the
+    /// occupancy gets two guard bits beyond each edge, and one more at each end of the word so
+    /// that the bit arithmetic never runs out, even for a point that is no board point).
+    #[inline(always)]
+    pub(crate) fn ray_pieces(&self, s: u8, dir: usize) -> [u8; 3] {
+        let (row, col) = (u32::from(s >> 4), u32::from(s & 15));
+        let (occ, p) = if dir < 2 {
+            (u32::from(self.file_bits[col as usize]) | FILE_GUARDS, row)
+        } else {
+            (u32::from(self.rank_bits[row as usize]) | RANK_GUARDS, col)
+        };
+        let idx = if dir % 2 == 0 {
+            let a = occ & !((2u32 << p) - 1);
+            let a1 = a & a.wrapping_sub(1);
+            let a2 = a1 & a1.wrapping_sub(1);
+            [a.trailing_zeros(), a1.trailing_zeros(), a2.trailing_zeros()]
+        } else {
+            let b = occ & ((1u32 << p) - 1) | 1;
+            let i0 = 31 - b.leading_zeros();
+            let b1 = b & !(1 << i0) | 1;
+            let i1 = 31 - b1.leading_zeros();
+            let b2 = b1 & !(1 << i1) | 1;
+            [i0, i1, 31 - b2.leading_zeros()]
+        };
+        if dir < 2 {
+            idx.map(|i| (i * 16 + col) as u8)
+        } else {
+            idx.map(|i| (row * 16 + i) as u8)
+        }
+    }
+
+    /// Whether a piece with colour bit `them` attacks the general on `k` along [`ORTH`]`[dir]`:
+    /// a chariot (or the general, along the file) as the first piece, a cannon as the second.
+    #[inline(always)]
+    fn ray_attacked(&self, k: u8, dir: usize, them: u8) -> bool {
+        let [p1, p2, _] = self.ray_pieces(k, dir);
+        let c = self.board[p1 as usize];
+        if c & them != 0 {
+            let kind = CELL_KIND[c as usize];
+            if kind == K_ROOK || (kind == K_KING && dir < 2) {
+                return true;
+            }
+        }
+        let c = self.board[p2 as usize];
+        c & them != 0 && CELL_KIND[c as usize] == K_CANNON
     }
 
     /// Whether the side to move's move `mv` (pseudo-legal) attacks the enemy general on `k`,
@@ -298,10 +366,12 @@ impl Position {
     }
 
     /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
-    /// by the facing enemy general).
+    /// by the facing enemy general): [`king_attacked_on`] with the lines read from the rank and
+    /// file occupancy bits instead of walked point by point.
     #[inline]
     pub(crate) fn king_attacked(&self, k: u8, color: Color) -> bool {
-        king_attacked_on(&self.board, k, color)
+        let them = side_bit(color.opposite());
+        (0..4).any(|dir| self.ray_attacked(k, dir, them)) || near_attack(&self.board, k, color)
     }
 
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
@@ -317,13 +387,13 @@ impl Position {
         self.pseudo_legal_moves(list);
         let k = self.squares[code_index(side_bit(self.side))];
         if in_check {
-            let checks = Checks::new(&self.board, k, self.side);
+            let checks = Checks::new(self, k, self.side);
             self.filter_legal(list, |p, mv| {
                 (mv.from == k || checks.may_evade(k, mv)) && p.is_legal_pseudo(mv)
             });
             return;
         }
-        let guard = KingLines::new(&self.board, k, side_bit(self.side.opposite()));
+        let guard = KingLines::new(self, k, side_bit(self.side.opposite()));
         self.filter_legal(list, |p, mv| {
             if mv.from == k {
                 return p.is_legal_pseudo(mv);
@@ -442,7 +512,8 @@ struct KingLines {
 impl KingLines {
     /// Reads the lines from the general on `k`; `them` is the enemy's colour bit.
     #[inline]
-    fn new(b: &[u8; 256], k: u8, them: u8) -> KingLines {
+    fn new(pos: &Position, k: u8, them: u8) -> KingLines {
+        let b = &pos.board;
         let mut lines = KingLines {
             exposing: [[0; 2]; 4],
             cannon_first: [0; 4],
@@ -455,17 +526,12 @@ impl KingLines {
                 7
             }
         };
-        for (i, &d) in ORTH.iter().enumerate() {
-            let p1 = next_piece(b, k, d);
+        for i in 0..4 {
+            // Past the edge the points are off-board cells (no enemy kind).
+            let [p1, p2, p3] = pos.ray_pieces(k, i);
             if b[p1 as usize] == OFF {
                 continue;
             }
-            let p2 = next_piece(b, p1, d);
-            let p3 = if b[p2 as usize] == OFF {
-                p2
-            } else {
-                next_piece(b, p2, d)
-            };
             let (k1, k2, k3) = (enemy_kind(p1), enemy_kind(p2), enemy_kind(p3));
             if k1 == K_CANNON {
                 lines.cannon_first[i] = p1;
@@ -529,7 +595,8 @@ struct Checks {
 impl Checks {
     /// The attacks on `color`'s general on `k` (the attack test of [`king_attacked_on`], every
     /// attacker kept).
-    fn new(b: &[u8; 256], k: u8, color: Color) -> Checks {
+    fn new(pos: &Position, k: u8, color: Color) -> Checks {
+        let b = &pos.board;
         let them = side_bit(color.opposite());
         let mut checks = Checks {
             list: [Check::default(); 16],
@@ -546,7 +613,7 @@ impl Checks {
             }
         };
         for (i, &d) in ORTH.iter().enumerate() {
-            let p1 = next_piece(b, k, d);
+            let [p1, p2, _] = pos.ray_pieces(k, i);
             if b[p1 as usize] == OFF {
                 continue;
             }
@@ -554,7 +621,6 @@ impl Checks {
                 add(d, p1, 0);
                 continue;
             }
-            let p2 = next_piece(b, p1, d);
             if enemy(p2, K_CANNON) {
                 add(d, p2, p1);
             }
@@ -627,16 +693,6 @@ const KING_RELATION: [u8; 512] = {
     }
     t
 };
-
-/// The first non-empty point (a piece or the edge) from `s` in direction `d`, `s` excluded.
-#[inline(always)]
-fn next_piece(b: &[u8; 256], s: u8, d: i16) -> u8 {
-    let mut t = step(s, d);
-    while b[t as usize] == EMPTY {
-        t = step(t, d);
-    }
-    t
-}
 
 /// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
 /// check: the general does not move and the move touches no point the attack test reads.
@@ -799,6 +855,14 @@ pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
             return true;
         }
     }
+    near_attack(b, k, color)
+}
+
+/// Whether an enemy horse or soldier attacks `color`'s general on `k` (the attacks that are not
+/// along a line).
+#[inline(always)]
+fn near_attack(b: &[u8; 256], k: u8, color: Color) -> bool {
+    let them = side_bit(color.opposite());
     for &d in DIAG.iter() {
         let leg = step(k, d);
         if b[leg as usize] != EMPTY {
@@ -821,6 +885,12 @@ pub(crate) fn king_attacked_on(b: &[u8; 256], k: u8, color: Color) -> bool {
     }
     false
 }
+
+/// Guard bits of a file's occupancy (bit `row`): rows 1, 2 and 13, 14 are off-board cells
+/// next to the edges, bits 0 and 31 keep the bit arithmetic of [`Position::ray_pieces`] total.
+const FILE_GUARDS: u32 = 1 | 0b11 << 1 | 0b11 << 13 | 1 << 31;
+/// Guard bits of a rank's occupancy (bit `column`): columns 1, 2 and 12, 13, plus bits 0, 31.
+const RANK_GUARDS: u32 = 1 | 0b11 << 1 | 0b11 << 12 | 1 << 31;
 
 /// Whether any piece of `color` attacks the point `s` on board `b` (could capture a piece
 /// standing there; pins ignored, the general only by its palace step, not by facing).
@@ -995,6 +1065,70 @@ mod tests {
             }
         }
         assert!(hits > 10_000, "too few attacked points: {hits}");
+    }
+
+    /// The first non-empty point (a piece or the edge) from `s` in direction `d`, `s` excluded.
+    fn next_piece(b: &[u8; 256], s: u8, d: i16) -> u8 {
+        let mut t = step(s, d);
+        while b[t as usize] == EMPTY {
+            t = step(t, d);
+        }
+        t
+    }
+
+    #[test]
+    fn occupancy_rays_and_attack_tests_agree_with_walking_the_board() {
+        let mut tried = 0;
+        for mut pos in random_positions() {
+            // The three nearest pieces (or off-board cells) along every line from every point.
+            for &s in BOARD_POINTS.iter() {
+                for (dir, &d) in ORTH.iter().enumerate() {
+                    let [p1, p2, p3] = pos.ray_pieces(s, dir);
+                    let w1 = next_piece(&pos.board, s, d);
+                    assert_eq!(p1, w1, "{pos:?} {s} {d}");
+                    if pos.board[w1 as usize] == OFF {
+                        assert_eq!(pos.board[p2 as usize], OFF);
+                        assert_eq!(pos.board[p3 as usize], OFF);
+                        continue;
+                    }
+                    let w2 = next_piece(&pos.board, w1, d);
+                    assert_eq!(p2, w2, "{pos:?} {s} {d}");
+                    if pos.board[w2 as usize] == OFF {
+                        assert_eq!(pos.board[p3 as usize], OFF);
+                    } else {
+                        assert_eq!(p3, next_piece(&pos.board, w2, d), "{pos:?} {s} {d}");
+                    }
+                }
+            }
+            // Both generals where they stand, then after every pseudo-legal move on a copy of
+            // the board (the moving side's general may be the mover).
+            for color in [Color::Red, Color::Black] {
+                let k = pos.squares[code_index(code_of(color, 0))];
+                assert_eq!(
+                    pos.king_attacked(k, color),
+                    king_attacked_on(&pos.board, k, color)
+                );
+            }
+            let mut pseudo = MoveList::new();
+            pos.pseudo_legal_moves(&mut pseudo);
+            let before = pos.clone();
+            for &m in pseudo.as_slice() {
+                let mut b = pos.board;
+                b[m.to as usize] = b[m.from as usize];
+                b[m.from as usize] = EMPTY;
+                for color in [Color::Red, Color::Black] {
+                    let mut k = pos.squares[code_index(code_of(color, 0))];
+                    if k == m.from {
+                        k = m.to;
+                    }
+                    let fast = pos.attacked_after(m, k, color);
+                    assert_eq!(fast, king_attacked_on(&b, k, color), "{m} {pos:?}");
+                    tried += usize::from(fast);
+                }
+                assert_eq!(pos, before);
+            }
+        }
+        assert!(tried > 1_000, "too few attacked generals: {tried}");
     }
 
     #[test]
