@@ -67,22 +67,59 @@ impl MoveList {
     }
 }
 
+/// [`Position::pseudo_legal`] mode: every pseudo-legal move.
+const GEN_ALL: u8 = 0;
+/// [`Position::pseudo_legal`] mode: captures only.
+const GEN_CAPTURES: u8 = 1;
+/// [`Position::pseudo_legal`] mode: the quiet moves that may give check (see
+/// [`Position::quiet_checks`]).
+const GEN_CHECK_CANDIDATES: u8 = 2;
+
 impl Position {
     /// Writes every pseudo-legal move of the side to move (the own general may be left in check).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        self.pseudo_legal::<true>(list);
+        self.pseudo_legal::<GEN_ALL>(list, 0);
     }
 
     /// Writes the pseudo-legal captures of the side to move, in the order
     /// [`Position::pseudo_legal_moves`] lists them (quiescence without quiet checks).
     pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
-        self.pseudo_legal::<false>(list);
+        self.pseudo_legal::<GEN_CAPTURES>(list, 0);
     }
 
-    /// The pseudo-legal moves (`QUIETS`) or only the captures, piece kind by piece kind; the
-    /// constant is resolved at compile time, so each form is as tight as a hand-written one.
+    /// Writes the pseudo-legal quiet (non-capturing) moves of the side to move that check the
+    /// enemy general, in the order [`Position::pseudo_legal_moves`] lists them (quiescence's
+    /// quiet checks). The enemy general must not be in check (true in every legal position).
+    ///
+    /// Generation keeps only the moves that could check: those of a piece standing on the
+    /// general's rank or file or next to it diagonally (a horse leg) and those arriving on its
+    /// rank or file or on a point a horse checks from; [`Position::move_gives_check`] decides
+    /// each of them. Takes `&mut self` to try moves on the board; the position is unchanged.
+    pub fn quiet_checks(&mut self, list: &mut MoveList) {
+        let k = self.squares[code_index(side_bit(self.side.opposite()))];
+        if k == 0 {
+            list.len = 0;
+            return;
+        }
+        self.pseudo_legal::<GEN_CHECK_CANDIDATES>(list, k);
+        // Keep the checks in order.
+        let mut kept = 0;
+        for i in 0..list.len {
+            let mv = list.moves[i];
+            if self.move_gives_check(mv, k) {
+                list.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.len = kept;
+    }
+
+    /// The pseudo-legal moves (`MODE` [`GEN_ALL`]), only the captures ([`GEN_CAPTURES`]) or
+    /// only the quiet moves that may check the enemy general on `k` ([`GEN_CHECK_CANDIDATES`]),
+    /// piece kind by piece kind; the mode is resolved at compile time, so each form is as tight
+    /// as a hand-written one.
     #[inline(always)]
-    fn pseudo_legal<const QUIETS: bool>(&self, list: &mut MoveList) {
+    fn pseudo_legal<const MODE: u8>(&self, list: &mut MoveList, k: u8) {
         list.len = 0;
         let color = self.side;
         let us = side_bit(color);
@@ -91,22 +128,39 @@ impl Position {
         let b = &self.board;
         let blocked = us | OFF;
         let ci = color.index();
-        // Whether a point holding `x` is a destination: empty or enemy, or enemy only.
-        let target = |x: u8| {
-            if QUIETS {
-                x & blocked == 0
-            } else {
-                x & them != 0
+        // Whether a point holding `x` is a destination: empty or enemy, enemy only, or empty.
+        let target = |x: u8| match MODE {
+            GEN_ALL => x & blocked == 0,
+            GEN_CAPTURES => x & them != 0,
+            _ => x == EMPTY,
+        };
+        // In check-candidate mode, whether the piece on `from` may discover a check (it stands
+        // on a horse leg of the enemy general, or in front of one of our chariots, our general
+        // or a cannon along a line of it: see [`Position::discoverers`]) or a move of it to `to`
+        // may check by arriving (on a line of the general or a horse's checking point).
+        let discoverers = if MODE == GEN_CHECK_CANDIDATES {
+            self.discoverers(k)
+        } else {
+            [0; 8]
+        };
+        let discovers = |from: u8| {
+            MODE != GEN_CHECK_CANDIDATES || is_leg(k, from) || discoverers.contains(&from)
+        };
+        let arrives = |to: u8| on_lines(k, to) || NEAR_KING[delta_index(k, to)] == 2;
+        let push = |list: &mut MoveList, disc: bool, from: u8, to: u8| {
+            if disc || arrives(to) {
+                list.push(from, to);
             }
         };
 
         // General.
-        let k = self.squares[base];
-        if k != 0 {
+        let ks = self.squares[base];
+        if ks != 0 {
+            let disc = discovers(ks);
             for &d in ORTH.iter() {
-                let t = step(k, d);
+                let t = step(ks, d);
                 if IN_PALACE[ci][t as usize] && target(b[t as usize]) {
-                    list.push(k, t);
+                    push(list, disc, ks, t);
                 }
             }
         }
@@ -116,10 +170,11 @@ impl Position {
             if s == 0 {
                 continue;
             }
+            let disc = discovers(s);
             for &d in DIAG.iter() {
                 let t = step(s, d);
                 if IN_PALACE[ci][t as usize] && target(b[t as usize]) {
-                    list.push(s, t);
+                    push(list, disc, s, t);
                 }
             }
         }
@@ -129,11 +184,12 @@ impl Position {
             if s == 0 {
                 continue;
             }
+            let disc = discovers(s);
             for &d in DIAG.iter() {
                 let eye = step(s, d);
                 let t = step(eye, d);
                 if OWN_HALF[ci][t as usize] && b[eye as usize] == EMPTY && target(b[t as usize]) {
-                    list.push(s, t);
+                    push(list, disc, s, t);
                 }
             }
         }
@@ -143,10 +199,11 @@ impl Position {
             if s == 0 {
                 continue;
             }
+            let disc = discovers(s);
             for &(j, leg) in HORSE_JUMPS.iter() {
                 let t = step(s, j);
                 if target(b[t as usize]) && b[step(s, leg) as usize] == EMPTY {
-                    list.push(s, t);
+                    push(list, disc, s, t);
                 }
             }
         }
@@ -157,14 +214,18 @@ impl Position {
             if s == 0 {
                 continue;
             }
+            let disc = discovers(s);
             let cannon = slot >= 9;
             for &d in ORTH.iter() {
                 let mut t = step(s, d);
                 while b[t as usize] == EMPTY {
-                    if QUIETS {
-                        list.push(s, t);
+                    if MODE != GEN_CAPTURES {
+                        push(list, disc, s, t);
                     }
                     t = step(t, d);
+                }
+                if MODE == GEN_CHECK_CANDIDATES {
+                    continue;
                 }
                 if cannon {
                     if b[t as usize] == OFF {
@@ -187,18 +248,46 @@ impl Position {
             if s == 0 {
                 continue;
             }
+            let disc = discovers(s);
             let t = step(s, fwd);
             if target(b[t as usize]) {
-                list.push(s, t);
+                push(list, disc, s, t);
             }
             if !OWN_HALF[ci][s as usize] {
                 for t in [step(s, 1), step(s, -1)] {
                     if target(b[t as usize]) {
-                        list.push(s, t);
+                        push(list, disc, s, t);
                     }
                 }
             }
         }
+    }
+
+    /// The points (0 for none) of the pieces whose leaving a line of the enemy general on `k`
+    /// could let one of the side to move's pieces attack it along that line: per line, with
+    /// `p1`, `p2`, `p3` the nearest pieces from the general, `p1` when `p2` is our chariot (or
+    /// our general, along the file), and `p1` and `p2` when `p3` is our cannon. When the enemy
+    /// general is not in check, a move of any other piece checks along a line only by arriving
+    /// on it.
+    #[inline]
+    fn discoverers(&self, k: u8) -> [u8; 8] {
+        let us = side_bit(self.side);
+        let ours = |p: u8, kind: u8| {
+            let c = self.board[p as usize];
+            c & us != 0 && CELL_KIND[c as usize] == kind
+        };
+        let mut out = [0u8; 8];
+        for dir in 0..4 {
+            let [p1, p2, p3] = self.ray_pieces(k, dir);
+            if ours(p2, K_ROOK) || (dir < 2 && ours(p2, K_KING)) {
+                out[2 * dir] = p1;
+            }
+            if ours(p3, K_CANNON) {
+                out[2 * dir] = p1;
+                out[2 * dir + 1] = p2;
+            }
+        }
+        out
     }
 
     /// Whether the pseudo-legal `mv` leaves the mover's general safe.
@@ -1129,6 +1218,34 @@ mod tests {
             }
         }
         assert!(tried > 1_000, "too few attacked generals: {tried}");
+    }
+
+    #[test]
+    fn quiet_checks_are_the_checking_quiet_moves_of_the_full_list_in_order() {
+        let mut total = 0;
+        for mut pos in random_positions() {
+            let enemy = pos.side.opposite();
+            let mut all = MoveList::new();
+            pos.pseudo_legal_moves(&mut all);
+            let mut expected = Vec::new();
+            for &m in all.as_slice() {
+                if pos.board[m.to as usize] != EMPTY {
+                    continue;
+                }
+                let undo = pos.make(m);
+                if pos.is_in_check(enemy) {
+                    expected.push(m);
+                }
+                pos.unmake(m, undo);
+            }
+            let before = pos.clone();
+            let mut checks = MoveList::new();
+            pos.quiet_checks(&mut checks);
+            assert_eq!(checks.as_slice(), &expected[..], "{pos:?}");
+            assert_eq!(pos, before);
+            total += expected.len();
+        }
+        assert!(total > 1_000, "too few quiet checks: {total}");
     }
 
     #[test]
