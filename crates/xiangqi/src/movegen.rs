@@ -305,36 +305,16 @@ impl Position {
     /// `color`'s general standing on `k` is then attacked, and takes the move back.
     #[inline]
     pub(crate) fn attacked_after(&mut self, mv: Move, k: u8, color: Color) -> bool {
-        let cap = self.play_on_board(mv.from, mv.to);
-        let attacked = self.king_attacked(k, color);
-        self.take_back_on_board(mv.from, mv.to, cap);
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let pc = self.board[from];
+        let cap = self.board[to];
+        self.board[to] = pc;
+        self.board[from] = EMPTY;
+        let attacked = king_attacked_on(&self.board, k, color);
+        self.board[from] = pc;
+        self.board[to] = cap;
         attacked
-    }
-
-    /// Moves the piece on `from` to `to` on the board and in the rank and file occupancy only
-    /// (no pieces list, key or record); returns what stood on `to`, for
-    /// [`Position::take_back_on_board`].
-    #[inline(always)]
-    fn play_on_board(&mut self, from: u8, to: u8) -> u8 {
-        let cap = self.board[to as usize];
-        self.board[to as usize] = self.board[from as usize];
-        self.board[from as usize] = EMPTY;
-        self.flip_occupancy(from);
-        if cap == EMPTY {
-            self.flip_occupancy(to);
-        }
-        cap
-    }
-
-    /// Undoes [`Position::play_on_board`].
-    #[inline(always)]
-    fn take_back_on_board(&mut self, from: u8, to: u8, cap: u8) {
-        self.board[from as usize] = self.board[to as usize];
-        self.board[to as usize] = cap;
-        self.flip_occupancy(from);
-        if cap == EMPTY {
-            self.flip_occupancy(to);
-        }
     }
 
     /// The nearest, second and third occupied points from `s` along [`ORTH`]`[dir]`, found in
@@ -367,22 +347,6 @@ impl Position {
         } else {
             idx.map(|i| (row * 16 + i) as u8)
         }
-    }
-
-    /// Whether a piece with colour bit `them` attacks the general on `k` along [`ORTH`]`[dir]`:
-    /// a chariot (or the general, along the file) as the first piece, a cannon as the second.
-    #[inline(always)]
-    fn ray_attacked(&self, k: u8, dir: usize, them: u8) -> bool {
-        let [p1, p2, _] = self.ray_pieces(k, dir);
-        let c = self.board[p1 as usize];
-        if c & them != 0 {
-            let kind = CELL_KIND[c as usize];
-            if kind == K_ROOK || (kind == K_KING && dir < 2) {
-                return true;
-            }
-        }
-        let c = self.board[p2 as usize];
-        c & them != 0 && CELL_KIND[c as usize] == K_CANNON
     }
 
     /// Whether the side to move's move `mv` (pseudo-legal) attacks the enemy general on `k`,
@@ -455,12 +419,13 @@ impl Position {
     }
 
     /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
-    /// by the facing enemy general): [`king_attacked_on`] with the lines read from the rank and
-    /// file occupancy bits instead of walked point by point.
+    /// by the facing enemy general).
+    ///
+    /// Walks the board: the general's lines are short in the crowded palace, and reading them
+    /// from the occupancy bits instead ([`Position::ray_pieces`]) measured slower in perft.
     #[inline]
     pub(crate) fn king_attacked(&self, k: u8, color: Color) -> bool {
-        let them = side_bit(color.opposite());
-        (0..4).any(|dir| self.ray_attacked(k, dir, them)) || near_attack(&self.board, k, color)
+        king_attacked_on(&self.board, k, color)
     }
 
     /// Writes the legal moves of the side to move (board rules only: no repetition verdicts).
