@@ -266,7 +266,11 @@ enum TuneStep {
         /// Search nodes per move.
         #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(100..))]
         nodes: u64,
-        /// File the samples are appended to.
+        /// Random plies after the opening position (uniformly 0..=this), for variety.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=40))]
+        random_plies: u64,
+        /// File the samples are appended to (`FEN;result;score` lines, score = the search's,
+        /// from Red's view).
         #[arg(long)]
         out: std::path::PathBuf,
     },
@@ -276,6 +280,10 @@ enum TuneStep {
         /// File the samples are appended to.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Also label each position with the score of our own search of this many nodes
+        /// (`FEN;result;score` lines; 0: results only).
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
         /// Game files (one JSON object per line).
         #[arg(required = true)]
         games: Vec<std::path::PathBuf>,
@@ -299,6 +307,24 @@ enum TuneStep {
         /// and piece-square weights where they start.
         #[arg(long)]
         scalars_only: bool,
+        /// Weight of the game result in the target; the rest is the sigmoid of the search score
+        /// stored with the sample (samples without a score use the result alone).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Share of the samples held out of the fit to measure it (blocks of 500 lines).
+        #[arg(long, default_value_t = 0.1)]
+        holdout: f64,
+        /// L2 pull of the piece-square entries toward their start.
+        #[arg(long, default_value_t = 1e-6)]
+        l2: f64,
+        /// Keep the chariot's material where it starts (pins the scale of the evaluation, so
+        /// that the search margins keep fitting it).
+        #[arg(long)]
+        pin_chariot: bool,
+        /// Keep the king-safety terms (general zone, palace attacks, king danger) where they
+        /// start: their values were chosen by games against ElephantEye, not by a fit.
+        #[arg(long)]
+        pin_king_safety: bool,
         /// Sample files written by `selfplay`.
         #[arg(required = true)]
         data: Vec<std::path::PathBuf>,
@@ -311,7 +337,12 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
     use qiyi_xiangqi::tune::{self, FitConfig, SelfPlayConfig};
     use std::io::Write;
     match args.step {
-        TuneStep::Selfplay { games, nodes, out } => {
+        TuneStep::Selfplay {
+            games,
+            nodes,
+            random_plies,
+            out,
+        } => {
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -324,13 +355,13 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
                 let config = SelfPlayConfig {
                     games: (games - done).min(10) as usize,
                     nodes,
-                    random_plies: 4,
+                    random_plies: random_plies as usize,
                     seed: g.seed.wrapping_mul(1_000_003).wrapping_add(done),
                     max_plies: 300,
                 };
                 let samples = tune::selfplay(&config, |_, _| bar.inc(1));
                 for s in &samples {
-                    writeln!(file, "{};{}", s.fen, s.result)
+                    writeln!(file, "{}", tune::sample_line(s))
                         .with_context(|| format!("cannot write {}", out.display()))?;
                 }
                 samples_written += samples.len();
@@ -351,7 +382,7 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        TuneStep::Label { out, games } => {
+        TuneStep::Label { out, nodes, games } => {
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -377,8 +408,12 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
                         .filter_map(|m| m.as_str().map(str::to_string))
                         .collect();
                     let red = if a_red { a_score } else { 1.0 - a_score };
-                    for s in tune::label_game(fen, &moves, red) {
-                        writeln!(file, "{};{}", s.fen, s.result)
+                    let mut samples = tune::label_game(fen, &moves, red);
+                    if nodes > 0 {
+                        tune::score_samples(&mut samples, nodes, g.seed, || {});
+                    }
+                    for s in &samples {
+                        writeln!(file, "{}", tune::sample_line(s))
                             .with_context(|| format!("cannot write {}", out.display()))?;
                         written += 1;
                     }
@@ -400,6 +435,11 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             from,
             learning_rate,
             scalars_only,
+            lambda,
+            holdout,
+            l2,
+            pin_chariot,
+            pin_king_safety,
             data,
         } => {
             let mut samples = Vec::new();
@@ -411,11 +451,23 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             if samples.is_empty() {
                 bail!("no `FEN;result` samples in the data files");
             }
-            use qiyi_xiangqi::eval::{F_MOB_HORSE, NUM_FEATURES};
+            use qiyi_xiangqi::eval::{F_MATERIAL, F_MOB_HORSE, F_ZONE_HORSE, NUM_FEATURES};
+            if !(0.0..=1.0).contains(&lambda) || !(0.0..=0.5).contains(&holdout) || l2 < 0.0 {
+                bail!("need 0 <= lambda <= 1, 0 <= holdout <= 0.5 and l2 >= 0");
+            }
             let config = FitConfig {
                 epochs: epochs as usize,
                 free: scalars_only.then_some(F_MOB_HORSE..NUM_FEATURES),
                 learning_rate,
+                l2,
+                lambda,
+                holdout,
+                // Kind 4 is the chariot.
+                pinned: pin_chariot
+                    .then_some(F_MATERIAL + 4)
+                    .into_iter()
+                    .chain((F_ZONE_HORSE..NUM_FEATURES).filter(|_| pin_king_safety))
+                    .collect(),
                 ..FitConfig::default()
             };
             let start = if from == "tuned" {
@@ -423,18 +475,38 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
             } else {
                 Weights::hand()
             };
-            let bar = crate::common::progress(epochs, "fit");
-            let r = tune::fit(&samples, &start, &config, |_, _| bar.inc(1));
-            bar.finish_and_clear();
+            let r = tune::fit(&samples, &start, &config, |epoch, e| {
+                eprintln!(
+                    "epoch {epoch}: train {:.6}, hold-out {:.6} (vs results {:.6})",
+                    e.train, e.holdout, e.holdout_result
+                )
+            });
+            for (kind, name) in [(4, "chariot"), (3, "horse"), (5, "cannon"), (6, "soldier")] {
+                eprintln!(
+                    "{name} middlegame squares (rank 9 = enemy back rank; files a..e):\n{}",
+                    tune::square_table(&r.weights, kind, true)
+                );
+            }
             let note = format!(
-                "{} positions, from {from} weights{}, K {:.2}, {} epochs at rate {}, error {:.6} -> {:.6}",
+                "{} positions + {} held out, from {from} weights{}{}, lambda {lambda}, l2 {l2}, K {:.2}, {} epochs at rate {}, train error {:.6} -> {:.6}, hold-out {:.6} -> {:.6} (vs results {:.6} -> {:.6})",
                 r.samples,
+                r.holdout_samples,
                 if scalars_only { ", scalar terms only" } else { "" },
+                match (pin_chariot, pin_king_safety) {
+                    (true, true) => ", chariot and king safety pinned",
+                    (true, false) => ", chariot pinned",
+                    (false, true) => ", king safety pinned",
+                    (false, false) => "",
+                },
                 r.k,
                 epochs,
                 learning_rate,
-                r.error_before,
-                r.error_after
+                r.before.train,
+                r.after.train,
+                r.before.holdout,
+                r.after.holdout,
+                r.before.holdout_result,
+                r.after.holdout_result,
             );
             std::fs::write(&out, tune::weights_to_rust(&r.weights, &note))
                 .with_context(|| format!("cannot write {}", out.display()))?;
@@ -442,6 +514,9 @@ pub fn tune(g: &Global, args: TuneArgs) -> anyhow::Result<()> {
                 return print_json(&serde_json::json!({
                     "samples": r.samples, "k": r.k, "error_before": r.error_before, "from": from,
                     "error_after": r.error_after, "out": out.display().to_string(),
+                    "holdout_samples": r.holdout_samples, "holdout_before": r.before.holdout,
+                    "holdout_after": r.after.holdout, "holdout_result_before": r.before.holdout_result,
+                    "holdout_result_after": r.after.holdout_result, "lambda": lambda,
                 }));
             }
             println!("{note}; weights written to {}", out.display());
