@@ -31,6 +31,22 @@ pub struct RolloutWeights {
     pub margin: f64,
     /// How many of the top choices (by the heuristic) are played out.
     pub candidates: usize,
+    /// Who plays the player's own moves inside the rollouts.
+    pub policy: RolloutPolicy,
+    /// Antithetic dice: rollouts come in pairs, the second rolling `7 - d` where the first
+    /// rolled `d` and picking from the other end where the first picked (variance reduction).
+    pub antithetic: bool,
+}
+
+/// The policy of the player's own moves inside a rollout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RolloutPolicy {
+    /// [`race_greedy`]: a capture when possible, else the fewest expected turns (fast, weaker).
+    #[default]
+    RaceGreedy,
+    /// The `win` player's own choice ([`WinPlayer::scores`]): the rollouts are then a one-step
+    /// policy improvement over `win`.
+    Win,
 }
 
 impl RolloutWeights {
@@ -41,6 +57,8 @@ impl RolloutWeights {
         horizon: 2,
         margin: 0.02,
         candidates: 2,
+        policy: RolloutPolicy::RaceGreedy,
+        antithetic: false,
     };
 }
 
@@ -71,7 +89,8 @@ pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
 const MAX_STEPS: u32 = 100_000;
 
 /// One rollout from `start` for player `me` (see the module doc): dice from `dice`, one number
-/// from `picks` per decision. Returns my estimated chance of winning where it stops.
+/// from `picks` per decision, my own moves by [`race_greedy`]. Returns my estimated chance of
+/// winning where it stops.
 pub fn rollout(
     start: &Aero,
     me: usize,
@@ -79,6 +98,25 @@ pub fn rollout(
     horizon: u32,
     dice: &mut Rng,
     picks: &mut Rng,
+) -> f64 {
+    rollout_by(start, me, model, horizon, dice, picks, false, |sim| {
+        race_greedy(sim, model.race)
+    })
+}
+
+/// [`rollout`] with my own moves (at decisions with two or more choices) picked by `own`;
+/// `mirror` turns every die `d` into `7 - d` and every pick `k` of `n` into `n - 1 - k` (the
+/// antithetic twin of the same streams).
+#[allow(clippy::too_many_arguments)]
+pub fn rollout_by(
+    start: &Aero,
+    me: usize,
+    model: &WinModel<'_>,
+    horizon: u32,
+    dice: &mut Rng,
+    picks: &mut Rng,
+    mirror: bool,
+    mut own: impl FnMut(&Aero) -> AeroMove,
 ) -> f64 {
     let mut sim = *start;
     let mut rounds = 0;
@@ -92,15 +130,19 @@ pub fn rollout(
                         return model.at_my_turn(&sim, me);
                     }
                 }
-                sim.play(AeroMove::Roll(dice.below(6) as u8 + 1));
+                let d = dice.below(6) as u8 + 1;
+                sim.play(AeroMove::Roll(if mirror { 7 - d } else { d }));
             }
             Turn::Player(p) => {
                 let c = sim.choices();
                 // Always one draw per decision, so the streams stay aligned across candidates.
                 let u = picks.next_u64() >> 32;
-                let pick = ((u * c.len() as u64) >> 32) as usize;
+                let mut pick = ((u * c.len() as u64) >> 32) as usize;
+                if mirror {
+                    pick = c.len().saturating_sub(1 + pick);
+                }
                 let mv = if p == me && c.len() > 1 {
-                    race_greedy(&sim, model.race)
+                    own(&sim)
                 } else {
                     AeroMove::Plane(c.as_slice().get(pick).copied().unwrap_or(0))
                 };
@@ -162,9 +204,46 @@ impl Player for RolloutPlayer {
             let after = pos.after(AeroMove::Plane(i));
             let mut total = 0.0;
             for k in 0..w.rollouts as u64 {
-                let mut dice = Rng::derive(seed, 2 * k);
-                let mut picks = Rng::derive(seed, 2 * k + 1);
-                total += rollout(&after, me, &model, w.horizon, &mut dice, &mut picks);
+                // Antithetic pairs share the streams of their first member.
+                let (stream, mirror) = if w.antithetic {
+                    (k & !1, k & 1 == 1)
+                } else {
+                    (k, false)
+                };
+                let mut dice = Rng::derive(seed, 2 * stream);
+                let mut picks = Rng::derive(seed, 2 * stream + 1);
+                total += match w.policy {
+                    RolloutPolicy::RaceGreedy => rollout_by(
+                        &after,
+                        me,
+                        &model,
+                        w.horizon,
+                        &mut dice,
+                        &mut picks,
+                        mirror,
+                        |sim| race_greedy(sim, model.race),
+                    ),
+                    RolloutPolicy::Win => {
+                        let win = &self.win;
+                        rollout_by(
+                            &after,
+                            me,
+                            &model,
+                            w.horizon,
+                            &mut dice,
+                            &mut picks,
+                            mirror,
+                            |sim| {
+                                let fallback = sim.choices().as_slice().first().copied();
+                                win.scores(sim, &model, 0)
+                                    .best()
+                                    .map(|(i, _)| i)
+                                    .or(fallback)
+                                    .map_or(AeroMove::Plane(0), AeroMove::Plane)
+                            },
+                        )
+                    }
+                };
             }
             if total > best.1 {
                 best = (i, total);

@@ -76,11 +76,31 @@ pub fn win_chance(me: Finish, opponents: &[(Finish, u8)]) -> f64 {
 
 /// [`win_chance`] with finish times of the given `shape`.
 pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -> f64 {
-    let sd = me.sd.max(MIN_SD);
-    let lo = (me.mean - 5.0 * sd).floor().max(1.0);
-    // (the log-normal's right tail is longer)
-    let tail = if shape == Shape::Normal { 5.0 } else { 7.0 };
-    let hi = (me.mean + tail * sd).ceil().max(lo);
+    win_chance_by(me, shape, |t| {
+        let mut survive = 1.0;
+        for &(f, offset) in opponents {
+            survive *= 1.0 - cdf(f, shape, t + offset as f64 - 0.5);
+        }
+        survive
+    })
+}
+
+/// `Σ_t P(T_me = t) survive(t)` over my discretised finish time, normalised to `t ≥ 1` (the
+/// loop of [`win_chance_shaped`]; `survive(t)` is the chance that no opponent has finished
+/// before my `t`-th turn, asked only where `P(T_me = t) > 1e-9`).
+#[inline]
+fn win_chance_by(me: Finish, shape: Shape, survive: impl FnMut(f64) -> f64) -> f64 {
+    let mut dist = MyDist::EMPTY;
+    if dist.fill(me, shape) {
+        dist.combine(survive)
+    } else {
+        win_chance_long(me, shape, survive)
+    }
+}
+
+/// [`win_chance_by`] for a finish time too spread out for [`MyDist`].
+fn win_chance_long(me: Finish, shape: Shape, mut survive: impl FnMut(f64) -> f64) -> f64 {
+    let (lo, hi) = my_range(me, shape);
     let mut below = cdf(me, shape, lo - 0.5);
     let norm = 1.0 - below;
     let mut total = 0.0;
@@ -90,11 +110,7 @@ pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -
         let p = upto - below;
         below = upto;
         if p > 1e-9 {
-            let mut survive = 1.0;
-            for &(f, offset) in opponents {
-                survive *= 1.0 - cdf(f, shape, t + offset as f64 - 0.5);
-            }
-            total += p * survive;
+            total += p * survive(t);
         }
         t += 1.0;
     }
@@ -102,6 +118,117 @@ pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -
         total / norm
     } else {
         0.0
+    }
+}
+
+/// The whole turns `lo..=hi` over which my finish time is summed.
+#[inline]
+fn my_range(me: Finish, shape: Shape) -> (f64, f64) {
+    let sd = me.sd.max(MIN_SD);
+    let lo = (me.mean - 5.0 * sd).floor().max(1.0);
+    // (the log-normal's right tail is longer)
+    let tail = if shape == Shape::Normal { 5.0 } else { 7.0 };
+    let hi = (me.mean + tail * sd).ceil().max(lo);
+    (lo, hi)
+}
+
+/// My discretised finish time `P(T_me = t)` for `t = lo, lo + 1, ...` (at most [`SPAN`] turns),
+/// kept so that several win chances with the same finish time of mine share it.
+struct MyDist {
+    lo: f64,
+    p: [f64; SPAN],
+    n: usize,
+    norm: f64,
+}
+
+impl MyDist {
+    const EMPTY: MyDist = MyDist {
+        lo: 0.0,
+        p: [0.0; SPAN],
+        n: 0,
+        norm: 0.0,
+    };
+
+    /// Fills in `me`'s distribution; false (and empty) when it spans more than [`SPAN`] turns.
+    #[inline]
+    fn fill(&mut self, me: Finish, shape: Shape) -> bool {
+        let (lo, hi) = my_range(me, shape);
+        let n = (hi - lo) as usize + 1;
+        if n > SPAN {
+            self.n = 0;
+            return false;
+        }
+        let mut below = cdf(me, shape, lo - 0.5);
+        self.norm = 1.0 - below;
+        self.lo = lo;
+        self.n = n;
+        let mut t = lo;
+        for p in self.p[..n].iter_mut() {
+            let upto = cdf(me, shape, t + 0.5);
+            *p = upto - below;
+            below = upto;
+            t += 1.0;
+        }
+        true
+    }
+
+    /// `Σ_t P(T_me = t) survive(t)`, normalised (the sum of [`win_chance_long`], term by term).
+    #[inline]
+    fn combine(&self, mut survive: impl FnMut(f64) -> f64) -> f64 {
+        let mut total = 0.0;
+        let mut t = self.lo;
+        for &p in &self.p[..self.n] {
+            if p > 1e-9 {
+                total += p * survive(t);
+            }
+            t += 1.0;
+        }
+        if self.norm > 0.0 {
+            total / self.norm
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Survival values `1 - cdf(m - 1/2)` cached per opponent for integer `m` below this bound.
+const SPAN: usize = 320;
+
+/// The opponents of one position with their finish-time distributions and a cache of their
+/// survival values, shared by the many win chances one evaluation asks for (my planes moved or
+/// hit, one opponent plane sent home): the products are formed in the same order as in
+/// [`win_chance_shaped`], so the results are the same to the bit, with far fewer `exp` calls.
+struct Field {
+    /// Player index of each opponent still racing (in player order, at most three).
+    who: [usize; 3],
+    /// Their planes.
+    planes: [[u8; PLANES]; 3],
+    /// Their finish-time distributions.
+    fin: [Finish; 3],
+    /// How many.
+    k: usize,
+    /// `surv[j][m] = 1 - cdf(fin[j], m - 1/2)`, NaN until computed.
+    surv: [[f64; SPAN]; 3],
+    /// My last finish time (its mean and sd bits) and its distribution.
+    mine: Option<(u64, u64)>,
+    dist: MyDist,
+}
+
+/// Survival of an opponent with finish time `f` at `m - 1/2` (`m` a whole number), through its
+/// cache `surv`.
+#[inline]
+fn survival(surv: &mut [f64; SPAN], f: Finish, m: f64, shape: Shape) -> f64 {
+    let idx = m as usize;
+    if idx < SPAN {
+        let v = surv[idx];
+        if !v.is_nan() {
+            return v;
+        }
+        let v = 1.0 - cdf(f, shape, m - 0.5);
+        surv[idx] = v;
+        v
+    } else {
+        1.0 - cdf(f, shape, m - 0.5)
     }
 }
 
@@ -140,8 +267,33 @@ impl WinModel<'_> {
         }
     }
 
+    /// The opponents of `me` in `pos` still racing, with an empty cache.
+    fn field(&self, pos: &Aero, me: usize) -> Field {
+        let mut f = Field {
+            who: [0; 3],
+            planes: [[HANGAR; PLANES]; 3],
+            fin: [Finish { mean: 0.0, sd: 0.0 }; 3],
+            k: 0,
+            surv: [[f64::NAN; SPAN]; 3],
+            mine: None,
+            dist: MyDist::EMPTY,
+        };
+        for q in 0..pos.players() {
+            if q == me || pos.places()[q] != 0 || f.k >= 3 {
+                continue;
+            }
+            let planes = pos.planes(q);
+            f.who[f.k] = q;
+            f.planes[f.k] = planes;
+            f.fin[f.k] = self.opponent(planes);
+            f.k += 1;
+        }
+        f
+    }
+
     /// My win chance in `pos` (not over), for player `me`, with my planes replaced by `mine`;
-    /// `mid_turn`: I roll again before the turn passes (then my current turn counts as turn 1).
+    /// `mid_turn`: I roll again before the turn passes (then my current turn counts as turn 1);
+    /// `sent_home`: the planes of opponent `who` at progress `d` go home first.
     fn chance_with(
         &self,
         pos: &Aero,
@@ -150,23 +302,29 @@ impl WinModel<'_> {
         mid_turn: bool,
         sent_home: Option<(usize, u8)>,
     ) -> f64 {
-        let mut opps = [(Finish { mean: 0.0, sd: 0.0 }, 0u8); 3];
-        let mut k = 0;
-        for q in 0..pos.players() {
-            if q == me || pos.places()[q] != 0 || k >= 3 {
-                continue;
+        let mut field = self.field(pos, me);
+        self.chance_in(&mut field, pos, mine, mid_turn, sent_home)
+    }
+
+    /// [`WinModel::chance_with`] over the opponents of `field` (taken from `pos` for `me`).
+    fn chance_in(
+        &self,
+        field: &mut Field,
+        pos: &Aero,
+        mine: [u8; PLANES],
+        mid_turn: bool,
+        sent_home: Option<(usize, u8)>,
+    ) -> f64 {
+        let mut replaced: Option<(usize, Finish)> = None;
+        if let Some((who, d)) = sent_home {
+            if let Some(j) = field.who[..field.k].iter().position(|&q| q == who) {
+                let mut planes = field.planes[j];
+                planes
+                    .iter_mut()
+                    .filter(|x| **x == d)
+                    .for_each(|x| *x = HANGAR);
+                replaced = Some((j, self.opponent(planes)));
             }
-            let mut planes = pos.planes(q);
-            if let Some((who, d)) = sent_home {
-                if who == q {
-                    planes
-                        .iter_mut()
-                        .filter(|x| **x == d)
-                        .for_each(|x| *x = HANGAR);
-                }
-            }
-            opps[k] = (self.opponent(planes), (!mid_turn) as u8);
-            k += 1;
         }
         let mean = if mid_turn {
             self.race.turn_value(pos)
@@ -174,7 +332,37 @@ impl WinModel<'_> {
             self.race.value(mine)
         };
         let sd = self.optimal.sd(mine);
-        win_chance_shaped(Finish { mean, sd }, &opps[..k], self.shape)
+        let offset = (!mid_turn) as u8 as f64;
+        let shape = self.shape;
+        let me = Finish { mean, sd };
+        let key = (mean.to_bits(), sd.to_bits());
+        if field.mine != Some(key) {
+            field.mine = field.dist.fill(me, shape).then_some(key);
+        }
+        let Field {
+            k,
+            fin,
+            surv,
+            dist,
+            mine,
+            ..
+        } = field;
+        let survive = |t: f64| {
+            let m = t + offset;
+            let mut survive = 1.0;
+            for j in 0..*k {
+                survive *= match replaced {
+                    Some((r, f)) if r == j => 1.0 - cdf(f, shape, m - 0.5),
+                    _ => survival(&mut surv[j], fin[j], m, shape),
+                };
+            }
+            survive
+        };
+        if mine.is_some() {
+            dist.combine(survive)
+        } else {
+            win_chance_long(me, shape, survive)
+        }
     }
 
     /// The static win chance of `me` in `pos`, where `me` has just moved (`moved`: the move's
@@ -228,14 +416,15 @@ impl WinModel<'_> {
         }
         let mid_turn = !new_turn && after.to_move() == me;
         let mine = after.planes(me);
-        let base = self.chance_with(after, me, mine, mid_turn, None);
+        let mut field = self.field(after, me);
+        let base = self.chance_in(&mut field, after, mine, mid_turn, None);
         let mut total = base;
         if self.lookahead > 0.0 {
             total += self.lookahead * (self.next_roll_value(after, me, mid_turn) - base);
         }
         if self.threat > 0.0 {
             // My chances to send an opponent's plane home on my next turn.
-            total = self.add_threats(after, me, mid_turn, base, total);
+            total = self.add_threats(&mut field, after, me, mid_turn, base, total);
         }
         if self.danger == 0.0 {
             return total;
@@ -253,7 +442,7 @@ impl WinModel<'_> {
                         *x = HANGAR;
                     }
                 }
-                let lost = self.chance_with(after, me, hit, false, None);
+                let lost = self.chance_in(&mut field, after, hit, false, None);
                 total += self.danger * r * (lost - base);
             }
         }
@@ -262,7 +451,15 @@ impl WinModel<'_> {
 
     /// Adds to `total` the threat term: for each distinct opponent plane I could send home, the
     /// chance that I hit it times the gain over `base` of my chance with it sent home.
-    fn add_threats(&self, pos: &Aero, me: usize, mid_turn: bool, base: f64, mut total: f64) -> f64 {
+    fn add_threats(
+        &self,
+        field: &mut Field,
+        pos: &Aero,
+        me: usize,
+        mid_turn: bool,
+        base: f64,
+        mut total: f64,
+    ) -> f64 {
         let mine = pos.planes(me);
         for q in 0..pos.players() {
             if q == me || pos.places()[q] != 0 {
@@ -276,7 +473,7 @@ impl WinModel<'_> {
                 }
                 let r = danger_from_with(pos, q, d, me, 1.0);
                 if r > 0.0 {
-                    let gain = self.chance_with(pos, me, mine, mid_turn, Some((q, d)));
+                    let gain = self.chance_in(field, pos, mine, mid_turn, Some((q, d)));
                     total += self.threat * r * (gain - base);
                 }
             }
@@ -289,10 +486,11 @@ impl WinModel<'_> {
     /// (my chances to send each opponent plane home on this turn).
     pub fn at_my_turn(&self, pos: &Aero, me: usize) -> f64 {
         let mine = pos.planes(me);
-        let base = self.chance_with(pos, me, mine, true, None);
+        let mut field = self.field(pos, me);
+        let base = self.chance_in(&mut field, pos, mine, true, None);
         let mut total = base;
         if self.threat > 0.0 {
-            total = self.add_threats(pos, me, true, base, total);
+            total = self.add_threats(&mut field, pos, me, true, base, total);
         }
         total
     }
@@ -350,5 +548,98 @@ impl WinModel<'_> {
             };
         }
         total / samples as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finish::finish_tables;
+    use crate::rules::Rules;
+
+    /// The cached chances are the plain [`win_chance_shaped`] ones, to the bit: my planes as
+    /// they are or with one hit, mid-turn or not, with each opponent plane sent home.
+    #[test]
+    fn cached_chances_equal_the_plain_ones() {
+        let t = finish_tables(&Rules::STANDARD).unwrap();
+        let mut rng = Rng::new(8);
+        let mut checked = 0;
+        for shape in [Shape::Normal, Shape::LogNormal] {
+            let model = WinModel {
+                race: &t.hazard_race,
+                optimal: &t.hazard,
+                random: &t.random_hazard,
+                strength: 0.2,
+                greedy: 0.0,
+                danger: 1.0,
+                threat: 0.75,
+                lookahead: 0.0,
+                shape,
+            };
+            let mut pos = Aero::new(Rules::STANDARD, 4).unwrap();
+            for _ in 0..1200 {
+                match pos.turn() {
+                    Turn::Over => pos = Aero::new(Rules::STANDARD, 4).unwrap(),
+                    Turn::Chance => {
+                        pos.play(AeroMove::Roll(rng.below(6) as u8 + 1));
+                    }
+                    Turn::Player(me) => {
+                        let mut field = model.field(&pos, me);
+                        for mid_turn in [true, false] {
+                            let mut variants = vec![pos.planes(me)];
+                            for i in 0..PLANES {
+                                let mut hit = pos.planes(me);
+                                hit[i] = HANGAR;
+                                variants.push(hit);
+                            }
+                            let mut homes = vec![None];
+                            for q in 0..pos.players() {
+                                for &d in pos.planes(q).iter() {
+                                    homes.push(Some((q, d)));
+                                }
+                            }
+                            for &mine in &variants {
+                                for &home in &homes {
+                                    let got =
+                                        model.chance_in(&mut field, &pos, mine, mid_turn, home);
+                                    let mut opps = Vec::new();
+                                    for q in 0..pos.players() {
+                                        if q == me || pos.places()[q] != 0 {
+                                            continue;
+                                        }
+                                        let mut planes = pos.planes(q);
+                                        if let Some((who, d)) = home {
+                                            if who == q {
+                                                for x in planes.iter_mut() {
+                                                    if *x == d {
+                                                        *x = HANGAR;
+                                                    }
+                                                }
+                                            }
+                                        }
+                                        opps.push((model.opponent(planes), (!mid_turn) as u8));
+                                    }
+                                    let mean = if mid_turn {
+                                        model.race.turn_value(&pos)
+                                    } else {
+                                        model.race.value(mine)
+                                    };
+                                    let f = Finish {
+                                        mean,
+                                        sd: model.optimal.sd(mine),
+                                    };
+                                    let want = win_chance_shaped(f, &opps, shape);
+                                    assert_eq!(got.to_bits(), want.to_bits(), "{pos:?}");
+                                    checked += 1;
+                                }
+                            }
+                        }
+                        let c = pos.choices();
+                        pos.play(AeroMove::Plane(c.as_slice()[rng.below(c.len())]));
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

@@ -4,7 +4,9 @@
 use qiyi_aeroplane::finish::finish_tables;
 use qiyi_aeroplane::players::{Player, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
-use qiyi_aeroplane::rollout::{race_greedy, rollout, RolloutPlayer, RolloutWeights};
+use qiyi_aeroplane::rollout::{
+    race_greedy, rollout, rollout_by, RolloutPlayer, RolloutPolicy, RolloutWeights,
+};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
 
@@ -43,10 +45,21 @@ fn without_rollouts_it_plays_the_heuristics_move() {
         horizon: 0,
         ..RolloutWeights::TUNED
     };
+    // The same with `win` playing its own moves in the rollouts, and antithetic pairs.
+    let win_off = RolloutWeights {
+        policy: RolloutPolicy::Win,
+        antithetic: true,
+        ..off
+    };
+    let win_no_horizon = RolloutWeights {
+        policy: RolloutPolicy::Win,
+        antithetic: true,
+        ..no_horizon
+    };
     for (k, pos) in decisions(300, 5).iter().enumerate() {
         let mut win = WinPlayer::new(WinWeights::TUNED, Rng::new(k as u64));
         let expected = win.choose(pos);
-        for w in [off, no_horizon] {
+        for w in [off, no_horizon, win_off, win_no_horizon] {
             let mut p = RolloutPlayer::new(w, Rng::new(k as u64));
             assert_eq!(p.choose(pos), expected, "{w:?} at decision {k}");
         }
@@ -74,12 +87,79 @@ fn rollouts_are_reproducible_with_a_seed() {
     let a = game(3);
     assert_eq!(a, game(3));
     assert!(a.replay().is_ok());
-    // The same decisions from the same seed, one by one.
-    for (k, pos) in decisions(40, 9).iter().enumerate() {
-        let mut p = RolloutPlayer::new(RolloutWeights::TUNED, Rng::new(k as u64));
-        let mut q = RolloutPlayer::new(RolloutWeights::TUNED, Rng::new(k as u64));
-        assert_eq!(p.choose(pos), q.choose(pos));
+    // The same decisions from the same seed, one by one, with either rollout policy.
+    let win_policy = RolloutWeights {
+        rollouts: 32,
+        policy: RolloutPolicy::Win,
+        antithetic: true,
+        ..RolloutWeights::TUNED
+    };
+    for w in [RolloutWeights::TUNED, win_policy] {
+        for (k, pos) in decisions(40, 9).iter().enumerate() {
+            let mut p = RolloutPlayer::new(w, Rng::new(k as u64));
+            let mut q = RolloutPlayer::new(w, Rng::new(k as u64));
+            assert_eq!(p.choose(pos), q.choose(pos), "{w:?} at decision {k}");
+        }
     }
+}
+
+/// Rollouts whose own moves are `win`'s: chances in range, reproducible from their streams,
+/// and the antithetic twin (dice `7 - d`, picks from the other end) a different game of the
+/// same streams.
+#[test]
+fn win_policy_rollouts_are_reproducible_and_in_range() {
+    let model = WinPlayer::new(WinWeights::TUNED, Rng::new(1))
+        .model(&Rules::STANDARD)
+        .unwrap();
+    let win = WinPlayer::new(WinWeights::TUNED, Rng::new(1));
+    let mut own_moves = 0;
+    let mut twins_differ = 0;
+    for (k, pos) in decisions(40, 17).iter().enumerate() {
+        let me = pos.to_move();
+        let after = pos.after(AeroMove::Plane(pos.choices().as_slice()[0]));
+        let run = |horizon: u32, mirror: bool, moves: &mut u32| {
+            let mut dice = Rng::derive(k as u64, 0);
+            let mut picks = Rng::derive(k as u64, 1);
+            rollout_by(
+                &after,
+                me,
+                &model,
+                horizon,
+                &mut dice,
+                &mut picks,
+                mirror,
+                |sim| {
+                    *moves += 1;
+                    let scored = win.scores(sim, &model, 0);
+                    let best = scored.best().unwrap().0;
+                    // `win`'s own choice in the same position.
+                    assert_eq!(
+                        WinPlayer::new(WinWeights::TUNED, Rng::new(2)).choose(sim),
+                        AeroMove::Plane(best)
+                    );
+                    assert_eq!(sim.to_move(), me);
+                    AeroMove::Plane(best)
+                },
+            )
+        };
+        for horizon in [1, 2, 4, u32::MAX] {
+            let mut moves = 0;
+            let v = run(horizon, false, &mut moves);
+            own_moves += moves;
+            assert!((0.0..=1.0 + 1e-9).contains(&v), "{v} at decision {k}");
+            assert_eq!(v.to_bits(), run(horizon, false, &mut 0).to_bits());
+            let twin = run(horizon, true, &mut 0);
+            assert!((0.0..=1.0 + 1e-9).contains(&twin), "{twin} at decision {k}");
+            if twin != v {
+                twins_differ += 1;
+            }
+            if horizon == u32::MAX {
+                assert!(v == 0.0 || v == 1.0);
+            }
+        }
+    }
+    assert!(own_moves > 100, "only {own_moves} own moves played by win");
+    assert!(twins_differ > 40, "antithetic twins equal too often");
 }
 
 #[test]

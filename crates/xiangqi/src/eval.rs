@@ -82,8 +82,8 @@ pub fn attack_units(rooks: i32, horses: i32, cannons: i32, pawns: i32, enemy_adv
 /// Whether a piece of the side whose ranks are counted `rank` (0 = own back rank) on `file` stands
 /// in the enemy general's zone.
 #[inline]
-fn in_enemy_zone(rank: u8, file: u8) -> bool {
-    rank >= 6 && (2..=6).contains(&file)
+const fn in_enemy_zone(rank: u8, file: u8) -> bool {
+    rank >= 6 && file >= 2 && file <= 6
 }
 
 /// Whether feature `f` is a piece-square entry (regularised toward zero when tuning).
@@ -251,6 +251,36 @@ pub(crate) const fn unpack_score(packed: i32) -> (Score, Score) {
 
 /// Number of scalar features before the king-danger buckets.
 const NUM_LINEAR: usize = F_DANGER - F_MOB_HORSE;
+
+/// The largest size Red's count minus Black's of each scalar feature (index feature minus
+/// [`F_MOB_HORSE`]) can have: the largest count one side can reach (both counts are never
+/// negative). Horse mobility 2 x 8 jumps; chariot and cannon mobility 2 x (8 + 9) points;
+/// missing guards (4) times attackers (2 x 2 + 2 + 2); 2 open-file chariots; 2 hollow or
+/// screened cannons; 6 attackers across; the tempo 1; 2 of each kind in the zone; zone pressure
+/// 8 x 4; palace points: a chariot or cannon hits at most 3 along its rank and 3 along its file,
+/// a horse at most its 8 jumps, a soldier 3.
+const MAX_SCALAR_COUNT: [i32; NUM_LINEAR] = {
+    let mut t = [0i32; NUM_LINEAR];
+    const S: usize = F_MOB_HORSE;
+    t[F_MOB_HORSE - S] = 16;
+    t[F_MOB_ROOK - S] = 34;
+    t[F_MOB_CANNON - S] = 34;
+    t[F_GUARD_THREAT - S] = 32;
+    t[F_OPEN_FILE_ROOK - S] = 2;
+    t[F_HOLLOW_CANNON - S] = 2;
+    t[F_SCREEN_CANNON - S] = 2;
+    t[F_ATTACKER_ACROSS - S] = 6;
+    t[F_TEMPO - S] = 1;
+    t[F_ZONE_HORSE - S] = 2;
+    t[F_ZONE_ROOK - S] = 2;
+    t[F_ZONE_CANNON - S] = 2;
+    t[F_ZONE_PRESSURE - S] = 32;
+    t[F_PALACE_ROOK - S] = 12;
+    t[F_PALACE_HORSE - S] = 16;
+    t[F_PALACE_CANNON - S] = 12;
+    t[F_PALACE_PAWN - S] = 15;
+    t
+};
 
 /// The scalar features of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -458,102 +488,211 @@ const fn side_bit_of(side: usize) -> u8 {
     }
 }
 
-/// The rank of mailbox point `sq` counted from side `SIDE`'s back rank.
-#[inline(always)]
-fn own_rank<const SIDE: usize>(sq: u8) -> u8 {
-    let r = (sq >> 4) - 3;
-    if SIDE == 0 {
-        r
-    } else {
-        9 - r
+/// Receives the scalar counts of [`scan_side`] one feature at a time: either kept as counts
+/// ([`Counts`], for [`fast_scalars`]) or weighted on the spot ([`Weighted`], for the search).
+trait Sink {
+    /// Adds `n` to the count of scalar feature `f` (an index `F_MOB_HORSE..F_DANGER`).
+    fn add(&mut self, f: usize, n: i32);
+}
+
+/// Scalar counts, indexed by feature minus [`F_MOB_HORSE`].
+struct Counts([i32; NUM_LINEAR]);
+
+impl Sink for Counts {
+    #[inline(always)]
+    fn add(&mut self, f: usize, n: i32) {
+        self.0[f - F_MOB_HORSE] += n;
     }
 }
+
+/// The weighted sum of scalar counts with middlegame and endgame weights packed into one word
+/// each ([`pack_score`]); the sum is taken modulo 2^32 and unpacks to the true middlegame and
+/// endgame sums whenever those stay within `i16` ([`Evaluation`] checks a bound that
+/// guarantees it before using this).
+struct Weighted<'a> {
+    weights: &'a [i32; NUM_LINEAR],
+    sum: i32,
+}
+
+impl Sink for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, f: usize, n: i32) {
+        self.sum = self
+            .sum
+            .wrapping_add(n.wrapping_mul(self.weights[f - F_MOB_HORSE]));
+    }
+}
+
+/// [`POINT_INFO`] flag: the point is across the river for the piece's side.
+const P_ACROSS: u8 = 1;
+/// [`POINT_INFO`] flag: the point is in the enemy general's zone ([`in_enemy_zone`]).
+const P_ZONE: u8 = 2;
+/// [`POINT_INFO`] flag: a horse here may reach the enemy palace (across, at most three files
+/// from the centre).
+const P_HORSE_NEAR: u8 = 4;
+/// [`POINT_INFO`] flag: the point is on the enemy palace's three ranks or beyond (own rank 7+).
+const P_PALACE_RANKS: u8 = 8;
+/// [`POINT_INFO`] flag: the point is on one of the palace files (d, e, f).
+const P_PALACE_FILE: u8 = 16;
+/// [`POINT_INFO`] shift of the number of enemy palace points a soldier here attacks (0 unless
+/// own rank 6+ and at most two files from the centre, as the plain definition counts them).
+const P_SOLDIER_HITS: u8 = 5;
+
+/// Facts about mailbox point `sq` for a piece of side `side` (0 Red, 1 Black) that the
+/// evaluation would otherwise compute from the rank and file: the `P_*` flags and the soldier's
+/// palace hits.
+const POINT_INFO: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut rank = 0u8;
+        while rank < 10 {
+            let mut file = 0u8;
+            while file < 9 {
+                let sq = (rank + 3) * 16 + file + 3;
+                let own = if side == 0 { rank } else { 9 - rank };
+                let off_centre = file.abs_diff(4);
+                let mut v = 0u8;
+                if own >= 5 {
+                    v |= P_ACROSS;
+                }
+                if in_enemy_zone(own, file) {
+                    v |= P_ZONE;
+                }
+                if own >= 5 && off_centre <= 3 {
+                    v |= P_HORSE_NEAR;
+                }
+                if own >= 7 {
+                    v |= P_PALACE_RANKS;
+                }
+                if off_centre <= 1 {
+                    v |= P_PALACE_FILE;
+                }
+                if own >= 6 && off_centre <= 2 {
+                    let palace = &IN_PALACE[1 - side];
+                    let fwd: i16 = if side == 0 { 16 } else { -16 };
+                    let mut hits = 0u8;
+                    let targets = [sq as i16 + fwd, sq as i16 + 1, sq as i16 - 1];
+                    let mut i = 0;
+                    while i < 3 {
+                        if palace[targets[i] as usize] {
+                            hits += 1;
+                        }
+                        i += 1;
+                    }
+                    v |= hits << P_SOLDIER_HITS;
+                }
+                t[side][sq as usize] = v;
+                file += 1;
+            }
+            rank += 1;
+        }
+        side += 1;
+    }
+    t
+};
 
 /// [`scalar_features_with`] computed faster, side by side and kind by kind, a horse's jumps leg
 /// by leg, and chariots and cannons from the rank and file occupancy bits instead of walking
 /// their rays (tested equal to the plain definition).
 #[inline]
 fn fast_scalars(pos: &Position, with_palace: bool) -> Scalars {
-    let mut c = [0i32; NUM_LINEAR];
-    let red = scan_side::<0>(pos, with_palace, &mut c);
-    let black = scan_side::<1>(pos, with_palace, &mut c);
-    const S: usize = F_MOB_HORSE;
-    c[F_GUARD_THREAT - S] = (4 - red.guards) * black.attackers - (4 - black.guards) * red.attackers;
-    c[F_ZONE_PRESSURE - S] = red.zone * (4 - black.guards) - black.zone * (4 - red.guards);
-    c[F_TEMPO - S] = if pos.side_to_move() == Color::Red {
-        1
+    let mut c = Counts([0i32; NUM_LINEAR]);
+    let (units, phase) = if with_palace {
+        scan::<true>(pos, &mut c)
     } else {
-        -1
+        scan::<false>(pos, &mut c)
     };
+    Scalars {
+        counts: c.0,
+        units,
+        phase,
+    }
+}
+
+/// Both sides' scalar features into `sink` (the counts that depend on both sides too); returns
+/// the attack units of Red and Black and the phase.
+#[inline(always)]
+fn scan<const PALACE: bool>(pos: &Position, sink: &mut impl Sink) -> ([i32; 2], i32) {
+    let red = scan_side::<0, PALACE>(pos, sink);
+    let black = scan_side::<1, PALACE>(pos, sink);
+    sink.add(
+        F_GUARD_THREAT,
+        (4 - red.guards) * black.attackers - (4 - black.guards) * red.attackers,
+    );
+    sink.add(
+        F_ZONE_PRESSURE,
+        red.zone * (4 - black.guards) - black.zone * (4 - red.guards),
+    );
+    sink.add(
+        F_TEMPO,
+        if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        },
+    );
     let units = |s: &SideScan, enemy_advisors: i32| {
         let [r, h, k, p] = s.hitters;
         attack_units(r, h, k, p, enemy_advisors)
     };
-    Scalars {
-        counts: c,
-        units: [units(&red, black.advisors), units(&black, red.advisors)],
-        phase: (red.phase + black.phase).min(MAX_PHASE),
-    }
+    (
+        [units(&red, black.advisors), units(&black, red.advisors)],
+        (red.phase + black.phase).min(MAX_PHASE),
+    )
 }
 
-/// Adds side `SIDE`'s signed counts to `c` and returns the rest of what its pieces add up to.
+/// Adds side `SIDE`'s signed counts to `sink` and returns the rest of what its pieces add up
+/// to; the palace-attack counts only when `PALACE`.
 #[inline(always)]
-fn scan_side<const SIDE: usize>(
+fn scan_side<const SIDE: usize, const PALACE: bool>(
     pos: &Position,
-    with_palace: bool,
-    c: &mut [i32; NUM_LINEAR],
+    sink: &mut impl Sink,
 ) -> SideScan {
-    const S: usize = F_MOB_HORSE;
     let sign: i32 = if SIDE == 0 { 1 } else { -1 };
-    let base = SIDE * 16;
+    let sq = &pos.squares[SIDE * 16..SIDE * 16 + 16];
+    let info = &POINT_INFO[SIDE];
     let palace = &IN_PALACE[1 - SIDE];
     let b = &pos.board;
     let mut out = SideScan::default();
-    for slot in 1..5 {
-        if pos.squares[base + slot] != 0 {
-            out.guards += 1;
-            out.advisors += i32::from(slot < 3);
-        }
-    }
-    // Soldiers: the files they stand on (for open chariot files) and their palace hits.
+    let present = |s: u8| i32::from(s != 0);
+    out.advisors = present(sq[1]) + present(sq[2]);
+    out.guards = out.advisors + present(sq[3]) + present(sq[4]);
+    // Soldiers: the files they stand on (for open chariot files; an absent soldier's point 0
+    // sets bit 0, which is no board column) and their palace hits (point 0 has no flags).
     let mut soldier_files = 0u16;
-    for slot in 11..16 {
-        let s = pos.squares[base + slot];
-        if s == 0 {
-            continue;
-        }
+    let mut pawn_hits = 0;
+    for &s in &sq[11..16] {
         soldier_files |= 1 << (s & 15);
-        if with_palace && own_rank::<SIDE>(s) >= 6 && ((s & 15) - 3).abs_diff(4) <= 2 {
-            let fwd: i16 = if SIDE == 0 { 16 } else { -16 };
-            let hits = i32::from(palace[step(s, fwd) as usize])
-                + i32::from(palace[step(s, 1) as usize])
-                + i32::from(palace[step(s, -1) as usize]);
-            if hits > 0 {
-                c[F_PALACE_PAWN - S] += sign * hits;
-                out.hitters[3] += 1;
-            }
+        if PALACE {
+            let hits = info[s as usize] >> P_SOLDIER_HITS;
+            pawn_hits += i32::from(hits);
+            out.hitters[3] += i32::from(hits != 0);
         }
     }
+    if PALACE {
+        sink.add(F_PALACE_PAWN, sign * pawn_hits);
+    }
+    let mut across = 0;
     // Horses.
-    for slot in 5..7 {
-        let s = pos.squares[base + slot];
+    let (mut mob, mut hits_total) = (0, 0);
+    for &s in &sq[5..7] {
         if s == 0 {
             continue;
         }
         out.phase += 2;
         out.attackers += 1;
-        let rank = own_rank::<SIDE>(s);
-        let file = (s & 15) - 3;
-        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
-        if in_enemy_zone(rank, file) {
-            c[F_ZONE_HORSE - S] += sign;
+        let flags = info[s as usize];
+        across += i32::from(flags & P_ACROSS != 0);
+        if flags & P_ZONE != 0 {
+            sink.add(F_ZONE_HORSE, sign);
             out.zone += 1;
         }
-        let near = with_palace && rank >= 5 && file.abs_diff(4) <= 3;
+        let near = PALACE && flags & P_HORSE_NEAR != 0;
         // Each free leg opens two jumps; a jump counts for mobility onto an empty or enemy
         // point and, when near, for the palace point it hits whatever stands there.
         let blocked = side_bit_of(SIDE) | OFF;
-        let (mut mob, mut hits) = (0, 0);
+        let mut hits = 0;
         for (leg, jumps) in HORSE_JUMPS_BY_LEG {
             if b[step(s, leg) as usize] != EMPTY {
                 continue;
@@ -566,9 +705,12 @@ fn scan_side<const SIDE: usize>(
                 mob += i32::from(b[t as usize] & blocked == 0);
             }
         }
-        c[F_MOB_HORSE - S] += sign * mob;
-        c[F_PALACE_HORSE - S] += sign * hits;
+        hits_total += hits;
         out.hitters[1] += i32::from(hits > 0);
+    }
+    sink.add(F_MOB_HORSE, sign * mob);
+    if PALACE {
+        sink.add(F_PALACE_HORSE, sign * hits_total);
     }
     // Chariots and cannons read the rank and file occupancy bits: the nearest pieces on each
     // side of the slider along its rank and its file give the mobility (the empty points
@@ -579,55 +721,59 @@ fn scan_side<const SIDE: usize>(
     let k = pos.squares[16 * (1 - SIDE)];
     // The enemy palace: its first row along a file; columns 6..=8 along a rank.
     let palace_row: u32 = if SIDE == 0 { 10 } else { 3 };
-    for slot in 7..9 {
-        let s = pos.squares[base + slot];
+    let (mut mob, mut hits_total) = (0, 0);
+    for &s in &sq[7..9] {
         if s == 0 {
             continue;
         }
         out.phase += 4;
         out.attackers += 2;
-        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
-        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
-        if in_enemy_zone(rank, file) {
-            c[F_ZONE_ROOK - S] += sign;
+        let flags = info[s as usize];
+        across += i32::from(flags & P_ACROSS != 0);
+        if flags & P_ZONE != 0 {
+            sink.add(F_ZONE_ROOK, sign);
             out.zone += 2;
         }
         if soldier_files & (1 << (s & 15)) == 0 {
-            c[F_OPEN_FILE_ROOK - S] += sign;
+            sink.add(F_OPEN_FILE_ROOK, sign);
         }
-        let (across, along) = Line::both(pos, s);
+        let (across_line, along) = Line::both(pos, s);
         // The enemy palace spans three points of a rank or file; a line that misses it
         // contributes no hits.
         let mut hits = 0;
-        if with_palace && rank >= 7 {
-            hits += across.rook_hits(6);
+        if PALACE && flags & P_PALACE_RANKS != 0 {
+            hits += across_line.rook_hits(6);
         }
-        if with_palace && file.abs_diff(4) <= 1 {
+        if PALACE && flags & P_PALACE_FILE != 0 {
             hits += along.rook_hits(palace_row);
         }
-        c[F_MOB_ROOK - S] += sign * (across.mobility() + along.mobility());
-        c[F_PALACE_ROOK - S] += sign * hits;
+        mob += across_line.mobility() + along.mobility();
+        hits_total += hits;
         out.hitters[0] += i32::from(hits > 0);
     }
-    for slot in 9..11 {
-        let s = pos.squares[base + slot];
+    sink.add(F_MOB_ROOK, sign * mob);
+    if PALACE {
+        sink.add(F_PALACE_ROOK, sign * hits_total);
+    }
+    let (mut mob, mut hits_total) = (0, 0);
+    for &s in &sq[9..11] {
         if s == 0 {
             continue;
         }
         out.phase += 2;
         out.attackers += 1;
-        let (rank, file) = (own_rank::<SIDE>(s), (s & 15) - 3);
-        c[F_ATTACKER_ACROSS - S] += sign * i32::from(rank >= 5);
-        if in_enemy_zone(rank, file) {
-            c[F_ZONE_CANNON - S] += sign;
+        let flags = info[s as usize];
+        across += i32::from(flags & P_ACROSS != 0);
+        if flags & P_ZONE != 0 {
+            sink.add(F_ZONE_CANNON, sign);
             out.zone += 1;
         }
-        let (across, along) = Line::both(pos, s);
+        let (across_line, along) = Line::both(pos, s);
         let mut hits = 0;
-        if with_palace && rank >= 7 {
-            hits += across.cannon_hits(6);
+        if PALACE && flags & P_PALACE_RANKS != 0 {
+            hits += across_line.cannon_hits(6);
         }
-        if with_palace && file.abs_diff(4) <= 1 {
+        if PALACE && flags & P_PALACE_FILE != 0 {
             hits += along.cannon_hits(palace_row);
         }
         if k != 0 && (k ^ s) & 0x0F == 0 {
@@ -638,15 +784,20 @@ fn scan_side<const SIDE: usize>(
                 (along.lo(), along.lo2())
             };
             if first == kr {
-                c[F_HOLLOW_CANNON - S] += sign;
+                sink.add(F_HOLLOW_CANNON, sign);
             } else if second == kr {
-                c[F_SCREEN_CANNON - S] += sign;
+                sink.add(F_SCREEN_CANNON, sign);
             }
         }
-        c[F_MOB_CANNON - S] += sign * (across.mobility() + along.mobility());
-        c[F_PALACE_CANNON - S] += sign * hits;
+        mob += across_line.mobility() + along.mobility();
+        hits_total += hits;
         out.hitters[2] += i32::from(hits > 0);
     }
+    sink.add(F_MOB_CANNON, sign * mob);
+    if PALACE {
+        sink.add(F_PALACE_CANNON, sign * hits_total);
+    }
+    sink.add(F_ATTACKER_ACROSS, sign * across);
     out
 }
 
@@ -838,6 +989,12 @@ pub struct Evaluation {
     /// The middlegame and endgame weights of the scalar features ([`Scalars::counts`]), as
     /// fixed-size arrays so the weighted sum needs no bounds checks.
     linear: Box<[[Score; NUM_LINEAR]; 2]>,
+    /// The scalar weights packed per feature ([`pack_score`]), for [`Weighted`].
+    linear_packed: Box<[i32; NUM_LINEAR]>,
+    /// Whether the packed weighted sum of the scalar counts certainly unpacks right: the largest
+    /// possible count of each feature ([`MAX_SCALAR_COUNT`]) times its weight sums to less than
+    /// `i16` allows, for the middlegame and the endgame weights alike.
+    packed_ok: bool,
     /// Whether any palace-attack or king-danger weight is set (otherwise they are not computed).
     palace_terms: bool,
     /// Whether the material and piece-square weights are the tuned ones, so that the sum the
@@ -853,6 +1010,8 @@ impl Clone for Evaluation {
             weights: self.weights.clone(),
             psq: self.psq.clone(),
             linear: self.linear.clone(),
+            linear_packed: self.linear_packed.clone(),
+            packed_ok: self.packed_ok,
             palace_terms: self.palace_terms,
             tuned_psq: self.tuned_psq,
             cache: EvalCache::new(),
@@ -907,12 +1066,22 @@ impl Evaluation {
             linear[0][j] = weights.mg[F_MOB_HORSE + j];
             linear[1][j] = weights.eg[F_MOB_HORSE + j];
         }
+        let mut linear_packed = Box::new([0; NUM_LINEAR]);
+        let (mut bound_mg, mut bound_eg) = (0i64, 0i64);
+        for j in 0..NUM_LINEAR {
+            linear_packed[j] = pack_score(linear[0][j], linear[1][j]);
+            bound_mg += i64::from(MAX_SCALAR_COUNT[j]) * i64::from(linear[0][j]).abs();
+            bound_eg += i64::from(MAX_SCALAR_COUNT[j]) * i64::from(linear[1][j]).abs();
+        }
+        let packed_ok = bound_mg.max(bound_eg) < 30_000;
         let tuned_psq =
             (0..32).all(|i| (0..256).all(|sq| psq[i + 16][sq] == unpack_score(PSQ_TUNED[i][sq])));
         Evaluation {
             weights,
             psq,
             linear,
+            linear_packed,
+            packed_ok,
             palace_terms,
             tuned_psq,
             cache: EvalCache::new(),
@@ -951,16 +1120,31 @@ impl Evaluation {
                 }
             }
         }
-        let s = fast_scalars(pos, self.palace_terms);
-        for ((&n, &wm), &we) in s.counts.iter().zip(&self.linear[0]).zip(&self.linear[1]) {
-            mg += wm * n;
-            eg += we * n;
-        }
-        let [r, b] = s.units;
+        let ([r, b], phase) = if self.packed_ok {
+            let mut sink = Weighted {
+                weights: &self.linear_packed,
+                sum: 0,
+            };
+            let units_phase = if self.palace_terms {
+                scan::<true>(pos, &mut sink)
+            } else {
+                scan::<false>(pos, &mut sink)
+            };
+            let (m, e) = unpack_score(sink.sum);
+            mg += m;
+            eg += e;
+            units_phase
+        } else {
+            let s = fast_scalars(pos, self.palace_terms);
+            for ((&n, &wm), &we) in s.counts.iter().zip(&self.linear[0]).zip(&self.linear[1]) {
+                mg += wm * n;
+                eg += we * n;
+            }
+            (s.units, s.phase)
+        };
         let (lin, sq) = (r - b, r * r - b * b);
         mg += w.mg[F_DANGER] * lin + w.mg[F_DANGER_SQ] * sq;
         eg += w.eg[F_DANGER] * lin + w.eg[F_DANGER_SQ] * sq;
-        let phase = s.phase;
         (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
     }
 
@@ -1130,9 +1314,19 @@ mod tests {
             all.mg[f] = 3 + i as Score;
             all.eg[f] = 17 - 2 * i as Score;
         }
+        // Scalar weights too big for the packed sum: the search falls back to counting.
+        let mut big = Weights::default();
+        big.mg[F_MOB_ROOK] = 1000;
+        big.eg[F_HOLLOW_CANNON] = -9000;
         let positions = crate::game::random_game_positions(7, 40, 120);
-        for w in [Weights::hand(), Weights::default(), all] {
+        for (w, packed) in [
+            (Weights::hand(), true),
+            (Weights::default(), true),
+            (all, true),
+            (big, false),
+        ] {
             let e = Evaluation::with_weights(w);
+            assert_eq!(e.packed_ok, packed);
             for pos in &positions {
                 assert_eq!(e.red_score(pos), e.red_score_by_features(pos), "{pos:?}");
             }
@@ -1146,6 +1340,12 @@ mod tests {
             for with_palace in [true, false] {
                 let plain = scalar_features_with(&pos, with_palace);
                 assert_eq!(fast_scalars(&pos, with_palace), plain, "{pos:?}");
+                for (j, n) in plain.counts.iter().enumerate() {
+                    assert!(
+                        n.abs() <= MAX_SCALAR_COUNT[j],
+                        "feature {j}: {n} in {pos:?}"
+                    );
+                }
                 let n = |f: usize| plain.counts[f - F_MOB_HORSE] != 0;
                 hollow += usize::from(n(F_HOLLOW_CANNON));
                 screen += usize::from(n(F_SCREEN_CANNON));

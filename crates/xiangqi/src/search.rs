@@ -1126,12 +1126,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        // Quiet moves are needed only for the checks at the first quiescence ply.
-        if checks {
-            pos.pseudo_legal_moves(&mut list);
-        } else {
-            pos.pseudo_legal_captures(&mut list);
-        }
+        pos.pseudo_legal_captures(&mut list);
         let mut caps = [(0i32, Move::NULL); 48];
         let mut n = 0;
         for &mv in list.as_slice() {
@@ -1157,13 +1152,12 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 QuiescenceStep::Continue => {}
             }
         }
+        // The quiet checks at the first quiescence ply, in the order of the full move list.
         if checks {
+            pos.quiet_checks(&mut list);
             for i in 0..list.len() {
                 let mv = list.as_slice()[i];
-                if pos.board[mv.to as usize] != EMPTY
-                    || !gives_check(pos, mv)
-                    || !pos.is_legal_pseudo(mv)
-                {
+                if !pos.is_legal_pseudo(mv) {
                     continue;
                 }
                 match self.quiescence_child(pos, mv, &mut alpha, beta, &mut best, ply) {
