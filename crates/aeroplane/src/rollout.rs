@@ -212,38 +212,21 @@ impl Player for RolloutPlayer {
                 };
                 let mut dice = Rng::derive(seed, 2 * stream);
                 let mut picks = Rng::derive(seed, 2 * stream + 1);
-                total += match w.policy {
-                    RolloutPolicy::RaceGreedy => rollout_by(
-                        &after,
-                        me,
-                        &model,
-                        w.horizon,
-                        &mut dice,
-                        &mut picks,
-                        mirror,
-                        |sim| race_greedy(sim, model.race),
-                    ),
+                let own = |sim: &Aero| match w.policy {
+                    RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
                     RolloutPolicy::Win => {
-                        let win = &self.win;
-                        rollout_by(
-                            &after,
-                            me,
-                            &model,
-                            w.horizon,
-                            &mut dice,
-                            &mut picks,
-                            mirror,
-                            |sim| {
-                                let fallback = sim.choices().as_slice().first().copied();
-                                win.scores(sim, &model, 0)
-                                    .best()
-                                    .map(|(i, _)| i)
-                                    .or(fallback)
-                                    .map_or(AeroMove::Plane(0), AeroMove::Plane)
-                            },
-                        )
+                        let fallback = sim.choices().as_slice().first().copied();
+                        self.win
+                            .scores(sim, &model, 0)
+                            .best()
+                            .map(|(i, _)| i)
+                            .or(fallback)
+                            .map_or(AeroMove::Plane(0), AeroMove::Plane)
                     }
                 };
+                total += rollout_by(
+                    &after, me, &model, w.horizon, &mut dice, &mut picks, mirror, own,
+                );
             }
             if total > best.1 {
                 best = (i, total);
