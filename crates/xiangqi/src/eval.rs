@@ -470,6 +470,30 @@ struct SideScan {
     phase: i32,
 }
 
+impl SideScan {
+    /// Counts one horse, chariot or cannon standing on a point with `flags`: `weight` (chariot
+    /// 2, horse and cannon 1) toward the attackers, the zone and half the phase; a crossed
+    /// river to `across`; and its zone feature `zone_feature` (signed by `sign`) to `sink`.
+    #[inline(always)]
+    fn count_attacker(
+        &mut self,
+        flags: u8,
+        weight: i32,
+        across: &mut i32,
+        sink: &mut impl Sink,
+        zone_feature: usize,
+        sign: i32,
+    ) {
+        self.phase += 2 * weight;
+        self.attackers += weight;
+        *across += i32::from(flags & P_ACROSS != 0);
+        if flags & P_ZONE != 0 {
+            sink.add(zone_feature, sign);
+            self.zone += weight;
+        }
+    }
+}
+
 /// The horse jumps grouped by the leg that must be free for them.
 const HORSE_JUMPS_BY_LEG: [(i16, [i16; 2]); 4] = [
     (16, [33, 31]),
@@ -680,14 +704,8 @@ fn scan_side<const SIDE: usize, const PALACE: bool>(
         if s == 0 {
             continue;
         }
-        out.phase += 2;
-        out.attackers += 1;
         let flags = info[s as usize];
-        across += i32::from(flags & P_ACROSS != 0);
-        if flags & P_ZONE != 0 {
-            sink.add(F_ZONE_HORSE, sign);
-            out.zone += 1;
-        }
+        out.count_attacker(flags, 1, &mut across, sink, F_ZONE_HORSE, sign);
         let near = PALACE && flags & P_HORSE_NEAR != 0;
         // Each free leg opens two jumps; a jump counts for mobility onto an empty or enemy
         // point and, when near, for the palace point it hits whatever stands there.
@@ -726,14 +744,8 @@ fn scan_side<const SIDE: usize, const PALACE: bool>(
         if s == 0 {
             continue;
         }
-        out.phase += 4;
-        out.attackers += 2;
         let flags = info[s as usize];
-        across += i32::from(flags & P_ACROSS != 0);
-        if flags & P_ZONE != 0 {
-            sink.add(F_ZONE_ROOK, sign);
-            out.zone += 2;
-        }
+        out.count_attacker(flags, 2, &mut across, sink, F_ZONE_ROOK, sign);
         if soldier_files & (1 << (s & 15)) == 0 {
             sink.add(F_OPEN_FILE_ROOK, sign);
         }
@@ -760,14 +772,8 @@ fn scan_side<const SIDE: usize, const PALACE: bool>(
         if s == 0 {
             continue;
         }
-        out.phase += 2;
-        out.attackers += 1;
         let flags = info[s as usize];
-        across += i32::from(flags & P_ACROSS != 0);
-        if flags & P_ZONE != 0 {
-            sink.add(F_ZONE_CANNON, sign);
-            out.zone += 1;
-        }
+        out.count_attacker(flags, 1, &mut across, sink, F_ZONE_CANNON, sign);
         let (across_line, along) = Line::both(pos, s);
         let mut hits = 0;
         if PALACE && flags & P_PALACE_RANKS != 0 {
