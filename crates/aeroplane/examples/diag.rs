@@ -16,7 +16,13 @@ fn main() {
     let (mut wins, mut suffered, mut made, mut ring_turns, mut my_turns) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut lost_progress = 0u64;
+    // Games and wins by the number of captures suffered (0, 1, 2, 3+), and my expected turns
+    // still to go when I lost (by the solo-race table), in bins of 2 turns.
+    let mut by_hits = [[0u64; 2]; 4];
+    let mut margin = [0u64; 16];
+    let table = qiyi_aeroplane::race::race_table(&Rules::STANDARD).expect("table");
     for g in 0..games {
+        let mut hits_this_game = 0usize;
         let seat = (g % 4) as usize;
         let mut players: Vec<Box<dyn Player>> = (0..4)
             .map(|s| {
@@ -58,6 +64,7 @@ fn main() {
                         if b != HANGAR && b != CENTRE && n == HANGAR {
                             if q == seat {
                                 suffered += 1;
+                                hits_this_game += 1;
                                 lost_progress += b as u64;
                             }
                             if mover == seat {
@@ -68,8 +75,32 @@ fn main() {
                 }
             }
         }
-        wins += (pos.winner() == Some(seat)) as u64;
+        let won = pos.winner() == Some(seat);
+        wins += won as u64;
+        by_hits[hits_this_game.min(3)][0] += 1;
+        by_hits[hits_this_game.min(3)][1] += won as u64;
+        if !won {
+            let left = table.value(pos.planes(seat));
+            margin[((left / 2.0) as usize).min(15)] += 1;
+        }
     }
+    for (k, [n, w]) in by_hits.iter().enumerate() {
+        println!(
+            "hit {k}{} times: {:.1}% of games, won {:.1}% of them",
+            if k == 3 { "+" } else { "" },
+            100.0 * *n as f64 / games as f64,
+            100.0 * *w as f64 / (*n).max(1) as f64
+        );
+    }
+    let losses: u64 = margin.iter().sum();
+    let m: Vec<String> = margin
+        .iter()
+        .map(|x| format!("{:.1}", 100.0 * *x as f64 / losses.max(1) as f64))
+        .collect();
+    println!(
+        "losses by my expected turns left (bins of 2 turns, %): {}",
+        m.join(" ")
+    );
     let n = games as f64;
     println!(
         "{kind} vs 3 {opp}: win {:.2}%, captures suffered {:.3}/game (mean progress lost {:.1}), made {:.3}/game, own turns {:.1}/game, plane-turns on the ring {:.1}/game, hits per ring plane-turn {:.4}",

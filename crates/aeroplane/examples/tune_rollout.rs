@@ -1,6 +1,7 @@
 //! `win-rollout` settings against three `random` (or other) players, every candidate on the
 //! same seeded games (common random numbers), seats rotating; prints the win rate with its 95%
-//! interval and the candidate's decision times (mean and max, wall clock, one thread).
+//! interval and the candidate's decision times (mean and max, wall clock, one thread), and each
+//! later candidate's difference from the first, game by game (paired), with its standard error.
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
 //! where CAND is a player type (`win`, `win-rollout`, ...) or `R,H,M,K` (rollouts, horizon,
@@ -8,7 +9,7 @@
 //! the rollouts, 0: `race_greedy`; A 1: antithetic pairs). Run with `RAYON_NUM_THREADS=1` for one thread.
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutPolicy, RolloutWeights};
-use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::tournament::{aligned_results, candidate_results, paired_difference, wilson};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,8 +38,15 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let games: u64 = a[1].parse().expect("games");
     let seed: u64 = a[2].parse().expect("seed");
-    let opponent: PlayerKind = a[3].parse().expect("opponent");
+    // `random-aligned`: random opponents through `aligned_results` (sharper paired differences).
+    let aligned = a[3] == "random-aligned";
+    let opponent: PlayerKind = if aligned {
+        PlayerKind::Random
+    } else {
+        a[3].parse().expect("opponent")
+    };
     let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
+    let mut first: Option<Vec<bool>> = None;
     for cand in &a[4..] {
         NANOS.store(0, Ordering::Relaxed);
         MAX_NANOS.store(0, Ordering::Relaxed);
@@ -70,14 +78,19 @@ fn main() {
             };
             Box::new(Timed(inner))
         };
-        let wins = candidate_wins(
-            &start,
-            games,
-            seed,
-            |g| (g % 4) as usize,
-            make,
-            |_| opponent,
-        );
+        let results = if aligned {
+            aligned_results(&start, games, seed, make)
+        } else {
+            candidate_results(
+                &start,
+                games,
+                seed,
+                |g| (g % 4) as usize,
+                make,
+                |_| opponent,
+            )
+        };
+        let wins = results.iter().filter(|&&w| w).count() as u64;
         let [lo, hi] = wilson(wins, games);
         let calls = CALLS.load(Ordering::Relaxed).max(1);
         println!(
@@ -89,5 +102,16 @@ fn main() {
             NANOS.load(Ordering::Relaxed) as f64 / calls as f64 / 1e6,
             MAX_NANOS.load(Ordering::Relaxed) as f64 / 1e6,
         );
+        match &first {
+            None => first = Some(results),
+            Some(base) => {
+                let (d, se) = paired_difference(&results, base);
+                println!(
+                    "  paired against the first candidate: {:+.2} points (standard error {:.2})",
+                    100.0 * d,
+                    100.0 * se
+                );
+            }
+        }
     }
 }

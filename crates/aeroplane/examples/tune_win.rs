@@ -1,12 +1,14 @@
 //! Win-chance player (`win`) weights against three `random` (or other) players, every candidate on
-//! the same seeded games (common random numbers), seats rotating.
+//! the same seeded games (common random numbers), seats rotating; each later candidate's
+//! difference from the first, game by game, with its standard error. OPPONENT `random-aligned`
+//! plays random opponents through `tournament::aligned_results` (sharper paired differences).
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_win -- GAMES SEED OPPONENT CAND...`
 //! where CAND is `race`, `win`, or `S,G,D[,T,L,B,N,Z]` (strength, greedy, danger, threat, lookahead, tie-break, samples, Z > 0 for
 //! log-normal finish times, of
 //! [`WinWeights`]).
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
-use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::tournament::{aligned_results, candidate_results, paired_difference, wilson};
 use qiyi_aeroplane::winprob::Shape;
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
@@ -15,8 +17,15 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let games: u64 = a[1].parse().expect("games");
     let seed: u64 = a[2].parse().expect("seed");
-    let opponent: PlayerKind = a[3].parse().expect("opponent");
+    // `random-aligned`: random opponents through `aligned_results` (sharper paired differences).
+    let aligned = a[3] == "random-aligned";
+    let opponent: PlayerKind = if aligned {
+        PlayerKind::Random
+    } else {
+        a[3].parse().expect("opponent")
+    };
     let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
+    let mut first: Option<Vec<bool>> = None;
     for cand in &a[4..] {
         let t = std::time::Instant::now();
         let make = |g: u64| -> Box<dyn Player> {
@@ -43,14 +52,19 @@ fn main() {
             };
             Box::new(WinPlayer::new(w, Rng::derive(seed, g)))
         };
-        let wins = candidate_wins(
-            &start,
-            games,
-            seed,
-            |g| (g % 4) as usize,
-            make,
-            |_| opponent,
-        );
+        let results = if aligned {
+            aligned_results(&start, games, seed, make)
+        } else {
+            candidate_results(
+                &start,
+                games,
+                seed,
+                |g| (g % 4) as usize,
+                make,
+                |_| opponent,
+            )
+        };
+        let wins = results.iter().filter(|&&w| w).count() as u64;
         let [lo, hi] = wilson(wins, games);
         println!(
             "{cand}: {:.2}% [{:.1}, {:.1}] of {games} ({:.1} s)",
@@ -59,5 +73,35 @@ fn main() {
             100.0 * hi,
             t.elapsed().as_secs_f64()
         );
+        // Experiments across runs (e.g. an environment switch): SAVE=FILE keeps these results,
+        // BASE=FILE compares against results kept earlier.
+        if let Ok(path) = std::env::var("SAVE") {
+            let bits: String = results.iter().map(|&w| if w { '1' } else { '0' }).collect();
+            std::fs::write(path, bits).expect("write SAVE");
+        }
+        if let Ok(path) = std::env::var("BASE") {
+            let base: Vec<bool> = std::fs::read_to_string(path)
+                .expect("read BASE")
+                .chars()
+                .map(|c| c == '1')
+                .collect();
+            let (d, se) = paired_difference(&results, &base);
+            println!(
+                "  paired against BASE: {:+.2} points (standard error {:.2})",
+                100.0 * d,
+                100.0 * se
+            );
+        }
+        match &first {
+            None => first = Some(results),
+            Some(base) => {
+                let (d, se) = paired_difference(&results, base);
+                println!(
+                    "  paired against the first candidate: {:+.2} points (standard error {:.2})",
+                    100.0 * d,
+                    100.0 * se
+                );
+            }
+        }
     }
 }

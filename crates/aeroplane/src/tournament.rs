@@ -157,6 +157,22 @@ pub fn candidate_wins(
     candidate: impl Fn(u64) -> Box<dyn Player> + Sync,
     field: impl Fn(u64) -> PlayerKind + Sync,
 ) -> u64 {
+    candidate_results(start, games, seed, seat, candidate, field)
+        .iter()
+        .map(|&w| u64::from(w))
+        .sum()
+}
+
+/// [`candidate_wins`] game by game: whether the candidate won game `g`, for `g` in `0..games`
+/// (for paired comparisons of candidates on the same games).
+pub fn candidate_results(
+    start: &Aero,
+    games: u64,
+    seed: u64,
+    seat: impl Fn(u64) -> usize + Sync,
+    candidate: impl Fn(u64) -> Box<dyn Player> + Sync,
+    field: impl Fn(u64) -> PlayerKind + Sync,
+) -> Vec<bool> {
     (0..games)
         .into_par_iter()
         .map(|g| {
@@ -172,9 +188,79 @@ pub fn candidate_wins(
                 .collect();
             let rec =
                 crate::record::play_game(start, &mut players, Rng::derive(seed, g).next_u64());
-            u64::from(rec.places[at] == 1)
+            rec.places[at] == 1
         })
-        .sum()
+        .collect()
+}
+
+/// [`candidate_results`] against uniformly random opponents, with the randomness tied to the
+/// game's course rather than drawn in sequence: the `r`-th roll of player `p`'s `t`-th turn in
+/// game `g`, and the pick of a random opponent deciding after that roll, both come from one word
+/// of `Rng::derive(seed, (g, p, t, r))`. Two candidates on the same `seed` then meet the same dice
+/// turn by turn and the same opponent picks wherever the opponents face the same choices, so
+/// their games stay alike far longer than with sequential streams and a paired comparison
+/// ([`paired_difference`]) is sharper. The opponents' policy is exactly `random`'s.
+pub fn aligned_results(
+    start: &Aero,
+    games: u64,
+    seed: u64,
+    candidate: impl Fn(u64) -> Box<dyn Player> + Sync,
+) -> Vec<bool> {
+    (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let at = (g % start.players() as u64) as usize;
+            let mut me = candidate(g);
+            let mut pos = *start;
+            let mut turn_no = [0u64; 4];
+            let mut roll_no = 0u64;
+            let mut word = 0u64;
+            for _ in 0..2 * MAX_ROLLS {
+                if pos.winner().is_some() {
+                    break;
+                }
+                let mv = match pos.turn() {
+                    Turn::Over => break,
+                    Turn::Chance => {
+                        let p = pos.to_move();
+                        if pos.sixes() == 0 && pos.six_moved() == 0 {
+                            turn_no[p] += 1;
+                            roll_no = 0;
+                        }
+                        let key = (g << 40) ^ ((p as u64) << 36) ^ (turn_no[p] << 8) ^ roll_no;
+                        word = Rng::derive(seed, key).next_u64();
+                        roll_no += 1;
+                        AeroMove::Roll(((((word & 0xFFFF_FFFF) * 6) >> 32) + 1) as u8)
+                    }
+                    Turn::Player(p) if p == at => me.choose(&pos),
+                    Turn::Player(_) => {
+                        let c = pos.choices();
+                        let k = (((word >> 32) * c.len() as u64) >> 32) as usize;
+                        AeroMove::Plane(c.as_slice().get(k).copied().unwrap_or(0))
+                    }
+                };
+                pos.play(mv);
+            }
+            pos.winner() == Some(at)
+        })
+        .collect()
+}
+
+/// The difference in win rate of two candidates played on the same games (`a` minus `b`,
+/// game by game) with its standard error from the per-game differences.
+pub fn paired_difference(a: &[bool], b: &[bool]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, 0.0);
+    }
+    let d: Vec<f64> = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| f64::from(u8::from(x)) - f64::from(u8::from(y)))
+        .collect();
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+    (mean, (var / n as f64).sqrt())
 }
 
 /// Plays the tournament on the current rayon pool; `progress` is called after every game.

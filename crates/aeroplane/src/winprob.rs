@@ -76,7 +76,13 @@ pub fn win_chance(me: Finish, opponents: &[(Finish, u8)]) -> f64 {
 
 /// [`win_chance`] with finish times of the given `shape`.
 pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -> f64 {
-    win_chance_by(me, shape, |t| {
+    win_chance_from(me, opponents, shape, 1.0)
+}
+
+/// [`win_chance_shaped`] with my finish time truncated to `t ≥ floor` instead of `t ≥ 1` (floor
+/// 0: I may finish before any opponent plays, e.g. within the turn I am in).
+pub fn win_chance_from(me: Finish, opponents: &[(Finish, u8)], shape: Shape, floor: f64) -> f64 {
+    win_chance_by(me, shape, floor, |t| {
         let mut survive = 1.0;
         for &(f, offset) in opponents {
             survive *= 1.0 - cdf(f, shape, t + offset as f64 - 0.5);
@@ -89,18 +95,23 @@ pub fn win_chance_shaped(me: Finish, opponents: &[(Finish, u8)], shape: Shape) -
 /// loop of [`win_chance_shaped`]; `survive(t)` is the chance that no opponent has finished
 /// before my `t`-th turn, asked only where `P(T_me = t) > 1e-9`).
 #[inline]
-fn win_chance_by(me: Finish, shape: Shape, survive: impl FnMut(f64) -> f64) -> f64 {
+fn win_chance_by(me: Finish, shape: Shape, floor: f64, survive: impl FnMut(f64) -> f64) -> f64 {
     let mut dist = MyDist::EMPTY;
-    if dist.fill(me, shape) {
+    if dist.fill(me, shape, floor) {
         dist.combine(survive)
     } else {
-        win_chance_long(me, shape, survive)
+        win_chance_long(me, shape, floor, survive)
     }
 }
 
 /// [`win_chance_by`] for a finish time too spread out for [`MyDist`].
-fn win_chance_long(me: Finish, shape: Shape, mut survive: impl FnMut(f64) -> f64) -> f64 {
-    let (lo, hi) = my_range(me, shape);
+fn win_chance_long(
+    me: Finish,
+    shape: Shape,
+    floor: f64,
+    mut survive: impl FnMut(f64) -> f64,
+) -> f64 {
+    let (lo, hi) = my_range(me, shape, floor);
     let mut below = cdf(me, shape, lo - 0.5);
     let norm = 1.0 - below;
     let mut total = 0.0;
@@ -123,9 +134,9 @@ fn win_chance_long(me: Finish, shape: Shape, mut survive: impl FnMut(f64) -> f64
 
 /// The whole turns `lo..=hi` over which my finish time is summed.
 #[inline]
-fn my_range(me: Finish, shape: Shape) -> (f64, f64) {
+fn my_range(me: Finish, shape: Shape, floor: f64) -> (f64, f64) {
     let sd = me.sd.max(MIN_SD);
-    let lo = (me.mean - 5.0 * sd).floor().max(1.0);
+    let lo = (me.mean - 5.0 * sd).floor().max(floor);
     // (the log-normal's right tail is longer)
     let tail = if shape == Shape::Normal { 5.0 } else { 7.0 };
     let hi = (me.mean + tail * sd).ceil().max(lo);
@@ -151,8 +162,8 @@ impl MyDist {
 
     /// Fills in `me`'s distribution; false (and empty) when it spans more than [`SPAN`] turns.
     #[inline]
-    fn fill(&mut self, me: Finish, shape: Shape) -> bool {
-        let (lo, hi) = my_range(me, shape);
+    fn fill(&mut self, me: Finish, shape: Shape, floor: f64) -> bool {
+        let (lo, hi) = my_range(me, shape, floor);
         let n = (hi - lo) as usize + 1;
         if n > SPAN {
             self.n = 0;
@@ -210,7 +221,7 @@ struct Field {
     /// `surv[j][m] = 1 - cdf(fin[j], m - 1/2)`, NaN until computed.
     surv: [[f64; SPAN]; 3],
     /// My last finish time (its mean and sd bits) and its distribution.
-    mine: Option<(u64, u64)>,
+    mine: Option<(u64, u64, u64)>,
     dist: MyDist,
 }
 
@@ -292,7 +303,8 @@ impl WinModel<'_> {
     }
 
     /// My win chance in `pos` (not over), for player `me`, with my planes replaced by `mine`;
-    /// `mid_turn`: I roll again before the turn passes (then my current turn counts as turn 1);
+    /// `mid_turn`: I roll before the turn passes (at the start of my turn, which then counts as
+    /// turn 1, or after a 6, when my finish time counts the turns still to begin and may be 0);
     /// `sent_home`: the planes of opponent `who` at progress `d` go home first.
     fn chance_with(
         &self,
@@ -332,12 +344,17 @@ impl WinModel<'_> {
             self.race.value(mine)
         };
         let sd = self.optimal.sd(mine);
-        let offset = (!mid_turn) as u8 as f64;
+        // Inside my turn after a 6, `turn_value` counts the turns still to begin (0: I finish in
+        // this turn), so every opponent plays its next turn before my first one: offset 1,
+        // finish times from 0. At the start of my turn the current turn counts as 1: offset 0.
+        let after_six = mid_turn && (pos.sixes() != 0 || pos.six_moved() != 0);
+        let offset = (!mid_turn || after_six) as u8 as f64;
+        let floor: f64 = if after_six { 0.0 } else { 1.0 };
         let shape = self.shape;
         let me = Finish { mean, sd };
-        let key = (mean.to_bits(), sd.to_bits());
+        let key = (mean.to_bits(), sd.to_bits(), floor.to_bits());
         if field.mine != Some(key) {
-            field.mine = field.dist.fill(me, shape).then_some(key);
+            field.mine = field.dist.fill(me, shape, floor).then_some(key);
         }
         let Field {
             k,
@@ -361,7 +378,7 @@ impl WinModel<'_> {
         if mine.is_some() {
             dist.combine(survive)
         } else {
-            win_chance_long(me, shape, survive)
+            win_chance_long(me, shape, floor, survive)
         }
     }
 
@@ -429,6 +446,13 @@ impl WinModel<'_> {
         if self.danger == 0.0 {
             return total;
         }
+        // A hit comes once my turn has passed, so it is weighed against my chance with the turn
+        // passed as well (not against the extra roll I still have after a 6).
+        let passed = if mid_turn {
+            self.chance_in(&mut field, after, mine, false, None)
+        } else {
+            base
+        };
         for i in 0..PLANES {
             let d = mine[i];
             if d == HANGAR || d == CENTRE || mine[..i].contains(&d) {
@@ -443,7 +467,7 @@ impl WinModel<'_> {
                     }
                 }
                 let lost = self.chance_in(&mut field, after, hit, false, None);
-                total += self.danger * r * (lost - base);
+                total += self.danger * r * (lost - passed);
             }
         }
         total
@@ -557,6 +581,23 @@ mod tests {
     use crate::finish::finish_tables;
     use crate::rules::Rules;
 
+    /// With my finish time counted from 0 (inside my turn after a 6), finishing in this turn wins
+    /// before any opponent plays; counted from 1, the opponents' next turns come first.
+    #[test]
+    fn a_finish_within_the_turn_beats_every_opponent() {
+        let me = Finish { mean: 0.0, sd: 0.3 };
+        let fast = Finish { mean: 1.5, sd: 0.3 };
+        let opps = [(fast, 1), (fast, 1), (fast, 1)];
+        let now = win_chance_from(me, &opps, Shape::Normal, 0.0);
+        assert!(now > 0.9, "{now}");
+        let later = win_chance_from(me, &opps, Shape::Normal, 1.0);
+        assert!(later < 0.2, "{later}");
+        assert_eq!(
+            win_chance_from(me, &opps, Shape::Normal, 1.0).to_bits(),
+            win_chance_shaped(me, &opps, Shape::Normal).to_bits()
+        );
+    }
+
     /// The cached chances are the plain [`win_chance_shaped`] ones, to the bit: my planes as
     /// they are or with one hit, mid-turn or not, with each opponent plane sent home.
     #[test]
@@ -603,6 +644,12 @@ mod tests {
                                     let got =
                                         model.chance_in(&mut field, &pos, mine, mid_turn, home);
                                     let mut opps = Vec::new();
+                                    // After a 6 my finish time counts the turns still to
+                                    // begin: every opponent plays first, and it may be 0.
+                                    let after_six =
+                                        mid_turn && (pos.sixes() != 0 || pos.six_moved() != 0);
+                                    let offset = u8::from(!mid_turn || after_six);
+                                    let floor = if after_six { 0.0 } else { 1.0 };
                                     for q in 0..pos.players() {
                                         if q == me || pos.places()[q] != 0 {
                                             continue;
@@ -617,7 +664,7 @@ mod tests {
                                                 }
                                             }
                                         }
-                                        opps.push((model.opponent(planes), (!mid_turn) as u8));
+                                        opps.push((model.opponent(planes), offset));
                                     }
                                     let mean = if mid_turn {
                                         model.race.turn_value(&pos)
@@ -628,7 +675,7 @@ mod tests {
                                         mean,
                                         sd: model.optimal.sd(mine),
                                     };
-                                    let want = win_chance_shaped(f, &opps, shape);
+                                    let want = win_chance_from(f, &opps, shape, floor);
                                     assert_eq!(got.to_bits(), want.to_bits(), "{pos:?}");
                                     checked += 1;
                                 }
