@@ -8,6 +8,7 @@ use crate::finish::FinishTables;
 use crate::position::{Aero, AeroMove};
 use crate::race::RaceTable;
 use qiyi_core::{Game, Rng, Turn};
+use std::sync::OnceLock;
 
 /// Remaining turns of one player, as a mean and a standard deviation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,11 +49,44 @@ pub enum Shape {
     LogNormal,
 }
 
+/// Points per unit of the [`normal_cdf`] table behind [`table_normal_cdf`].
+const CDF_STEPS: f64 = 128.0;
+/// The table covers `[-CDF_RANGE, CDF_RANGE]`; beyond it the function is 0 or 1 to within 1e-15.
+const CDF_RANGE: f64 = 8.0;
+/// Table entries: `2 * CDF_RANGE * CDF_STEPS + 1`, plus one so the last point interpolates.
+const CDF_POINTS: usize = 2 * 8 * 128 + 2;
+
+/// [`normal_cdf`] by linear interpolation in a table of 1/128 steps (error below 3e-6, a
+/// fifth of the cost): the win chance sums hundreds of these per position, and the rollouts
+/// of `win-rollout` score thousands of positions per decision.
+#[inline]
+pub fn table_normal_cdf(x: f64) -> f64 {
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..CDF_POINTS)
+            .map(|i| normal_cdf(i as f64 / CDF_STEPS - CDF_RANGE))
+            .collect()
+    });
+    if x <= -CDF_RANGE {
+        return 0.0;
+    }
+    if x >= CDF_RANGE {
+        return 1.0;
+    }
+    let u = (x + CDF_RANGE) * CDF_STEPS;
+    let i = u as usize;
+    let w = u - i as f64;
+    match (table.get(i), table.get(i + 1)) {
+        (Some(&a), Some(&b)) => a + w * (b - a),
+        _ => normal_cdf(x),
+    }
+}
+
 /// The distribution function of `f` under `shape` at `x`.
 #[inline]
 fn cdf(f: Finish, shape: Shape, x: f64) -> f64 {
     match shape {
-        Shape::Normal => normal_cdf((x - f.mean) / f.sd.max(MIN_SD)),
+        Shape::Normal => table_normal_cdf((x - f.mean) / f.sd.max(MIN_SD)),
         Shape::LogNormal => {
             if x <= 0.0 {
                 return 0.0;
@@ -580,6 +614,19 @@ mod tests {
     use super::*;
     use crate::finish::finish_tables;
     use crate::rules::Rules;
+
+    /// The interpolated distribution function stays within 3e-6 of the formula everywhere.
+    #[test]
+    fn table_cdf_matches_the_formula() {
+        let mut worst = 0.0f64;
+        for i in -100_000..=100_000 {
+            let x = i as f64 * 1e-4;
+            worst = worst.max((table_normal_cdf(x) - normal_cdf(x)).abs());
+        }
+        assert!(worst < 3e-6, "{worst}");
+        assert_eq!(table_normal_cdf(-9.0), 0.0);
+        assert_eq!(table_normal_cdf(9.0), 1.0);
+    }
 
     /// With my finish time counted from 0 (inside my turn after a 6), finishing in this turn wins
     /// before any opponent plays; counted from 1, the opponents' next turns come first.
