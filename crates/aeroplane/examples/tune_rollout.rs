@@ -9,7 +9,7 @@
 //! the rollouts, 0: `race_greedy`; A 1: antithetic pairs). Run with `RAYON_NUM_THREADS=1` for one thread.
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutPolicy, RolloutWeights};
-use qiyi_aeroplane::tournament::{aligned_results, candidate_results, paired_difference, wilson};
+use qiyi_aeroplane::tournament::{field_results, paired_summary, wilson, Field};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,12 +39,7 @@ fn main() {
     let games: u64 = a[1].parse().expect("games");
     let seed: u64 = a[2].parse().expect("seed");
     // `random-aligned`: random opponents through `aligned_results` (sharper paired differences).
-    let aligned = a[3] == "random-aligned";
-    let opponent: PlayerKind = if aligned {
-        PlayerKind::Random
-    } else {
-        a[3].parse().expect("opponent")
-    };
+    let field: Field = a[3].parse().expect("opponent");
     let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
     let mut first: Option<Vec<bool>> = None;
     for cand in &a[4..] {
@@ -78,18 +73,7 @@ fn main() {
             };
             Box::new(Timed(inner))
         };
-        let results = if aligned {
-            aligned_results(&start, games, seed, make)
-        } else {
-            candidate_results(
-                &start,
-                games,
-                seed,
-                |g| (g % 4) as usize,
-                make,
-                |_| opponent,
-            )
-        };
+        let results = field_results(&start, games, seed, field, make);
         let wins = results.iter().filter(|&&w| w).count() as u64;
         let [lo, hi] = wilson(wins, games);
         let calls = CALLS.load(Ordering::Relaxed).max(1);
@@ -105,11 +89,9 @@ fn main() {
         match &first {
             None => first = Some(results),
             Some(base) => {
-                let (d, se) = paired_difference(&results, base);
                 println!(
-                    "  paired against the first candidate: {:+.2} points (standard error {:.2})",
-                    100.0 * d,
-                    100.0 * se
+                    "  paired against the first candidate: {}",
+                    paired_summary(&results, base)
                 );
             }
         }

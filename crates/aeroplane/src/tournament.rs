@@ -246,6 +246,60 @@ pub fn aligned_results(
         .collect()
 }
 
+/// Who a candidate meets in a tuning run: `random-aligned` (random players through
+/// [`aligned_results`]) or three players of one type (through [`candidate_results`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// Random opponents with aligned randomness.
+    AlignedRandom,
+    /// Opponents of this type, seats rotating.
+    Kind(PlayerKind),
+}
+
+impl std::str::FromStr for Field {
+    type Err = AeroError;
+
+    fn from_str(s: &str) -> Result<Field, AeroError> {
+        if s == "random-aligned" {
+            Ok(Field::AlignedRandom)
+        } else {
+            s.parse().map(Field::Kind)
+        }
+    }
+}
+
+/// Whether the candidate won each of `games` games against `field` (the candidate's seat
+/// rotating), by [`aligned_results`] or [`candidate_results`].
+pub fn field_results(
+    start: &Aero,
+    games: u64,
+    seed: u64,
+    field: Field,
+    candidate: impl Fn(u64) -> Box<dyn Player> + Sync,
+) -> Vec<bool> {
+    match field {
+        Field::AlignedRandom => aligned_results(start, games, seed, candidate),
+        Field::Kind(kind) => candidate_results(
+            start,
+            games,
+            seed,
+            |g| (g % start.players() as u64) as usize,
+            candidate,
+            |_| kind,
+        ),
+    }
+}
+
+/// "+d points (standard error e)": [`paired_difference`] of `a` against `b`, in points.
+pub fn paired_summary(a: &[bool], b: &[bool]) -> String {
+    let (d, se) = paired_difference(a, b);
+    format!(
+        "{:+.2} points (standard error {:.2})",
+        100.0 * d,
+        100.0 * se
+    )
+}
+
 /// The difference in win rate of two candidates played on the same games (`a` minus `b`,
 /// game by game) with its standard error from the per-game differences.
 pub fn paired_difference(a: &[bool], b: &[bool]) -> (f64, f64) {

@@ -1,7 +1,10 @@
 //! The experiment harness: candidates on common games, aligned randomness, paired differences.
 
 use qiyi_aeroplane::players::{make_player, PlayerKind};
-use qiyi_aeroplane::tournament::{aligned_results, candidate_results, paired_difference, wilson};
+use qiyi_aeroplane::tournament::{
+    aligned_results, candidate_results, field_results, paired_difference, paired_summary, wilson,
+    Field,
+};
 use qiyi_aeroplane::{Aero, Rules};
 
 fn start() -> Aero {
@@ -54,4 +57,33 @@ fn aligned_opponents_are_random_players() {
     // Each rate has a standard error of about 0.009; the difference about 0.013.
     assert!((a - p).abs() < 0.045, "aligned {a}, sequential {p}");
     assert!(a > 0.7 && p > 0.7, "aligned {a}, sequential {p}");
+}
+
+#[test]
+fn fields_parse_and_bad_ones_are_errors() {
+    assert_eq!(
+        "random-aligned".parse::<Field>().ok(),
+        Some(Field::AlignedRandom)
+    );
+    assert_eq!(
+        "seed-mc".parse::<Field>().ok(),
+        Some(Field::Kind(PlayerKind::SeedMc))
+    );
+    let err = "nobody".parse::<Field>().err().map(|e| e.to_string());
+    assert!(
+        err.as_ref().is_some_and(|e| e.contains("nobody")),
+        "{err:?}"
+    );
+    let s = start();
+    let aligned = field_results(&s, 50, 3, Field::AlignedRandom, |g| {
+        make_player(PlayerKind::Win, g)
+    });
+    assert_eq!(
+        aligned,
+        aligned_results(&s, 50, 3, |g| make_player(PlayerKind::Win, g))
+    );
+    assert_eq!(
+        paired_summary(&[true, false], &[false, false]),
+        "+50.00 points (standard error 50.00)"
+    );
 }
