@@ -25,6 +25,18 @@ fn logit(p: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
+/// How many steps a plane of seat `seat` at progress `d` (launch pad or ring) is behind ring
+/// square `target`, when it can still reach it on the ring (`None` otherwise).
+fn steps_behind(seat: u8, d: u8, target: i32) -> Option<i32> {
+    let from = match d {
+        0 => (13 * seat as i32 + 51) % 52,
+        1..=50 => ring_square(seat, d) as i32,
+        _ => return None,
+    };
+    let k = (target - from).rem_euclid(52);
+    (k != 0 && d as i32 + k <= 50).then_some(k)
+}
+
 /// Features of the position `after` my move.
 fn features(
     after: &Aero,
@@ -69,15 +81,9 @@ fn features(
             }
             let sq = after.seat(q);
             for &o in after.planes(q).iter() {
-                let s_o = match o {
-                    0 => (13 * sq as i32 + 51) % 52,
-                    1..=50 => ring_square(sq, o) as i32,
-                    _ => continue,
-                };
-                let k = (s_m - s_o).rem_euclid(52);
-                if k == 0 || o as i32 + k > 50 {
+                let Some(k) = steps_behind(sq, o, s_m) else {
                     continue;
-                }
+                };
                 let slot = match k {
                     1..=6 => 7,
                     7..=12 => 8,
@@ -101,15 +107,9 @@ fn features(
             }
             let s_o = ring_square(sq, o) as i32;
             for &d in mine.iter() {
-                let s_m = match d {
-                    0 => (13 * sm as i32 + 51) % 52,
-                    1..=50 => ring_square(sm, d) as i32,
-                    _ => continue,
-                };
-                let k = (s_o - s_m).rem_euclid(52);
-                if k == 0 || d as i32 + k > 50 {
+                let Some(k) = steps_behind(sm, d, s_o) else {
                     continue;
-                }
+                };
                 match k {
                     1..=6 => f[10] += 1.0,
                     7..=12 => f[11] += 1.0,
