@@ -38,7 +38,7 @@ fn main() {
             let mover = pos.to_move();
             let mv = match pos.turn() {
                 Turn::Chance => {
-                    if mover == seat && pos.sixes() == 0 && pos.six_moved() == 0 {
+                    if mover == seat && !pos.after_six() {
                         for &(i, d, p) in &watched {
                             let hit = pos.planes(seat)[i] == HANGAR && d != HANGAR;
                             let b = ((p / 0.02) as usize).min(15);

@@ -39,7 +39,7 @@ fn main() {
             let mover = pos.to_move();
             let mv = match pos.turn() {
                 Turn::Chance => {
-                    if mover == seat && pos.sixes() == 0 && pos.six_moved() == 0 {
+                    if mover == seat && !pos.after_six() {
                         my_turns += 1;
                         ring_turns += pos
                             .planes(seat)

@@ -372,6 +372,12 @@ impl Aero {
         self.six_moved
     }
 
+    /// True once a 6 has been rolled in the current turn (the player rolls again); false at the
+    /// start of a turn, before its first roll.
+    pub fn after_six(&self) -> bool {
+        self.sixes != 0 || self.six_moved != 0
+    }
+
     /// Finishing place of every player (1 = winner, 0 = still playing).
     pub fn places(&self) -> [u8; 4] {
         self.places

@@ -120,7 +120,7 @@ impl RaceTable {
         match pos.turn() {
             Turn::Over => 0.0,
             Turn::Chance => {
-                if pos.sixes() == 0 && pos.six_moved() == 0 {
+                if !pos.after_six() {
                     self.value(pos.planes(pos.to_move()))
                 } else {
                     self.roll_value(&solo_copy(pos), 0)

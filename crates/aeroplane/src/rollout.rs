@@ -125,7 +125,7 @@ pub fn rollout_by(
         match sim.turn() {
             Turn::Over => return if sim.winner() == Some(me) { 1.0 } else { 0.0 },
             Turn::Chance => {
-                if sim.to_move() == me && sim.sixes() == 0 && sim.six_moved() == 0 {
+                if sim.to_move() == me && !sim.after_six() {
                     rounds += 1;
                     if rounds >= horizon {
                         return model.at_my_turn(&sim, me);

@@ -223,7 +223,7 @@ pub fn aligned_results(
                     Turn::Over => break,
                     Turn::Chance => {
                         let p = pos.to_move();
-                        if pos.sixes() == 0 && pos.six_moved() == 0 {
+                        if !pos.after_six() {
                             turn_no[p] += 1;
                             roll_no = 0;
                         }

@@ -381,7 +381,7 @@ impl WinModel<'_> {
         // Inside my turn after a 6, `turn_value` counts the turns still to begin (0: I finish in
         // this turn), so every opponent plays its next turn before my first one: offset 1,
         // finish times from 0. At the start of my turn the current turn counts as 1: offset 0.
-        let after_six = mid_turn && (pos.sixes() != 0 || pos.six_moved() != 0);
+        let after_six = mid_turn && pos.after_six();
         let offset = (!mid_turn || after_six) as u8 as f64;
         let floor: f64 = if after_six { 0.0 } else { 1.0 };
         let shape = self.shape;
@@ -693,8 +693,7 @@ mod tests {
                                     let mut opps = Vec::new();
                                     // After a 6 my finish time counts the turns still to
                                     // begin: every opponent plays first, and it may be 0.
-                                    let after_six =
-                                        mid_turn && (pos.sixes() != 0 || pos.six_moved() != 0);
+                                    let after_six = mid_turn && pos.after_six();
                                     let offset = u8::from(!mid_turn || after_six);
                                     let floor = if after_six { 0.0 } else { 1.0 };
                                     for q in 0..pos.players() {
