@@ -481,12 +481,9 @@ impl WinModel<'_> {
             return total;
         }
         // A hit comes once my turn has passed, so it is weighed against my chance with the turn
-        // passed as well (not against the extra roll I still have after a 6).
-        let passed = if mid_turn {
-            self.chance_in(&mut field, after, mine, false, None)
-        } else {
-            base
-        };
+        // passed as well (not against the extra roll I still have after a 6); computed on the
+        // first plane in danger.
+        let mut passed = (!mid_turn).then_some(base);
         for i in 0..PLANES {
             let d = mine[i];
             if d == HANGAR || d == CENTRE || mine[..i].contains(&d) {
@@ -500,6 +497,10 @@ impl WinModel<'_> {
                         *x = HANGAR;
                     }
                 }
+                let passed = match passed {
+                    Some(p) => p,
+                    None => *passed.insert(self.chance_in(&mut field, after, mine, false, None)),
+                };
                 let lost = self.chance_in(&mut field, after, hit, false, None);
                 total += self.danger * r * (lost - passed);
             }
