@@ -5,10 +5,11 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
 //! where CAND is a player type (`win`, `win-rollout`, ...) or `R,H,M,K` (rollouts, horizon,
-//! margin, candidates of [`RolloutWeights`]), optionally `,P,A` (P 1: `win` plays its own moves in
-//! the rollouts, 0: `race_greedy`; A 1: antithetic pairs). Run with `RAYON_NUM_THREADS=1` for one thread.
+//! margin, candidates of [`RolloutWeights`]), optionally `,P,A,B,Z` (P 1: `win` plays its own moves in
+//! the rollouts, 0: `race_greedy`; A 1: antithetic pairs; B, Z: rollouts in batches of B, stopped
+//! once the leader is Z paired standard errors ahead). Run with `RAYON_NUM_THREADS=1` for one thread.
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
-use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutPolicy, RolloutWeights};
+use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutWeights};
 use qiyi_aeroplane::tournament::{field_results, paired_summary, wilson, Field};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::Rng;
@@ -52,23 +53,7 @@ fn main() {
             let inner: Box<dyn Player> = if let Ok(kind) = cand.parse::<PlayerKind>() {
                 make_player(kind, rng.clone().next_u64())
             } else {
-                let v: Vec<f64> = cand
-                    .split(',')
-                    .map(|x| x.parse().expect("setting"))
-                    .collect();
-                let w = RolloutWeights {
-                    rollouts: v[0] as u32,
-                    horizon: v[1] as u32,
-                    margin: v[2],
-                    candidates: v[3] as usize,
-                    // 5th field: 0 race_greedy, 1 win; 6th: 1 = antithetic pairs.
-                    policy: if v.get(4).copied().unwrap_or(0.0) >= 1.0 {
-                        RolloutPolicy::Win
-                    } else {
-                        RolloutPolicy::RaceGreedy
-                    },
-                    antithetic: v.get(5).copied().unwrap_or(0.0) >= 1.0,
-                };
+                let w: RolloutWeights = cand.parse().unwrap_or_else(|e| panic!("{e}"));
                 Box::new(RolloutPlayer::new(w, rng))
             };
             Box::new(Timed(inner))

@@ -12,6 +12,7 @@
 //! from another, so the `k`-th roll and the `k`-th decision agree across candidates), which
 //! keeps the comparison sharp; the highest mean wins, ties going to the heuristic's order.
 
+use crate::error::AeroError;
 use crate::players::{Player, WinPlayer, WinWeights};
 use crate::position::{Aero, AeroMove};
 use crate::race::RaceTable;
@@ -36,6 +37,12 @@ pub struct RolloutWeights {
     /// Antithetic dice: rollouts come in pairs, the second rolling `7 - d` where the first
     /// rolled `d` and picking from the other end where the first picked (variance reduction).
     pub antithetic: bool,
+    /// Sequential stopping: the candidates are played out together in batches of this many
+    /// rollouts, and the rollouts stop once the leader's lead over every other candidate is
+    /// more than [`RolloutWeights::stop_z`] paired standard errors (0: always all rollouts).
+    pub batch: u32,
+    /// The lead, in paired standard errors, that stops the rollouts early (see `batch`).
+    pub stop_z: f64,
 }
 
 /// The policy of the player's own moves inside a rollout.
@@ -60,7 +67,52 @@ impl RolloutWeights {
         candidates: 2,
         policy: RolloutPolicy::RaceGreedy,
         antithetic: false,
+        batch: 0,
+        stop_z: 0.0,
     };
+}
+
+/// The fields of a setting text, in order (see [`RolloutWeights::from_str`]).
+const SETTING: &str = "R,H,M,K[,P,A,B,Z]: rollouts, horizon, margin, candidates, then optionally \
+    P (1: win plays my moves in the rollouts), A (1: antithetic pairs), B (batch), Z (stopping lead)";
+
+impl std::str::FromStr for RolloutWeights {
+    type Err = AeroError;
+
+    /// Reads `R,H,M,K[,P,A,B,Z]` (for the tuning examples): rollouts, horizon, margin,
+    /// candidates, then optionally the rollout policy (1: `win`), antithetic pairs (1: on), the
+    /// batch size and the stopping lead of sequential rollouts.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || AeroError::BadOption {
+            option: "rollout setting",
+            value: s.to_string(),
+            expected: SETTING,
+        };
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        if !(4..=8).contains(&v.len()) || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(bad());
+        }
+        let whole = |x: f64| (x.fract() == 0.0 && x <= u32::MAX as f64).then_some(x as u32);
+        let flag = |i: usize| v.get(i).is_some_and(|&x| x >= 1.0);
+        Ok(RolloutWeights {
+            rollouts: whole(v[0]).ok_or_else(bad)?,
+            horizon: whole(v[1]).ok_or_else(bad)?,
+            margin: v[2],
+            candidates: whole(v[3]).filter(|&k| k <= 4).ok_or_else(bad)? as usize,
+            policy: if flag(4) {
+                RolloutPolicy::Win
+            } else {
+                RolloutPolicy::RaceGreedy
+            },
+            antithetic: flag(5),
+            batch: whole(v.get(6).copied().unwrap_or(0.0)).ok_or_else(bad)?,
+            stop_z: v.get(7).copied().unwrap_or(0.0),
+        })
+    }
 }
 
 /// The rollouts' own policy: a move that ends the game or sends enemy planes home when one
@@ -200,39 +252,173 @@ impl Player for RolloutPlayer {
         }
         let me = pos.to_move();
         let seed = self.rng.next_u64();
-        let mut best = (top, f64::NEG_INFINITY);
-        for &(i, _) in &ranked[..close] {
-            let after = pos.after(AeroMove::Plane(i));
-            let mut total = 0.0;
-            for k in 0..w.rollouts as u64 {
+        let afters: Vec<Aero> = ranked[..close]
+            .iter()
+            .map(|&(i, _)| pos.after(AeroMove::Plane(i)))
+            .collect();
+        let mut stats = PairedStats::default();
+        let batch = if w.batch == 0 { w.rollouts } else { w.batch };
+        let mut k = 0u64;
+        while k < w.rollouts as u64 {
+            let end = (k + batch as u64).min(w.rollouts as u64);
+            for k in k..end {
                 // Antithetic pairs share the streams of their first member.
                 let (stream, mirror) = if w.antithetic {
                     (k & !1, k & 1 == 1)
                 } else {
                     (k, false)
                 };
-                let mut dice = Rng::derive(seed, 2 * stream);
-                let mut picks = Rng::derive(seed, 2 * stream + 1);
-                let own = |sim: &Aero| match w.policy {
-                    RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
-                    RolloutPolicy::Win => {
-                        let fallback = sim.choices().as_slice().first().copied();
-                        self.win
-                            .scores(sim, &model, 0)
-                            .best()
-                            .map(|(i, _)| i)
-                            .or(fallback)
-                            .map_or(AeroMove::Plane(0), AeroMove::Plane)
-                    }
-                };
-                total += rollout_by(
-                    &after, me, &model, w.horizon, &mut dice, &mut picks, mirror, own,
-                );
+                let mut values = [0.0; 4];
+                for (c, after) in afters.iter().enumerate() {
+                    let mut dice = Rng::derive(seed, 2 * stream);
+                    let mut picks = Rng::derive(seed, 2 * stream + 1);
+                    let own = |sim: &Aero| match w.policy {
+                        RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
+                        RolloutPolicy::Win => {
+                            let fallback = sim.choices().as_slice().first().copied();
+                            self.win
+                                .scores(sim, &model, 0)
+                                .best()
+                                .map(|(i, _)| i)
+                                .or(fallback)
+                                .map_or(AeroMove::Plane(0), AeroMove::Plane)
+                        }
+                    };
+                    values[c & 3] = rollout_by(
+                        after, me, &model, w.horizon, &mut dice, &mut picks, mirror, own,
+                    );
+                }
+                stats.add(&values[..close.min(4)]);
             }
-            if total > best.1 {
-                best = (i, total);
+            k = end;
+            if w.batch > 0 && stats.decided(close.min(4), w.stop_z) {
+                break;
             }
         }
+        let best = ranked[..close].iter().zip(stats.sum).fold(
+            (top, f64::NEG_INFINITY),
+            |b, (&(i, _), total)| {
+                if total > b.1 {
+                    (i, total)
+                } else {
+                    b
+                }
+            },
+        );
         AeroMove::Plane(best.0)
+    }
+}
+
+/// Running sums of the rollout values of up to four candidates, for paired comparisons.
+#[derive(Default)]
+struct PairedStats {
+    /// Rollouts added.
+    n: f64,
+    /// Sum of each candidate's values.
+    sum: [f64; 4],
+    /// Sum of the products of two candidates' values of the same rollout.
+    cross: [[f64; 4]; 4],
+}
+
+impl PairedStats {
+    /// Adds one rollout: the value of each candidate on the same random numbers.
+    fn add(&mut self, values: &[f64]) {
+        self.n += 1.0;
+        for (a, &x) in values.iter().enumerate() {
+            self.sum[a] += x;
+            for (b, &y) in values.iter().enumerate() {
+                self.cross[a][b] += x * y;
+            }
+        }
+    }
+
+    /// True when the candidate with the highest mean leads every other one of the first `k` by
+    /// more than `z` standard errors of the paired difference.
+    fn decided(&self, k: usize, z: f64) -> bool {
+        if self.n < 2.0 {
+            return false;
+        }
+        let n = self.n;
+        let mut lead = 0;
+        for c in 1..k {
+            if self.sum[c] > self.sum[lead] {
+                lead = c;
+            }
+        }
+        (0..k).filter(|&c| c != lead).all(|c| {
+            let mean = (self.sum[lead] - self.sum[c]) / n;
+            let square =
+                (self.cross[lead][lead] - 2.0 * self.cross[lead][c] + self.cross[c][c]) / n;
+            let var = (square - mean * mean).max(0.0) * n / (n - 1.0);
+            // Identical outcomes so far (equivalent choices) also settle it.
+            mean > z * (var / n).sqrt() || (var == 0.0 && mean == 0.0)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PairedStats;
+
+    fn stats(rows: &[[f64; 2]]) -> PairedStats {
+        let mut s = PairedStats::default();
+        for r in rows {
+            s.add(r);
+        }
+        s
+    }
+
+    #[test]
+    fn settings_are_read_and_bad_ones_named() {
+        use super::{RolloutPolicy, RolloutWeights};
+        let w: RolloutWeights = "1024,4,0.02,4".parse().unwrap();
+        assert_eq!(
+            (w.rollouts, w.horizon, w.margin, w.candidates),
+            (1024, 4, 0.02, 4)
+        );
+        assert_eq!(
+            (w.policy, w.antithetic, w.batch, w.stop_z),
+            (RolloutPolicy::RaceGreedy, false, 0, 0.0)
+        );
+        let w: RolloutWeights = "64, 2, 0.04, 3, 1, 1, 16, 2.5".parse().unwrap();
+        assert_eq!(
+            (w.policy, w.antithetic, w.batch, w.stop_z),
+            (RolloutPolicy::Win, true, 16, 2.5)
+        );
+        for bad in [
+            "",
+            "512",
+            "512,2,0.02",
+            "512,2,0.02,5",
+            "1.5,2,0.02,2",
+            "-1,2,0.02,2",
+            "a,2,0.02,2",
+            "512,2,NaN,2",
+            "1,2,3,4,5,6,7,8,9",
+        ] {
+            let e = bad.parse::<RolloutWeights>().unwrap_err().to_string();
+            assert!(
+                e.contains("rollout setting") && e.contains(&format!("{bad:?}")),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_clear_lead_stops_and_a_noisy_one_does_not() {
+        // The second candidate is ahead by 0.1 in every rollout: no variance, a sure lead.
+        let sure: Vec<[f64; 2]> = (0..10)
+            .map(|i| [0.1 * i as f64, 0.1 * i as f64 + 0.1])
+            .collect();
+        assert!(stats(&sure).decided(2, 3.0));
+        // Ahead by 0.1 on average, but by +1.1 or -0.9 in turn: about 0.3 standard errors.
+        let noisy: Vec<[f64; 2]> = (0..20)
+            .map(|i| if i % 2 == 0 { [0.0, 1.1] } else { [1.0, 0.1] })
+            .collect();
+        assert!(!stats(&noisy).decided(2, 3.0));
+        assert!(stats(&noisy).decided(2, 0.0));
+        // Identical outcomes (equivalent choices) settle it; one rollout never does.
+        assert!(stats(&[[0.5, 0.5], [0.2, 0.2]]).decided(2, 3.0));
+        assert!(!stats(&[[0.0, 1.0]]).decided(2, 3.0));
     }
 }

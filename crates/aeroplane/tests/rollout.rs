@@ -219,3 +219,36 @@ fn the_rollout_policy_captures_and_finishes_when_it_can() {
     assert!(captures > 10, "only {captures} positions with a capture");
     let _ = wins;
 }
+
+/// Sequential rollouts: with a stopping lead no candidate reaches, the batches play every
+/// rollout and choose exactly what one batch of all of them chooses; with a stopping lead of
+/// zero they may stop early but still pick one of the choices, reproducibly.
+#[test]
+fn batched_rollouts_choose_as_one_batch_unless_they_stop() {
+    let base = RolloutWeights {
+        rollouts: 64,
+        margin: 1.0,
+        candidates: 4,
+        ..RolloutWeights::TUNED
+    };
+    let never = RolloutWeights {
+        batch: 16,
+        stop_z: f64::INFINITY,
+        ..base
+    };
+    let eager = RolloutWeights {
+        batch: 8,
+        stop_z: 0.0,
+        ..base
+    };
+    for (k, pos) in decisions(60, 23).iter().enumerate() {
+        let choose = |w: RolloutWeights| RolloutPlayer::new(w, Rng::new(k as u64)).choose(pos);
+        assert_eq!(choose(never), choose(base), "decision {k}");
+        let early = choose(eager);
+        assert_eq!(early, choose(eager), "decision {k}");
+        let AeroMove::Plane(i) = early else {
+            panic!("a roll chosen at decision {k}");
+        };
+        assert!(pos.choices().as_slice().contains(&i), "decision {k}");
+    }
+}
