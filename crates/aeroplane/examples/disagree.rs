@@ -27,7 +27,13 @@ const HEADER: &str = "game,decision,roll,after_six,n,plane_from,plane_to,capture
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let arg = |i: usize, d: u64| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    // An absent argument takes its default; a bad one stops with its name.
+    let arg = |i: usize, d: u64| {
+        a.get(i).map_or(d, |s| {
+            s.parse()
+                .unwrap_or_else(|_| panic!("argument {i} ({s:?}): GAMES SEED ROLLOUTS [HORIZON]"))
+        })
+    };
     let games = arg(1, 100);
     let seed = arg(2, 1);
     let rollouts = arg(3, 1024) as usize;

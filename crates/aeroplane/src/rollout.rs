@@ -11,6 +11,9 @@
 //! same random numbers (rollout `k` draws its dice from one stream and one number per decision
 //! from another, so the `k`-th roll and the `k`-th decision agree across candidates), which
 //! keeps the comparison sharp; the highest mean wins, ties going to the heuristic's order.
+//! The candidates are played out in lockstep, so with [`RolloutWeights::batch`] the rollouts
+//! can stop early once one candidate leads clearly (sequential stopping; off in the tuned
+//! settings).
 
 use crate::error::AeroError;
 use crate::players::{Player, WinPlayer, WinWeights};
@@ -97,18 +100,23 @@ impl std::str::FromStr for RolloutWeights {
             return Err(bad());
         }
         let whole = |x: f64| (x.fract() == 0.0 && x <= u32::MAX as f64).then_some(x as u32);
-        let flag = |i: usize| v.get(i).is_some_and(|&x| x >= 1.0);
+        // 0 or 1 (absent: 0).
+        let flag = |i: usize| match v.get(i) {
+            None => Ok(false),
+            Some(&x) if x == 0.0 || x == 1.0 => Ok(x == 1.0),
+            Some(_) => Err(bad()),
+        };
         Ok(RolloutWeights {
             rollouts: whole(v[0]).ok_or_else(bad)?,
             horizon: whole(v[1]).ok_or_else(bad)?,
             margin: v[2],
             candidates: whole(v[3]).filter(|&k| k <= 4).ok_or_else(bad)? as usize,
-            policy: if flag(4) {
+            policy: if flag(4)? {
                 RolloutPolicy::Win
             } else {
                 RolloutPolicy::RaceGreedy
             },
-            antithetic: flag(5),
+            antithetic: flag(5)?,
             batch: whole(v.get(6).copied().unwrap_or(0.0)).ok_or_else(bad)?,
             stop_z: v.get(7).copied().unwrap_or(0.0),
         })
@@ -394,6 +402,8 @@ mod tests {
             "-1,2,0.02,2",
             "a,2,0.02,2",
             "512,2,NaN,2",
+            "512,2,0.02,2,2",
+            "512,2,0.02,2,0,0.5",
             "1,2,3,4,5,6,7,8,9",
         ] {
             let e = bad.parse::<RolloutWeights>().unwrap_err().to_string();
