@@ -10,7 +10,7 @@
 //! ones and the other way round, so the noise that picks a choice does not also score it.
 //!
 //! `cargo run --release -p qiyi-aeroplane --example disagree -- GAMES SEED ROLLOUTS [HORIZON] > out.csv`
-use qiyi_aeroplane::board::{CENTRE, HANGAR};
+use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::Dice;
@@ -283,46 +283,26 @@ fn analyse(
     ]
 }
 
-/// The ring square of progress `d` (1..=50) of a player in `seat`; the launch pad (0) as the
-/// square before the first.
-fn square(seat: u8, d: u8) -> i32 {
-    (13 * seat as i32 + d as i32 - 1).rem_euclid(52)
-}
-
-/// Enemy planes (on the ring or the pad) behind my ring planes by 1-6, 7-12 and 13-18 squares,
-/// and ahead of them by 1-6 and 7-12 (each pair counted once per plane of mine).
+/// Enemy planes (on the ring or the pad) behind my ring planes by 1-6, 7-12 and 13-18 steps,
+/// and enemy ring planes ahead of them by 1-6 and 7-12 (each pair counted once per plane of
+/// mine; only steps that stay on the mover's ring count).
 fn exposure(pos: &Aero, me: usize) -> [u32; 5] {
     let mut out = [0u32; 5];
-    let mine = pos.planes(me);
-    for &d in &mine {
-        if !(1..=50).contains(&d) {
-            continue;
-        }
-        let at = square(pos.seat(me), d);
-        for q in 0..pos.players() {
-            if q == me {
-                continue;
-            }
+    let seat = pos.seat(me);
+    for &d in pos.planes(me).iter().filter(|&&d| on_ring(d)) {
+        let at = ring_square(seat, d);
+        for q in (0..pos.players()).filter(|&q| q != me) {
             for &e in &pos.planes(q) {
-                if e > 50 {
-                    continue;
+                match steps_behind(pos.seat(q), e, at) {
+                    Some(1..=6) => out[0] += 1,
+                    Some(7..=12) => out[1] += 1,
+                    Some(13..=18) => out[2] += 1,
+                    _ => {}
                 }
-                let theirs = square(pos.seat(q), e);
-                let behind = (at - theirs).rem_euclid(52);
-                // They must be able to get there before turning into their home column.
-                if behind > 0 && e as i32 + behind <= 50 {
-                    match behind {
-                        1..=6 => out[0] += 1,
-                        7..=12 => out[1] += 1,
-                        13..=18 => out[2] += 1,
-                        _ => {}
-                    }
-                }
-                let ahead = (theirs - at).rem_euclid(52);
-                if e > 0 && ahead > 0 && d as i32 + ahead <= 50 {
-                    match ahead {
-                        1..=6 => out[3] += 1,
-                        7..=12 => out[4] += 1,
+                if on_ring(e) {
+                    match steps_behind(seat, d, ring_square(pos.seat(q), e)) {
+                        Some(1..=6) => out[3] += 1,
+                        Some(7..=12) => out[4] += 1,
                         _ => {}
                     }
                 }

@@ -7,7 +7,7 @@
 //! prints the weights; `learn_value play GAMES SEED WEIGHTS...` plays.
 // Matrix code (Newton steps, Gaussian elimination) reads best with indices.
 #![allow(clippy::needless_range_loop)]
-use qiyi_aeroplane::board::{on_ring, ring_square, CENTRE, HANGAR};
+use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::eval::{danger_with, value_table, ValueTable};
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
@@ -23,18 +23,6 @@ const NF: usize = 13;
 fn logit(p: f64) -> f64 {
     let p = p.clamp(1e-4, 1.0 - 1e-4);
     (p / (1.0 - p)).ln()
-}
-
-/// How many steps a plane of seat `seat` at progress `d` (launch pad or ring) is behind ring
-/// square `target`, when it can still reach it on the ring (`None` otherwise).
-fn steps_behind(seat: u8, d: u8, target: i32) -> Option<i32> {
-    let from = match d {
-        0 => (13 * seat as i32 + 51) % 52,
-        1..=50 => ring_square(seat, d) as i32,
-        _ => return None,
-    };
-    let k = (target - from).rem_euclid(52);
-    (k != 0 && d as i32 + k <= 50).then_some(k)
 }
 
 /// Features of the position `after` my move.
@@ -74,7 +62,7 @@ fn features(
         let v = values[0][d as usize];
         let n = mine.iter().filter(|&&x| x == d).count() as f64;
         danger_v += n * v * danger_with(after, me, d, 0.0);
-        let s_m = ring_square(sm, d) as i32;
+        let s_m = ring_square(sm, d);
         for q in 0..after.players() {
             if q == me || after.places()[q] != 0 {
                 continue;
@@ -105,7 +93,7 @@ fn features(
             if !on_ring(o) {
                 continue;
             }
-            let s_o = ring_square(sq, o) as i32;
+            let s_o = ring_square(sq, o);
             for &d in mine.iter() {
                 let Some(k) = steps_behind(sm, d, s_o) else {
                     continue;

@@ -142,6 +142,22 @@ pub fn progress_on(seat: u8, sq: u8) -> Option<u8> {
     }
 }
 
+/// How many steps a plane of the player in `seat` at progress `d` (the launch pad or the ring) is
+/// behind ring square `target` (0..52), when it can reach that square without leaving the ring
+/// (`None` otherwise, and for a plane already on it).
+#[inline]
+pub fn steps_behind(seat: u8, d: u8, target: u8) -> Option<u8> {
+    let ring = RING as u16;
+    let from = match d {
+        // The launch pad is one step before the first ring square.
+        PAD => (13 * seat as u16 + ring - 1) % ring,
+        1..=RING_LAST => ring_square(seat, d) as u16,
+        _ => return None,
+    };
+    let k = (target as u16 + ring - from) % ring;
+    (k != 0 && d as u16 + k <= RING_LAST as u16).then_some(k as u8)
+}
+
 /// True when progress `d` is one of the player's own-colour ring squares (A4).
 #[inline]
 pub fn own_colour(d: u8) -> bool {
@@ -406,5 +422,29 @@ pub(crate) fn flat_steps(set: RuleSet) -> &'static [Step; 512] {
     match set {
         RuleSet::Standard => &FLAT_STANDARD,
         RuleSet::Seed => &FLAT_SEED,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `steps_behind` against walking the plane forward step by step on the ring.
+    #[test]
+    fn steps_behind_matches_walking_the_ring() {
+        for seat in 0..4u8 {
+            for d in 0..=HANGAR {
+                for target in 0..RING {
+                    let walked = (1..=RING_LAST)
+                        .filter(|&k| (PAD..RING_LAST).contains(&d) && d + k <= RING_LAST)
+                        .find(|&k| ring_square(seat, d + k) == target);
+                    assert_eq!(
+                        steps_behind(seat, d, target),
+                        walked,
+                        "seat {seat}, d {d}, square {target}"
+                    );
+                }
+            }
+        }
     }
 }
