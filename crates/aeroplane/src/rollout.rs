@@ -264,6 +264,19 @@ impl Player for RolloutPlayer {
             .iter()
             .map(|&(i, _)| pos.after(AeroMove::Plane(i)))
             .collect();
+        // My own moves inside the rollouts.
+        let own = |sim: &Aero| match w.policy {
+            RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
+            RolloutPolicy::Win => {
+                let fallback = sim.choices().as_slice().first().copied();
+                self.win
+                    .scores(sim, &model, 0)
+                    .best()
+                    .map(|(i, _)| i)
+                    .or(fallback)
+                    .map_or(AeroMove::Plane(0), AeroMove::Plane)
+            }
+        };
         let mut stats = PairedStats::default();
         let batch = if w.batch == 0 { w.rollouts } else { w.batch };
         let mut k = 0u64;
@@ -276,30 +289,19 @@ impl Player for RolloutPlayer {
                 } else {
                     (k, false)
                 };
+                // At most four candidates: `ranked` holds one per distinct plane.
                 let mut values = [0.0; 4];
-                for (c, after) in afters.iter().enumerate() {
+                for (value, after) in values.iter_mut().zip(&afters) {
                     let mut dice = Rng::derive(seed, 2 * stream);
                     let mut picks = Rng::derive(seed, 2 * stream + 1);
-                    let own = |sim: &Aero| match w.policy {
-                        RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
-                        RolloutPolicy::Win => {
-                            let fallback = sim.choices().as_slice().first().copied();
-                            self.win
-                                .scores(sim, &model, 0)
-                                .best()
-                                .map(|(i, _)| i)
-                                .or(fallback)
-                                .map_or(AeroMove::Plane(0), AeroMove::Plane)
-                        }
-                    };
-                    values[c & 3] = rollout_by(
-                        after, me, &model, w.horizon, &mut dice, &mut picks, mirror, own,
+                    *value = rollout_by(
+                        after, me, &model, w.horizon, &mut dice, &mut picks, mirror, &own,
                     );
                 }
-                stats.add(&values[..close.min(4)]);
+                stats.add(&values[..afters.len()]);
             }
             k = end;
-            if w.batch > 0 && stats.decided(close.min(4), w.stop_z) {
+            if w.batch > 0 && stats.decided(afters.len(), w.stop_z) {
                 break;
             }
         }
