@@ -7,7 +7,8 @@
 //! `cargo run --release -p qiyi-aeroplane --example oracle -- GAMES SEED ROLLOUTS POLICY [MARGIN]`
 //!
 //! POLICY is the rollout policy of its own side: `random`, `rg` (capture when possible, else the
-//! fewest expected turns by the hazard race table) or `win`. ROLLOUTS 0 plays POLICY itself as
+//! fewest expected turns by the hazard race table), `rs` (`rg` that also pays the turns it expects
+//! to lose to hits before its next turn) or `win`. ROLLOUTS 0 plays POLICY itself as
 //! the player (to measure the rollout policy's strength). MARGIN (default 0): switch from
 //! `win`'s choice only when the rollouts put another choice ahead by more than MARGIN (in win
 //! fraction). Run with `RAYON_NUM_THREADS=1` for one thread.
@@ -15,7 +16,7 @@ use qiyi_aeroplane::board::{CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::finish::finish_tables;
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
-use qiyi_aeroplane::rollout::race_greedy;
+use qiyi_aeroplane::rollout::{race_greedy, race_safe};
 use qiyi_aeroplane::tournament::{candidate_wins, wilson};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -25,6 +26,7 @@ use std::sync::Mutex;
 enum Pol {
     Random,
     RaceGreedy,
+    RaceSafe,
     Win,
 }
 
@@ -81,6 +83,7 @@ fn rollout(
                     match pol {
                         Pol::Random => AeroMove::Plane(c.as_slice()[pick]),
                         Pol::RaceGreedy => race_greedy(&sim, table),
+                        Pol::RaceSafe => race_safe(&sim, table),
                         Pol::Win => own.choose(&sim),
                     }
                 } else {
@@ -228,6 +231,7 @@ impl Player for Plain {
         match self.pol {
             Pol::Random => AeroMove::Plane(c.as_slice()[self.rng.below(c.len())]),
             Pol::RaceGreedy => race_greedy(pos, table),
+            Pol::RaceSafe => race_safe(pos, table),
             Pol::Win => self.own.choose(pos),
         }
     }
@@ -241,6 +245,7 @@ fn main() {
     let pol = match a[4].as_str() {
         "random" => Pol::Random,
         "rg" => Pol::RaceGreedy,
+        "rs" => Pol::RaceSafe,
         "win" => Pol::Win,
         other => panic!("unknown policy {other}"),
     };

@@ -15,7 +15,9 @@
 //! can stop early once one candidate leads clearly (sequential stopping; off in the tuned
 //! settings).
 
+use crate::board::{on_ring, HANGAR, PLANES};
 use crate::error::AeroError;
+use crate::eval::danger_with;
 use crate::players::{Player, WinPlayer, WinWeights};
 use crate::position::{Aero, AeroMove};
 use crate::race::RaceTable;
@@ -57,6 +59,9 @@ pub enum RolloutPolicy {
     /// The `win` player's own choice ([`WinPlayer::scores`]): the rollouts are then a one-step
     /// policy improvement over `win`.
     Win,
+    /// [`race_safe`]: [`race_greedy`] that also weighs the turns lost to the random opponents'
+    /// hits before my next turn.
+    RaceSafe,
 }
 
 impl RolloutWeights {
@@ -77,13 +82,14 @@ impl RolloutWeights {
 
 /// The fields of a setting text, in order (see [`RolloutWeights::from_str`]).
 const SETTING: &str = "R,H,M,K[,P,A,B,Z]: rollouts, horizon, margin, candidates, then optionally \
-    P (1: win plays my moves in the rollouts), A (1: antithetic pairs), B (batch), Z (stopping lead)";
+    P (my moves in the rollouts: 0 race_greedy, 1 win, 2 race_safe), A (1: antithetic pairs), B (batch), Z (stopping lead)";
 
 impl std::str::FromStr for RolloutWeights {
     type Err = AeroError;
 
     /// Reads `R,H,M,K[,P,A,B,Z]` (for the tuning examples): rollouts, horizon, margin,
-    /// candidates, then optionally the rollout policy (1: `win`), antithetic pairs (1: on), the
+    /// candidates, then optionally the rollout policy (0: [`race_greedy`], 1: `win`, 2:
+    /// [`race_safe`]), antithetic pairs (1: on), the
     /// batch size and the stopping lead of sequential rollouts.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || AeroError::BadOption {
@@ -106,16 +112,18 @@ impl std::str::FromStr for RolloutWeights {
             Some(&x) if x == 0.0 || x == 1.0 => Ok(x == 1.0),
             Some(_) => Err(bad()),
         };
+        let policy = match whole(v.get(4).copied().unwrap_or(0.0)) {
+            Some(0) => RolloutPolicy::RaceGreedy,
+            Some(1) => RolloutPolicy::Win,
+            Some(2) => RolloutPolicy::RaceSafe,
+            _ => return Err(bad()),
+        };
         Ok(RolloutWeights {
             rollouts: whole(v[0]).ok_or_else(bad)?,
             horizon: whole(v[1]).ok_or_else(bad)?,
             margin: v[2],
             candidates: whole(v[3]).filter(|&k| k <= 4).ok_or_else(bad)? as usize,
-            policy: if flag(4)? {
-                RolloutPolicy::Win
-            } else {
-                RolloutPolicy::RaceGreedy
-            },
+            policy,
             antithetic: flag(5)?,
             batch: whole(v.get(6).copied().unwrap_or(0.0)).ok_or_else(bad)?,
             stop_z: v.get(7).copied().unwrap_or(0.0),
@@ -137,6 +145,45 @@ pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
             return AeroMove::Plane(i);
         }
         let s = table.value(after.planes(me)) - 100.0 * e.captured as f64;
+        if s < best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    AeroMove::Plane(best)
+}
+
+/// The rollouts' careful policy: [`race_greedy`], but each choice also pays, for every plane of
+/// mine the (uniformly random) opponents may hit before my next turn, the hit chance times the
+/// expected turns the hit would cost by `table`.
+pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
+    let me = pos.to_move();
+    let c = pos.choices();
+    let mut best = c.as_slice().first().copied().unwrap_or(0);
+    let mut best_score = f64::INFINITY;
+    for &i in c.as_slice() {
+        let mut after = *pos;
+        let e = after.play(AeroMove::Plane(i));
+        if after.turn() == Turn::Over {
+            return AeroMove::Plane(i);
+        }
+        let planes = after.planes(me);
+        let base = table.value(planes);
+        let mut s = base - 100.0 * e.captured as f64;
+        for k in 0..PLANES {
+            let d = planes[k];
+            if !on_ring(d) || planes[..k].contains(&d) {
+                continue;
+            }
+            let r = danger_with(&after, me, d, 0.0);
+            if r > 0.0 {
+                let mut hit = planes;
+                hit.iter_mut()
+                    .filter(|x| **x == d)
+                    .for_each(|x| *x = HANGAR);
+                s += r * (table.value(hit) - base);
+            }
+        }
         if s < best_score {
             best_score = s;
             best = i;
@@ -267,6 +314,7 @@ impl Player for RolloutPlayer {
         // My own moves inside the rollouts.
         let own = |sim: &Aero| match w.policy {
             RolloutPolicy::RaceGreedy => race_greedy(sim, model.race),
+            RolloutPolicy::RaceSafe => race_safe(sim, model.race),
             RolloutPolicy::Win => {
                 let fallback = sim.choices().as_slice().first().copied();
                 self.win
@@ -395,6 +443,8 @@ mod tests {
             (w.policy, w.antithetic, w.batch, w.stop_z),
             (RolloutPolicy::Win, true, 16, 2.5)
         );
+        let w: RolloutWeights = "1024,3,0.02,2,2".parse().unwrap();
+        assert_eq!(w.policy, RolloutPolicy::RaceSafe);
         for bad in [
             "",
             "512",
@@ -404,7 +454,8 @@ mod tests {
             "-1,2,0.02,2",
             "a,2,0.02,2",
             "512,2,NaN,2",
-            "512,2,0.02,2,2",
+            "512,2,0.02,2,3",
+            "512,2,0.02,2,1.5",
             "512,2,0.02,2,0,0.5",
             "1,2,3,4,5,6,7,8,9",
         ] {

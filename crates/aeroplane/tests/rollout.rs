@@ -1,11 +1,12 @@
 //! The `win-rollout` player: without rollouts it is the `win` heuristic, its rollouts are
 //! reproducible from its seed, and the rollouts' own policy takes what it should.
 
+use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::finish::finish_tables;
 use qiyi_aeroplane::players::{Player, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
 use qiyi_aeroplane::rollout::{
-    race_greedy, rollout, rollout_by, RolloutPlayer, RolloutPolicy, RolloutWeights,
+    race_greedy, race_safe, rollout, rollout_by, RolloutPlayer, RolloutPolicy, RolloutWeights,
 };
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -218,6 +219,61 @@ fn the_rollout_policy_captures_and_finishes_when_it_can() {
     }
     assert!(captures > 10, "only {captures} positions with a capture");
     let _ = wins;
+}
+
+/// The turns `table` expects me to lose to hits before my next turn after `after` (the random
+/// opponents' hit chance of each of my ring planes times the turns its hit costs).
+fn expected_hit_cost(after: &Aero, me: usize, table: &qiyi_aeroplane::race::RaceTable) -> f64 {
+    let planes = after.planes(me);
+    let base = table.value(planes);
+    let mut cost = 0.0;
+    for (k, &d) in planes.iter().enumerate() {
+        if !qiyi_aeroplane::board::on_ring(d) || planes[..k].contains(&d) {
+            continue;
+        }
+        let mut hit = planes;
+        hit.iter_mut()
+            .filter(|x| **x == d)
+            .for_each(|x| *x = qiyi_aeroplane::board::HANGAR);
+        cost += danger_with(after, me, d, 0.0) * (table.value(hit) - base);
+    }
+    cost
+}
+
+/// `race_safe` finishes and captures like `race_greedy`, plays `race_greedy`'s move when no
+/// choice leaves a plane in reach, and where the two differ it takes the choice that risks fewer
+/// expected turns (it gives up speed only for safety).
+#[test]
+fn the_careful_rollout_policy_gives_up_speed_only_for_safety() {
+    let table = &finish_tables(&Rules::STANDARD).unwrap().hazard_race;
+    let (mut differ, mut quiet) = (0, 0);
+    for pos in decisions(3000, 22) {
+        let me = pos.to_move();
+        let greedy = race_greedy(&pos, table);
+        let safe = race_safe(&pos, table);
+        let (mut g, mut s) = (pos, pos);
+        let (eg, es) = (g.play(greedy), s.play(safe));
+        if g.turn() == Turn::Over || eg.captured > 0 {
+            assert_eq!(g.turn() == Turn::Over, s.turn() == Turn::Over);
+            assert_eq!(eg.captured, es.captured);
+            continue;
+        }
+        let choices = pos.choices();
+        let in_reach = choices.as_slice().iter().any(|&i| {
+            let a = pos.after(AeroMove::Plane(i));
+            a.turn() != Turn::Over && expected_hit_cost(&a, me, table) > 0.0
+        });
+        if !in_reach {
+            quiet += 1;
+            assert_eq!(safe, greedy);
+        } else if safe != greedy {
+            differ += 1;
+            let turns = |a: &Aero| table.value(a.planes(me));
+            assert!(turns(&s) >= turns(&g));
+            assert!(expected_hit_cost(&s, me, table) < expected_hit_cost(&g, me, table));
+        }
+    }
+    assert!(differ > 50 && quiet > 50, "{differ} differ, {quiet} quiet");
 }
 
 /// Sequential rollouts: with a stopping lead no candidate reaches, the batches play every
