@@ -134,23 +134,7 @@ impl std::str::FromStr for RolloutWeights {
 /// The rollouts' own policy: a move that ends the game or sends enemy planes home when one
 /// exists (the most planes), else the move after which `table` expects the fewest turns.
 pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
-    let me = pos.to_move();
-    let c = pos.choices();
-    let mut best = c.as_slice().first().copied().unwrap_or(0);
-    let mut best_score = f64::INFINITY;
-    for &i in c.as_slice() {
-        let mut after = *pos;
-        let e = after.play(AeroMove::Plane(i));
-        if after.turn() == Turn::Over {
-            return AeroMove::Plane(i);
-        }
-        let s = table.value(after.planes(me)) - 100.0 * e.captured as f64;
-        if s < best_score {
-            best_score = s;
-            best = i;
-        }
-    }
-    AeroMove::Plane(best)
+    fewest_turns(pos, table, |_, _| 0.0)
 }
 
 /// The rollouts' careful policy: [`race_greedy`], but each choice also pays, for every plane of
@@ -158,6 +142,31 @@ pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
 /// expected turns the hit would cost by `table`.
 pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
     let me = pos.to_move();
+    fewest_turns(pos, table, |after, base| {
+        let planes = after.planes(me);
+        let mut cost = 0.0;
+        for k in 0..PLANES {
+            let d = planes[k];
+            if !on_ring(d) || planes[..k].contains(&d) {
+                continue;
+            }
+            let r = danger_with(after, me, d, 0.0);
+            if r > 0.0 {
+                let mut hit = planes;
+                hit.iter_mut()
+                    .filter(|x| **x == d)
+                    .for_each(|x| *x = HANGAR);
+                cost += r * (table.value(hit) - base);
+            }
+        }
+        cost
+    })
+}
+
+/// The move that ends the game when one does, else the one with the least expected turns by
+/// `table` plus `extra(after, turns)`, less 100 per enemy plane sent home.
+fn fewest_turns(pos: &Aero, table: &RaceTable, extra: impl Fn(&Aero, f64) -> f64) -> AeroMove {
+    let me = pos.to_move();
     let c = pos.choices();
     let mut best = c.as_slice().first().copied().unwrap_or(0);
     let mut best_score = f64::INFINITY;
@@ -167,23 +176,8 @@ pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
         if after.turn() == Turn::Over {
             return AeroMove::Plane(i);
         }
-        let planes = after.planes(me);
-        let base = table.value(planes);
-        let mut s = base - 100.0 * e.captured as f64;
-        for k in 0..PLANES {
-            let d = planes[k];
-            if !on_ring(d) || planes[..k].contains(&d) {
-                continue;
-            }
-            let r = danger_with(&after, me, d, 0.0);
-            if r > 0.0 {
-                let mut hit = planes;
-                hit.iter_mut()
-                    .filter(|x| **x == d)
-                    .for_each(|x| *x = HANGAR);
-                s += r * (table.value(hit) - base);
-            }
-        }
+        let turns = table.value(after.planes(me));
+        let s = turns - 100.0 * e.captured as f64 + extra(&after, turns);
         if s < best_score {
             best_score = s;
             best = i;
