@@ -8,8 +8,8 @@
 //!
 //! POLICY is the rollout policy of its own side: `random`, `rg` (capture when possible, else the
 //! fewest expected turns by the hazard race table), `rs` (`rg` that also pays the turns it expects
-//! to lose to hits before its next turn) or `win`. ROLLOUTS 0 plays POLICY itself as
-//! the player (to measure the rollout policy's strength). MARGIN (default 0): switch from
+//! to lose to hits before its next turn) or `win`. ROLLOUTS 0 plays POLICY itself as the player
+//! (to measure the rollout policy's strength). MARGIN (default 0): switch from
 //! `win`'s choice only when the rollouts put another choice ahead by more than MARGIN (in win
 //! fraction). Run with `RAYON_NUM_THREADS=1` for one thread.
 use qiyi_aeroplane::board::{CENTRE, HANGAR};

@@ -82,15 +82,16 @@ impl RolloutWeights {
 
 /// The fields of a setting text, in order (see [`RolloutWeights::from_str`]).
 const SETTING: &str = "R,H,M,K[,P,A,B,Z]: rollouts, horizon, margin, candidates, then optionally \
-    P (my moves in the rollouts: 0 race_greedy, 1 win, 2 race_safe), A (1: antithetic pairs), B (batch), Z (stopping lead)";
+    P (my moves in the rollouts: 0 race_greedy, 1 win, 2 race_safe), A (1: antithetic pairs), \
+    B (batch), Z (stopping lead)";
 
 impl std::str::FromStr for RolloutWeights {
     type Err = AeroError;
 
     /// Reads `R,H,M,K[,P,A,B,Z]` (for the tuning examples): rollouts, horizon, margin,
     /// candidates, then optionally the rollout policy (0: [`race_greedy`], 1: `win`, 2:
-    /// [`race_safe`]), antithetic pairs (1: on), the
-    /// batch size and the stopping lead of sequential rollouts.
+    /// [`race_safe`]), antithetic pairs (1: on), the batch size and the stopping lead of
+    /// sequential rollouts.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || AeroError::BadOption {
             option: "rollout setting",
