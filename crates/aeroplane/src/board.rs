@@ -158,6 +158,16 @@ pub fn steps_behind(seat: u8, d: u8, target: u8) -> Option<u8> {
     (k != 0 && d as u16 + k <= RING_LAST as u16).then_some(k as u8)
 }
 
+/// `planes` with every plane at progress `d` sent back to the hangar (a hit there, A9).
+#[inline]
+pub fn send_home(mut planes: [u8; PLANES], d: u8) -> [u8; PLANES] {
+    planes
+        .iter_mut()
+        .filter(|x| **x == d)
+        .for_each(|x| *x = HANGAR);
+    planes
+}
+
 /// True when progress `d` is one of the player's own-colour ring squares (A4).
 #[inline]
 pub fn own_colour(d: u8) -> bool {
@@ -428,6 +438,15 @@ pub(crate) fn flat_steps(set: RuleSet) -> &'static [Step; 512] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn send_home_sends_every_plane_at_that_progress_and_no_other() {
+        assert_eq!(
+            send_home([7, 20, 7, CENTRE], 7),
+            [HANGAR, 20, HANGAR, CENTRE]
+        );
+        assert_eq!(send_home([7, 20, 7, CENTRE], 21), [7, 20, 7, CENTRE]);
+    }
 
     /// `steps_behind` against walking the plane forward step by step on the ring.
     #[test]

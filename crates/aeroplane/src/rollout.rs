@@ -15,7 +15,7 @@
 //! can stop early once one candidate leads clearly (sequential stopping; off in the tuned
 //! settings).
 
-use crate::board::{on_ring, HANGAR, PLANES};
+use crate::board::{on_ring, send_home, PLANES};
 use crate::error::AeroError;
 use crate::eval::danger_with;
 use crate::players::{Player, WinPlayer, WinWeights};
@@ -135,7 +135,7 @@ impl std::str::FromStr for RolloutWeights {
 /// The rollouts' own policy: a move that ends the game or sends enemy planes home when one
 /// exists (the most planes), else the move after which `table` expects the fewest turns.
 pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
-    fewest_turns(pos, table, |_, _| 0.0)
+    fewest_turns(pos, table, |_, _, _| 0.0)
 }
 
 /// The rollouts' careful policy: [`race_greedy`], but each choice also pays, for every plane of
@@ -143,8 +143,7 @@ pub fn race_greedy(pos: &Aero, table: &RaceTable) -> AeroMove {
 /// expected turns the hit would cost by `table`.
 pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
     let me = pos.to_move();
-    fewest_turns(pos, table, |after, base| {
-        let planes = after.planes(me);
+    fewest_turns(pos, table, |after, planes, base| {
         let mut cost = 0.0;
         for k in 0..PLANES {
             let d = planes[k];
@@ -153,11 +152,7 @@ pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
             }
             let r = danger_with(after, me, d, 0.0);
             if r > 0.0 {
-                let mut hit = planes;
-                hit.iter_mut()
-                    .filter(|x| **x == d)
-                    .for_each(|x| *x = HANGAR);
-                cost += r * (table.value(hit) - base);
+                cost += r * (table.value(send_home(planes, d)) - base);
             }
         }
         cost
@@ -165,8 +160,12 @@ pub fn race_safe(pos: &Aero, table: &RaceTable) -> AeroMove {
 }
 
 /// The move that ends the game when one does, else the one with the least expected turns by
-/// `table` plus `extra(after, turns)`, less 100 per enemy plane sent home.
-fn fewest_turns(pos: &Aero, table: &RaceTable, extra: impl Fn(&Aero, f64) -> f64) -> AeroMove {
+/// `table` plus `extra(after, my planes, turns)`, less 100 per enemy plane sent home.
+fn fewest_turns(
+    pos: &Aero,
+    table: &RaceTable,
+    extra: impl Fn(&Aero, [u8; PLANES], f64) -> f64,
+) -> AeroMove {
     let me = pos.to_move();
     let c = pos.choices();
     let mut best = c.as_slice().first().copied().unwrap_or(0);
@@ -177,8 +176,9 @@ fn fewest_turns(pos: &Aero, table: &RaceTable, extra: impl Fn(&Aero, f64) -> f64
         if after.turn() == Turn::Over {
             return AeroMove::Plane(i);
         }
-        let turns = table.value(after.planes(me));
-        let s = turns - 100.0 * e.captured as f64 + extra(&after, turns);
+        let planes = after.planes(me);
+        let turns = table.value(planes);
+        let s = turns - 100.0 * e.captured as f64 + extra(&after, planes, turns);
         if s < best_score {
             best_score = s;
             best = i;

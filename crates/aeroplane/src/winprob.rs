@@ -2,7 +2,7 @@
 //! standard deviation from the exact [`crate::finish`] tables, shaped as a discretised normal),
 //! combined by turn order: I win when my last turn comes before every opponent's.
 
-use crate::board::{CENTRE, HANGAR, PLANES};
+use crate::board::{send_home, CENTRE, HANGAR, PLANES};
 use crate::eval::{danger_from_with, danger_with};
 use crate::finish::FinishTables;
 use crate::position::{Aero, AeroMove};
@@ -364,12 +364,7 @@ impl WinModel<'_> {
         let mut replaced: Option<(usize, Finish)> = None;
         if let Some((who, d)) = sent_home {
             if let Some(j) = field.who[..field.k].iter().position(|&q| q == who) {
-                let mut planes = field.planes[j];
-                planes
-                    .iter_mut()
-                    .filter(|x| **x == d)
-                    .for_each(|x| *x = HANGAR);
-                replaced = Some((j, self.opponent(planes)));
+                replaced = Some((j, self.opponent(send_home(field.planes[j], d))));
             }
         }
         let mean = if mid_turn {
@@ -491,12 +486,7 @@ impl WinModel<'_> {
             }
             let r = danger_with(after, me, d, self.greedy);
             if r > 0.0 {
-                let mut hit = mine;
-                for x in hit.iter_mut() {
-                    if *x == d {
-                        *x = HANGAR;
-                    }
-                }
+                let hit = send_home(mine, d);
                 let passed = match passed {
                     Some(p) => p,
                     None => *passed.insert(self.chance_in(&mut field, after, mine, false, None)),
