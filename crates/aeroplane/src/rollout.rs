@@ -48,6 +48,12 @@ pub struct RolloutWeights {
     pub batch: u32,
     /// The lead, in paired standard errors, that stops the rollouts early (see `batch`).
     pub stop_z: f64,
+    /// End game: when my expected turns to finish (by the race table) are at most this, the
+    /// rollouts run to the end of the game, over every choice within [`RolloutWeights::end_margin`]
+    /// (0: off).
+    pub endgame: f64,
+    /// The margin of the end game (see `endgame`).
+    pub end_margin: f64,
 }
 
 /// The policy of the player's own moves inside a rollout.
@@ -77,13 +83,38 @@ impl RolloutWeights {
         antithetic: false,
         batch: 0,
         stop_z: 0.0,
+        endgame: 0.0,
+        end_margin: 0.0,
     };
 }
 
+impl RolloutWeights {
+    /// The settings in force at decision `pos`: in the end game (the mover's expected turns to
+    /// finish by `race` at most [`RolloutWeights::endgame`]) the rollouts run to the end of the
+    /// game ([`TO_THE_END`]) over up to four choices within [`RolloutWeights::end_margin`];
+    /// elsewhere these settings as they are.
+    pub fn at_decision(&self, pos: &Aero, race: &RaceTable) -> RolloutWeights {
+        if self.endgame > 0.0 && race.value(pos.planes(pos.to_move())) <= self.endgame {
+            RolloutWeights {
+                horizon: TO_THE_END,
+                margin: self.end_margin,
+                candidates: 4,
+                ..*self
+            }
+        } else {
+            *self
+        }
+    }
+}
+
+/// A horizon no rollout reaches: it runs to the end of the game (within a guard of 100,000 steps).
+pub const TO_THE_END: u32 = u32::MAX;
+
 /// The fields of a setting text, in order (see [`RolloutWeights::from_str`]).
-const SETTING: &str = "R,H,M,K[,P,A,B,Z]: rollouts, horizon, margin, candidates, then optionally \
-    P (my moves in the rollouts: 0 race_greedy, 1 win, 2 race_safe), A (1: antithetic pairs), \
-    B (batch), Z (stopping lead)";
+const SETTING: &str = "R,H,M,K[,P,A,B,Z,E,EM]: rollouts, horizon, margin, candidates, then \
+    optionally P (my moves in the rollouts: 0 race_greedy, 1 win, 2 race_safe), A (1: antithetic \
+    pairs), B (batch), Z (stopping lead), E (end game: my expected turns at most E) and EM (its \
+    margin)";
 
 impl std::str::FromStr for RolloutWeights {
     type Err = AeroError;
@@ -103,7 +134,7 @@ impl std::str::FromStr for RolloutWeights {
             .map(|x| x.trim().parse::<f64>())
             .collect::<Result<_, _>>()
             .map_err(|_| bad())?;
-        if !(4..=8).contains(&v.len()) || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        if !(4..=10).contains(&v.len()) || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
             return Err(bad());
         }
         let whole = |x: f64| (x.fract() == 0.0 && x <= u32::MAX as f64).then_some(x as u32);
@@ -128,6 +159,8 @@ impl std::str::FromStr for RolloutWeights {
             antithetic: flag(5)?,
             batch: whole(v.get(6).copied().unwrap_or(0.0)).ok_or_else(bad)?,
             stop_z: v.get(7).copied().unwrap_or(0.0),
+            endgame: v.get(8).copied().unwrap_or(0.0),
+            end_margin: v.get(9).copied().unwrap_or(0.0),
         })
     }
 }
@@ -291,7 +324,8 @@ impl Player for RolloutPlayer {
         let Some(&(top, top_score)) = ranked.first() else {
             return first;
         };
-        let w = self.weights;
+        let w = self.weights.at_decision(pos, model.race);
+        let me = pos.to_move();
         let close = ranked
             .iter()
             .take(w.candidates)
@@ -300,7 +334,6 @@ impl Player for RolloutPlayer {
         if w.rollouts == 0 || w.horizon == 0 || close < 2 {
             return AeroMove::Plane(top);
         }
-        let me = pos.to_move();
         let seed = self.rng.next_u64();
         let afters: Vec<Aero> = ranked[..close]
             .iter()
@@ -440,6 +473,9 @@ mod tests {
         );
         let w: RolloutWeights = "1024,3,0.02,2,2".parse().unwrap();
         assert_eq!(w.policy, RolloutPolicy::RaceSafe);
+        assert_eq!((w.endgame, w.end_margin), (0.0, 0.0));
+        let w: RolloutWeights = "512,2,0.02,2,0,0,0,0,8,0.05".parse().unwrap();
+        assert_eq!((w.endgame, w.end_margin), (8.0, 0.05));
         for bad in [
             "",
             "512",
@@ -452,7 +488,8 @@ mod tests {
             "512,2,0.02,2,3",
             "512,2,0.02,2,1.5",
             "512,2,0.02,2,0,0.5",
-            "1,2,3,4,5,6,7,8,9",
+            "1,2,3,4,5,6,7,8,9,10,11",
+            "512,2,0.02,2,0,0,0,0,-8,0.05",
         ] {
             let e = bad.parse::<RolloutWeights>().unwrap_err().to_string();
             assert!(

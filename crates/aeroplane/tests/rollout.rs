@@ -7,6 +7,7 @@ use qiyi_aeroplane::players::{Player, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
 use qiyi_aeroplane::rollout::{
     race_greedy, race_safe, rollout, rollout_by, RolloutPlayer, RolloutPolicy, RolloutWeights,
+    TO_THE_END,
 };
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -304,6 +305,56 @@ fn batched_rollouts_choose_as_one_batch_unless_they_stop() {
         assert_eq!(early, choose(eager), "decision {k}");
         let AeroMove::Plane(i) = early else {
             panic!("a roll chosen at decision {k}");
+        };
+        assert!(pos.choices().as_slice().contains(&i), "decision {k}");
+    }
+}
+
+#[test]
+fn end_game_rollouts_run_to_the_end_only_in_the_end_game() {
+    let table = &finish_tables(&Rules::STANDARD).unwrap().hazard_race;
+    let end = RolloutWeights {
+        endgame: 14.0,
+        end_margin: 0.05,
+        ..RolloutWeights::TUNED
+    };
+    let (mut inside, mut outside) = (Vec::new(), 0);
+    for (k, pos) in decisions(4000, 23).iter().enumerate() {
+        // Off by default: the tuned settings hold everywhere.
+        assert_eq!(
+            RolloutWeights::TUNED.at_decision(pos, table),
+            RolloutWeights::TUNED
+        );
+        let w = end.at_decision(pos, table);
+        if table.value(pos.planes(pos.to_move())) <= 14.0 {
+            inside.push(*pos);
+            let expected = RolloutWeights {
+                horizon: TO_THE_END,
+                margin: 0.05,
+                candidates: 4,
+                ..end
+            };
+            assert_eq!(w, expected, "decision {k}");
+        } else {
+            outside += 1;
+            assert_eq!(w, end, "decision {k}");
+        }
+    }
+    assert!(
+        inside.len() > 20 && outside > 100,
+        "{} / {outside}",
+        inside.len()
+    );
+    // A player in the end game is reproducible from its seed and plays a legal choice.
+    for (k, pos) in inside.iter().take(20).enumerate() {
+        let w = RolloutWeights {
+            rollouts: 64,
+            ..end
+        };
+        let a = RolloutPlayer::new(w, Rng::new(k as u64)).choose(pos);
+        assert_eq!(a, RolloutPlayer::new(w, Rng::new(k as u64)).choose(pos));
+        let AeroMove::Plane(i) = a else {
+            panic!("{a:?} is not a plane");
         };
         assert!(pos.choices().as_slice().contains(&i), "decision {k}");
     }
