@@ -4,7 +4,7 @@
 //! out; prints the mean and the largest of these times.
 //!
 //! `cargo run --release -p qiyi-aeroplane --example decision_time -- KIND GAMES SEED [REPEATS]`
-//! where KIND is a player type or a `win-rollout` setting `R,H,M,K[,P,A,B,Z]`
+//! where KIND is a player type or a `win-rollout` setting `R,H,M,K[,P,A,B,Z,E,EM]`
 //! ([`RolloutWeights`]'s text form).
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutWeights};

@@ -5,10 +5,11 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
 //! where CAND is a player type (`win`, `win-rollout`, ...) or `R,H,M,K` (rollouts, horizon,
-//! margin, candidates of [`RolloutWeights`]), optionally `,P,A,B,Z` (P: who plays my own moves
-//! in the rollouts, 0 `race_greedy`, 1 `win`, 2 `race_safe`; A 1: antithetic pairs; B, Z:
-//! rollouts in batches of B, stopped once the leader is Z paired standard errors ahead). Run
-//! with `RAYON_NUM_THREADS=1` for one thread.
+//! margin, candidates of [`RolloutWeights`]), optionally `,P,A,B,Z,E,EM` (P: who plays my own
+//! moves in the rollouts, 0 `race_greedy`, 1 `win`, 2 `race_safe`; A 1: antithetic pairs; B, Z:
+//! rollouts in batches of B, stopped once the leader is Z paired standard errors ahead; E, EM:
+//! rollouts to the end of the game over choices within EM once my expected turns are at most
+//! E). Run with `RAYON_NUM_THREADS=1` for one thread.
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutWeights};
 use qiyi_aeroplane::tournament::{field_results, paired_summary, wilson, Field};

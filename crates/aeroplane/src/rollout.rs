@@ -119,10 +119,10 @@ const SETTING: &str = "R,H,M,K[,P,A,B,Z,E,EM]: rollouts, horizon, margin, candid
 impl std::str::FromStr for RolloutWeights {
     type Err = AeroError;
 
-    /// Reads `R,H,M,K[,P,A,B,Z]` (for the tuning examples): rollouts, horizon, margin,
+    /// Reads `R,H,M,K[,P,A,B,Z,E,EM]` (for the tuning examples): rollouts, horizon, margin,
     /// candidates, then optionally the rollout policy (0: [`race_greedy`], 1: `win`, 2:
     /// [`race_safe`]), antithetic pairs (1: on), the batch size and the stopping lead of
-    /// sequential rollouts.
+    /// sequential rollouts, and the end game's expected turns and margin.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || AeroError::BadOption {
             option: "rollout setting",
