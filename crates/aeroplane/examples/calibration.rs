@@ -7,8 +7,9 @@
 //! `cargo run --release -p qiyi-aeroplane --example calibration -- GAMES SEED [KIND]`
 //! (KIND default `win`).
 use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
-use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
+use qiyi_aeroplane::players::{make_player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::Dice;
+use qiyi_aeroplane::tournament::seat_against;
 use qiyi_aeroplane::winprob::WinModel;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -69,15 +70,8 @@ fn game(g: u64, seed: u64, kind: PlayerKind) -> (Vec<(f64, [u8; NF])>, bool) {
     let model = model_player
         .model(&Rules::STANDARD)
         .expect("standard tables");
-    let mut players: Vec<Box<dyn Player>> = (0..4)
-        .map(|s| {
-            if s == seat {
-                make_player(kind, Rng::derive(seed, g).next_u64())
-            } else {
-                make_player(PlayerKind::Random, seed ^ (g * 4 + s as u64))
-            }
-        })
-        .collect();
+    let me = make_player(kind, Rng::derive(seed, g).next_u64());
+    let mut players = seat_against(4, seat, me, PlayerKind::Random, seed, g);
     let mut dice = Dice::new(Rng::derive(seed ^ 0xCA11, g).next_u64());
     let mut pos = Aero::new(Rules::STANDARD, 4).expect("4 players");
     let mut logged = Vec::new();

@@ -6,8 +6,9 @@
 //! `cargo run --release -p qiyi-aeroplane --example danger_calibration -- GAMES SEED KIND`
 use qiyi_aeroplane::board::{CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
-use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
+use qiyi_aeroplane::players::{make_player, PlayerKind};
 use qiyi_aeroplane::record::Dice;
+use qiyi_aeroplane::tournament::seat_against;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
 
@@ -21,15 +22,8 @@ fn main() {
     let mut bins = [[0.0f64; 3]; 16];
     for g in 0..games {
         let seat = (g % 4) as usize;
-        let mut players: Vec<Box<dyn Player>> = (0..4)
-            .map(|s| {
-                if s == seat {
-                    make_player(kind, Rng::derive(seed, g).next_u64())
-                } else {
-                    make_player(PlayerKind::Random, seed ^ (g * 4 + s as u64))
-                }
-            })
-            .collect();
+        let me = make_player(kind, Rng::derive(seed, g).next_u64());
+        let mut players = seat_against(4, seat, me, PlayerKind::Random, seed, g);
         let mut dice = Dice::new(Rng::derive(seed, g).next_u64());
         let mut pos = start;
         // Planes watched since my last move: (plane index, progress, predicted chance).

@@ -1,8 +1,9 @@
 //! Diagnostics of one player type against three others: captures suffered and made, plane-turns on
 //! the ring, turns to finish. `diag GAMES SEED KIND OPPONENT`
 use qiyi_aeroplane::board::{CENTRE, HANGAR};
-use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
+use qiyi_aeroplane::players::{make_player, PlayerKind};
 use qiyi_aeroplane::record::Dice;
+use qiyi_aeroplane::tournament::seat_against;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
 
@@ -24,15 +25,8 @@ fn main() {
     for g in 0..games {
         let mut hits_this_game = 0usize;
         let seat = (g % 4) as usize;
-        let mut players: Vec<Box<dyn Player>> = (0..4)
-            .map(|s| {
-                if s == seat {
-                    make_player(kind, Rng::derive(seed, g).next_u64())
-                } else {
-                    make_player(opp, seed ^ (g * 4 + s as u64))
-                }
-            })
-            .collect();
+        let me = make_player(kind, Rng::derive(seed, g).next_u64());
+        let mut players = seat_against(4, seat, me, opp, seed, g);
         let mut dice = Dice::new(Rng::derive(seed, g).next_u64());
         let mut pos = start;
         while pos.turn() != Turn::Over {

@@ -11,7 +11,7 @@ use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::eval::{danger_with, value_table, ValueTable};
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
-use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::tournament::{candidate_wins, seat_against, wilson};
 use qiyi_aeroplane::winprob::WinModel;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -307,22 +307,8 @@ fn main() {
         .map(|g| {
             let at = (g % 4) as usize;
             let log = Arc::new(Mutex::new(Vec::new()));
-            let mut players: Vec<Box<dyn Player>> = (0..4)
-                .map(|s| -> Box<dyn Player> {
-                    if s == at {
-                        Box::new(make(
-                            gen_w,
-                            Rng::derive(seed, g).next_u64(),
-                            Some(log.clone()),
-                        ))
-                    } else {
-                        qiyi_aeroplane::players::make_player(
-                            PlayerKind::Random,
-                            seed ^ (g * 4 + s as u64),
-                        )
-                    }
-                })
-                .collect();
+            let me = make(gen_w, Rng::derive(seed, g).next_u64(), Some(log.clone()));
+            let mut players = seat_against(4, at, Box::new(me), PlayerKind::Random, seed, g);
             let rec = play_game(&start, &mut players, Rng::derive(seed, g).next_u64());
             drop(players);
             let won = (rec.places[at] == 1) as u8 as f64;

@@ -163,6 +163,26 @@ pub fn candidate_wins(
         .sum()
 }
 
+/// The players of game `g` of a candidate run seeded with `seed`: `candidate` at seat `at`,
+/// a player of type `field` at each of the other `players - 1` seats (seat `s` seeded with
+/// `seed ^ (4g + s)`).
+pub fn seat_against(
+    players: usize,
+    at: usize,
+    candidate: Box<dyn Player>,
+    field: PlayerKind,
+    seed: u64,
+    g: u64,
+) -> Vec<Box<dyn Player>> {
+    let mut candidate = Some(candidate);
+    (0..players)
+        .map(|s| match candidate.take_if(|_| s == at) {
+            Some(c) => c,
+            None => make_player(field, seed ^ (g * 4 + s as u64)),
+        })
+        .collect()
+}
+
 /// [`candidate_wins`] game by game: whether the candidate won game `g`, for `g` in `0..games`
 /// (for paired comparisons of candidates on the same games).
 pub fn candidate_results(
@@ -177,15 +197,7 @@ pub fn candidate_results(
         .into_par_iter()
         .map(|g| {
             let at = seat(g);
-            let mut players: Vec<Box<dyn Player>> = (0..start.players())
-                .map(|s| {
-                    if s == at {
-                        candidate(g)
-                    } else {
-                        make_player(field(g), seed ^ (g * 4 + s as u64))
-                    }
-                })
-                .collect();
+            let mut players = seat_against(start.players(), at, candidate(g), field(g), seed, g);
             let rec =
                 crate::record::play_game(start, &mut players, Rng::derive(seed, g).next_u64());
             rec.places[at] == 1

@@ -1,11 +1,14 @@
 //! The experiment harness: candidates on common games, aligned randomness, paired differences.
 
-use qiyi_aeroplane::players::{make_player, PlayerKind};
+use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::tournament::{
-    aligned_results, candidate_results, field_results, paired_difference, paired_summary, wilson,
-    Field,
+    aligned_results, candidate_results, field_results, paired_difference, paired_summary,
+    seat_against, wilson, Field,
 };
-use qiyi_aeroplane::{Aero, Rules};
+use qiyi_aeroplane::{Aero, AeroMove, Rules};
+use qiyi_core::{Game, Turn};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 fn start() -> Aero {
     Aero::new(Rules::STANDARD, 4).expect("4 players")
@@ -86,4 +89,65 @@ fn fields_parse_and_bad_ones_are_errors() {
         paired_summary(&[true, false], &[false, false]),
         "+50.00 points (standard error 50.00)"
     );
+}
+
+/// A player that counts its decisions and plays the first choice.
+struct Counting(Arc<AtomicUsize>);
+
+impl Player for Counting {
+    fn choose(&mut self, pos: &Aero) -> AeroMove {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        AeroMove::Plane(pos.choices().as_slice()[0])
+    }
+}
+
+#[test]
+fn the_candidate_takes_its_seat_and_the_field_the_others() {
+    // A decision node: the first player rolls a 6 and may take off.
+    let mut pos = start();
+    pos.play(AeroMove::Roll(6));
+    assert!(matches!(pos.turn(), Turn::Player(0)));
+    for players in 2..=4 {
+        for at in 0..players {
+            let calls = Arc::new(AtomicUsize::new(0));
+            let candidate = Box::new(Counting(calls.clone()));
+            let mut seats = seat_against(players, at, candidate, PlayerKind::Random, 7, 3);
+            assert_eq!(seats.len(), players);
+            for (s, player) in seats.iter_mut().enumerate() {
+                let before = calls.load(Ordering::Relaxed);
+                let mv = player.choose(&pos);
+                assert!(matches!(mv, AeroMove::Plane(_)));
+                let counted = calls.load(Ordering::Relaxed) - before;
+                assert_eq!(counted, usize::from(s == at), "{players} players, seat {s}");
+            }
+        }
+    }
+    // The field is seeded as `make_player(field, seed ^ (4g + s))`: the same choices.
+    let mut seats = seat_against(
+        4,
+        0,
+        make_player(PlayerKind::Win, 1),
+        PlayerKind::Random,
+        9,
+        5,
+    );
+    let mut by_hand: Vec<Box<dyn Player>> = vec![make_player(PlayerKind::Win, 1)];
+    by_hand.extend((1..4u64).map(|s| make_player(PlayerKind::Random, 9 ^ (5 * 4 + s))));
+    let mut rng = qiyi_core::Rng::new(4);
+    let mut pos = start();
+    let mut field_moves = 0;
+    while pos.turn() != Turn::Over {
+        match pos.turn() {
+            Turn::Player(p) => {
+                let mv = seats[p].choose(&pos);
+                assert_eq!(mv, by_hand[p].choose(&pos));
+                field_moves += usize::from(p != 0 && pos.choices().len() > 1);
+                pos.play(mv);
+            }
+            _ => {
+                pos.play(AeroMove::Roll(rng.below(6) as u8 + 1));
+            }
+        }
+    }
+    assert!(field_moves > 20, "{field_moves}");
 }
