@@ -1,7 +1,7 @@
 //! The solo race: one player alone against the dice, solved exactly.
 //!
 //! A player's four planes at the start of its turn are a multiset of plane states (progress
-//! `0..=56` or the hangar); there are `C(61, 4)` = 521,855 of them. [`solve`] finds, by value
+//! `0..=56` or the hangar); there are `C(61, 4)` = 521,855 of them. [`RaceTable::solve`] finds, by value
 //! iteration over the real rules ([`Aero::play`] on [`Aero::solo_at`] positions), the expected
 //! number of turns a player needs to bring all four planes to the centre when it plays every roll
 //! as well as possible (the Bellman equation of a stochastic shortest path, rerolls and the

@@ -13,7 +13,8 @@
 //! keeps the comparison sharp; the highest mean wins, ties going to the heuristic's order.
 //! The candidates are played out in lockstep, so with [`RolloutWeights::batch`] the rollouts
 //! can stop early once one candidate leads clearly (sequential stopping; off in the tuned
-//! settings).
+//! settings). With [`RolloutWeights::endgame`] the rollouts of the end game run to the end of
+//! the game (also off in the tuned settings).
 
 use crate::board::{on_ring, send_home, PLANES};
 use crate::error::AeroError;
@@ -86,9 +87,7 @@ impl RolloutWeights {
         endgame: 0.0,
         end_margin: 0.0,
     };
-}
 
-impl RolloutWeights {
     /// The settings in force at decision `pos`: in the end game (the mover's expected turns to
     /// finish by `race` at most [`RolloutWeights::endgame`]) the rollouts run to the end of the
     /// game ([`TO_THE_END`]) over up to four choices within [`RolloutWeights::end_margin`];

@@ -164,8 +164,8 @@ pub fn candidate_wins(
 }
 
 /// The players of game `g` of a candidate run seeded with `seed`: `candidate` at seat `at`,
-/// a player of type `field` at each of the other `players - 1` seats (seat `s` seeded with
-/// `seed ^ (4g + s)`).
+/// a player of type `field` at each other seat (seat `s` seeded with `seed ^ (4g + s)`); with
+/// `at >= players` every seat is the field's.
 pub fn seat_against(
     players: usize,
     at: usize,

@@ -93,7 +93,7 @@ impl Position {
     ///
     /// Generation keeps only the moves that could check: those of a piece standing on the
     /// general's rank or file or next to it diagonally (a horse leg) and those arriving on its
-    /// rank or file or on a point a horse checks from; [`Position::move_gives_check`] decides
+    /// rank or file or on a point a horse checks from; `move_gives_check` (a direct test) decides
     /// each of them. Takes `&mut self` to try moves on the board; the position is unchanged.
     pub fn quiet_checks(&mut self, list: &mut MoveList) {
         let k = self.squares[code_index(side_bit(self.side.opposite()))];

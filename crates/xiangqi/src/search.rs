@@ -1212,7 +1212,7 @@ pub const BENCH_FENS: [&str; 6] = [
     "3aka3/9/9/4n4/4N4/4n4/c8/9/9/4K4 b - - 37 107",
 ];
 
-/// What [`bench`] measured.
+/// What [`bench()`] measured.
 #[derive(Clone, Debug, Default)]
 pub struct BenchReport {
     /// Nodes over all positions: a signature that changes only when the search changes.
@@ -1229,7 +1229,7 @@ pub fn bench(depth: u32) -> BenchReport {
     bench_with(depth, SearchTweaks::default())
 }
 
-/// [`bench`] with other search heuristics.
+/// [`bench()`] with other search heuristics.
 pub fn bench_with(depth: u32, tweaks: SearchTweaks) -> BenchReport {
     let mut report = BenchReport::default();
     for fen in BENCH_FENS {

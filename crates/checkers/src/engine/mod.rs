@@ -13,7 +13,7 @@
 //! ```
 //!
 //! Modules: [`eval`] (weights and the evaluator), [`player`] (levels and the engine), [`book`],
-//! [`egdb`] (retrograde WLD databases), [`hub`] (the Hub protocol), [`matches`] (engines,
+//! [`egdb`] (retrograde WLD databases), [`hub`] (the Hub protocol), [`matches`](mod@matches) (engines,
 //! games, adjudication, Elo), [`tune`] (self-play weight tuning).
 
 pub mod book;

@@ -4,7 +4,7 @@
 //! Every search gets a fresh [`Searcher`] (a cold transposition table) and one thread, so the
 //! counts depend only on the position, the depth and the options. The exact variants must return
 //! the plain-minimax value; the variants with quiescence and check extension must return the
-//! value of [`minimax_with`] with the same two options (the unpruned search that applies them the
+//! value of [`minimax_with`](qiyi_core::search::minimax_with) with the same two options (the unpruned search that applies them the
 //! same way); null move and LMR are selective, so their value is compared and reported, not
 //! required.
 

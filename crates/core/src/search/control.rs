@@ -64,7 +64,7 @@ impl SearchControl {
 }
 
 /// One thread's node counter: counts into its own statistics and adds to the shared count every
-/// [`FLUSH_EVERY`] nodes, which is also when it looks at the limits.
+/// `FLUSH_EVERY` nodes, which is also when it looks at the limits.
 #[derive(Debug, Default)]
 pub struct NodeCounter {
     unflushed: u64,
