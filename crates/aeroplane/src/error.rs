@@ -28,7 +28,10 @@ pub enum AeroError {
     #[error("cannot read position: {0}")]
     BadPosition(String),
     /// A player type is unknown.
-    #[error("unknown player {0:?}: expected random, seed-greedy, seed-mc, heuristic, race, expectimax, mcts, best or level-1..level-10")]
+    #[error(
+        "unknown player {0:?}: expected {names} or level-1..level-10",
+        names = crate::players::PlayerKind::NAMES.join(", ")
+    )]
     UnknownPlayer(String),
     /// A record cannot be replayed.
     #[error("record does not replay: {0}")]

@@ -265,7 +265,12 @@ fn player_names_parse_and_bad_ones_are_errors() {
         PlayerKind::Level(7)
     );
     assert!("level-11".parse::<PlayerKind>().is_err());
-    assert!("grandmaster".parse::<PlayerKind>().is_err());
+    // The error names the bad input and every type that would have been accepted.
+    let e = "grandmaster".parse::<PlayerKind>().unwrap_err().to_string();
+    assert!(e.contains("\"grandmaster\""), "{e}");
+    for name in PlayerKind::NAMES.iter().chain(&["level-1..level-10"]) {
+        assert!(e.contains(name), "{name} missing from: {e}");
+    }
 }
 
 #[test]
