@@ -58,13 +58,20 @@ fn describe(pos: &Aero, me: usize, model: &WinModel<'_>) -> [u8; NF] {
     f
 }
 
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
 fn logit(p: f64) -> f64 {
     let p = p.clamp(1e-4, 1.0 - 1e-4);
     (p / (1.0 - p)).ln()
 }
 
+/// One game's logged positions: the model's chance and the features.
+type Logged = Vec<(f64, [u8; NF])>;
+
 /// The model's chances at the start of the candidate's turns in game `g`, and whether it won.
-fn game(g: u64, seed: u64, kind: PlayerKind) -> (Vec<(f64, [u8; NF])>, bool) {
+fn game(g: u64, seed: u64, kind: PlayerKind) -> (Logged, bool) {
     let seat = (g % 4) as usize;
     let model_player = WinPlayer::new(WinWeights::TUNED, Rng::new(1));
     let model = model_player
@@ -104,19 +111,20 @@ fn main() {
         .get(3)
         .map_or(Ok(PlayerKind::Win), |s| s.parse())
         .expect(usage);
-    let rows: Vec<(f64, f64, [u8; NF])> = (0..games)
+    // Each game once: its logged chances and features, labelled with its result.
+    let played: Vec<(Logged, bool)> = (0..games)
         .into_par_iter()
-        .flat_map_iter(|g| {
-            let (ps, won) = game(g, seed, kind);
-            ps.into_iter().map(move |(p, f)| (p, won as u8 as f64, f))
-        })
+        .map(|g| game(g, seed, kind))
         .collect();
-    let feats: Vec<[u8; NF]> = rows.iter().map(|r| r.2).collect();
-    let rows: Vec<(f64, f64)> = rows.iter().map(|r| (r.0, r.1)).collect();
-    let wins = (0..games)
-        .into_par_iter()
-        .filter(|&g| game(g, seed, kind).1)
-        .count();
+    let wins = played.iter().filter(|(_, won)| *won).count();
+    let (rows, feats): (Vec<(f64, f64)>, Vec<[u8; NF]>) = played
+        .iter()
+        .flat_map(|(logged, won)| {
+            logged
+                .iter()
+                .map(move |&(p, f)| ((p, *won as u8 as f64), f))
+        })
+        .unzip();
     println!(
         "{kind}: {games} games, seed {seed}, {} positions, {:.2}% won",
         rows.len(),
@@ -140,7 +148,7 @@ fn main() {
         let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
         for &(p, y) in &rows {
             let x = logit(p);
-            let q = 1.0 / (1.0 + (-(a0 + b0 * x)).exp());
+            let q = sigmoid(a0 + b0 * x);
             let s = q * (1.0 - q);
             g0 += q - y;
             g1 += (q - y) * x;
@@ -155,7 +163,7 @@ fn main() {
     let loss = |a: f64, b: f64| {
         rows.iter()
             .map(|&(p, y)| {
-                let q = 1.0 / (1.0 + (-(a + b * logit(p))).exp());
+                let q = sigmoid(a + b * logit(p));
                 -(y * q.max(1e-12).ln() + (1.0 - y) * (1.0 - q).max(1e-12).ln())
             })
             .sum::<f64>()
@@ -167,10 +175,13 @@ fn main() {
         loss(0.0, 1.0)
     );
     // Residuals of the fit (won - fitted) by each descriptive feature.
+    let fitted: Vec<f64> = rows
+        .iter()
+        .map(|&(p, _)| sigmoid(a0 + b0 * logit(p)))
+        .collect();
     for (k, name) in NAMES.iter().enumerate() {
         let mut by = [(0.0f64, 0.0f64, 0u64); 16];
-        for (&(p, y), f) in rows.iter().zip(&feats) {
-            let q = 1.0 / (1.0 + (-(a0 + b0 * logit(p))).exp());
+        for ((&(p, y), f), &q) in rows.iter().zip(&feats).zip(&fitted) {
             let b = &mut by[(f[k] as usize).min(15)];
             b.0 += y - q;
             b.1 += p;
