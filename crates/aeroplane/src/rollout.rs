@@ -90,14 +90,14 @@ impl RolloutWeights {
 
     /// The settings in force at decision `pos`: in the end game (the mover's expected turns to
     /// finish by `race` at most [`RolloutWeights::endgame`]) the rollouts run to the end of the
-    /// game ([`TO_THE_END`]) over up to four choices within [`RolloutWeights::end_margin`];
+    /// game ([`TO_THE_END`]) over every choice (up to [`PLANES`]) within [`RolloutWeights::end_margin`];
     /// elsewhere these settings as they are.
     pub fn at_decision(&self, pos: &Aero, race: &RaceTable) -> RolloutWeights {
         if self.endgame > 0.0 && race.value(pos.planes(pos.to_move())) <= self.endgame {
             RolloutWeights {
                 horizon: TO_THE_END,
                 margin: self.end_margin,
-                candidates: 4,
+                candidates: PLANES,
                 ..*self
             }
         } else {
@@ -153,7 +153,9 @@ impl std::str::FromStr for RolloutWeights {
             rollouts: whole(v[0]).ok_or_else(bad)?,
             horizon: whole(v[1]).ok_or_else(bad)?,
             margin: v[2],
-            candidates: whole(v[3]).filter(|&k| k <= 4).ok_or_else(bad)? as usize,
+            candidates: whole(v[3])
+                .filter(|&k| k <= PLANES as u32)
+                .ok_or_else(bad)? as usize,
             policy,
             antithetic: flag(5)?,
             batch: whole(v.get(6).copied().unwrap_or(0.0)).ok_or_else(bad)?,
@@ -364,8 +366,8 @@ impl Player for RolloutPlayer {
                 } else {
                     (k, false)
                 };
-                // At most four candidates: `ranked` holds one per distinct plane.
-                let mut values = [0.0; 4];
+                // At most one candidate per plane: `ranked` holds one per distinct plane.
+                let mut values = [0.0; PLANES];
                 for (value, after) in values.iter_mut().zip(&afters) {
                     let mut dice = Rng::derive(seed, 2 * stream);
                     let mut picks = Rng::derive(seed, 2 * stream + 1);
@@ -400,9 +402,9 @@ struct PairedStats {
     /// Rollouts added.
     n: f64,
     /// Sum of each candidate's values.
-    sum: [f64; 4],
+    sum: [f64; PLANES],
     /// Sum of the products of two candidates' values of the same rollout.
-    cross: [[f64; 4]; 4],
+    cross: [[f64; PLANES]; PLANES],
 }
 
 impl PairedStats {
