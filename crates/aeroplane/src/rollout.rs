@@ -236,14 +236,22 @@ pub fn rollout(
     dice: &mut Rng,
     picks: &mut Rng,
 ) -> f64 {
-    rollout_by(start, me, model, horizon, dice, picks, false, |sim| {
-        race_greedy(sim, model.race)
-    })
+    rollout_by(
+        start,
+        me,
+        model,
+        horizon,
+        dice,
+        picks,
+        false,
+        |sim| race_greedy(sim, model.race),
+        |sim| model.at_my_turn(sim, me),
+    )
 }
 
-/// [`rollout`] with my own moves (at decisions with two or more choices) picked by `own`;
-/// `mirror` turns every die `d` into `7 - d` and every pick `k` of `n` into `n - 1 - k` (the
-/// antithetic twin of the same streams).
+/// [`rollout`] with my own moves (at decisions with two or more choices) picked by `own` and the
+/// position where the rollout stops scored by `leaf`; `mirror` turns every die `d` into `7 - d`
+/// and every pick `k` of `n` into `n - 1 - k` (the antithetic twin of the same streams).
 #[allow(clippy::too_many_arguments)]
 pub fn rollout_by(
     start: &Aero,
@@ -254,6 +262,7 @@ pub fn rollout_by(
     picks: &mut Rng,
     mirror: bool,
     mut own: impl FnMut(&Aero) -> AeroMove,
+    mut leaf: impl FnMut(&Aero) -> f64,
 ) -> f64 {
     let mut sim = *start;
     let mut rounds = 0;
@@ -264,7 +273,7 @@ pub fn rollout_by(
                 if sim.to_move() == me && !sim.after_six() {
                     rounds += 1;
                     if rounds >= horizon {
-                        return model.at_my_turn(&sim, me);
+                        return leaf(&sim);
                     }
                 }
                 let d = dice.below(6) as u8 + 1;
@@ -296,7 +305,12 @@ pub struct RolloutPlayer {
     weights: RolloutWeights,
     win: WinPlayer,
     rng: Rng,
+    leaf: Option<Leaf>,
 }
+
+/// A value for the position where a rollout stops, in place of [`WinModel::at_my_turn`]: my
+/// (the second argument's) chance of winning, given the model of the decision.
+pub type Leaf = std::sync::Arc<dyn Fn(&WinModel<'_>, &Aero, usize) -> f64 + Send + Sync>;
 
 impl RolloutPlayer {
     /// A rollout player with `weights` over the tuned [`WinPlayer`]; `rng` seeds the rollouts.
@@ -306,7 +320,14 @@ impl RolloutPlayer {
             weights,
             win: WinPlayer::new(WinWeights::TUNED, rng),
             rng: own,
+            leaf: None,
         }
+    }
+
+    /// The same player with the rollouts scored by `leaf` where they stop.
+    pub fn with_leaf(mut self, leaf: Leaf) -> Self {
+        self.leaf = Some(leaf);
+        self
     }
 }
 
@@ -372,7 +393,18 @@ impl Player for RolloutPlayer {
                     let mut dice = Rng::derive(seed, 2 * stream);
                     let mut picks = Rng::derive(seed, 2 * stream + 1);
                     *value = rollout_by(
-                        after, me, &model, w.horizon, &mut dice, &mut picks, mirror, &own,
+                        after,
+                        me,
+                        &model,
+                        w.horizon,
+                        &mut dice,
+                        &mut picks,
+                        mirror,
+                        &own,
+                        |sim| match &self.leaf {
+                            Some(f) => f(&model, sim, me),
+                            None => model.at_my_turn(sim, me),
+                        },
                     );
                 }
                 stats.add(&values[..afters.len()]);

@@ -142,6 +142,7 @@ fn win_policy_rollouts_are_reproducible_and_in_range() {
                     assert_eq!(sim.to_move(), me);
                     AeroMove::Plane(best)
                 },
+                |sim| model.at_my_turn(sim, me),
             )
         };
         for horizon in [1, 2, 4, u32::MAX] {
@@ -358,4 +359,48 @@ fn end_game_rollouts_run_to_the_end_only_in_the_end_game() {
         };
         assert!(pos.choices().as_slice().contains(&i), "decision {k}");
     }
+}
+
+#[test]
+fn a_replaced_leaf_scores_the_rollouts() {
+    use qiyi_aeroplane::rollout::Leaf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let w = RolloutWeights {
+        rollouts: 16,
+        margin: 0.05,
+        ..RolloutWeights::TUNED
+    };
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    // The model's own leaf, counted: the same choices as the player without a leaf.
+    let same: Leaf = Arc::new(move |model, pos, me| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        model.at_my_turn(pos, me)
+    });
+    // A leaf that only values my progress: rollouts then favour the faster choices, so some
+    // decisions must change.
+    let progress: Leaf =
+        Arc::new(|_, pos: &Aero, me| f64::from(pos.total_progress(me).max(0)) / 224.0);
+    let mut changed = 0;
+    for (k, pos) in decisions(200, 13).iter().enumerate() {
+        let plain = RolloutPlayer::new(w, Rng::new(k as u64)).choose(pos);
+        let with_same = RolloutPlayer::new(w, Rng::new(k as u64))
+            .with_leaf(same.clone())
+            .choose(pos);
+        assert_eq!(plain, with_same, "decision {k}");
+        let by_progress = RolloutPlayer::new(w, Rng::new(k as u64))
+            .with_leaf(progress.clone())
+            .choose(pos);
+        assert!(pos.choices().as_slice().contains(&match by_progress {
+            AeroMove::Plane(i) => i,
+            AeroMove::Roll(_) => panic!("a roll at a decision"),
+        }));
+        changed += usize::from(by_progress != plain);
+    }
+    assert!(
+        calls.load(Ordering::Relaxed) > 0,
+        "the leaf was never asked"
+    );
+    assert!(changed > 0, "no decision followed the replaced leaf");
 }
