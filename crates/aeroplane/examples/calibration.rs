@@ -6,6 +6,8 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example calibration -- GAMES SEED [KIND]`
 //! (KIND default `win`).
+mod common;
+
 use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::players::{make_player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::Dice;
@@ -142,24 +144,8 @@ fn main() {
         let won: f64 = inside.iter().map(|r| r.1).sum::<f64>() / n;
         println!("{lo:.1}-{hi:.1} {:>7} {mp:.4} {won:.4}", inside.len());
     }
-    // Logistic regression of the result on (1, logit p) by Newton's method.
-    let (mut a0, mut b0) = (0.0f64, 1.0f64);
-    for _ in 0..20 {
-        let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
-        for &(p, y) in &rows {
-            let x = logit(p);
-            let q = sigmoid(a0 + b0 * x);
-            let s = q * (1.0 - q);
-            g0 += q - y;
-            g1 += (q - y) * x;
-            h00 += s;
-            h01 += s * x;
-            h11 += s * x * x;
-        }
-        let det = h00 * h11 - h01 * h01;
-        a0 -= (h11 * g0 - h01 * g1) / det;
-        b0 -= (h00 * g1 - h01 * g0) / det;
-    }
+    // Logistic regression of the result on (1, logit p).
+    let (a0, b0) = common::fit_logistic(rows.iter().map(|&(p, y)| (logit(p), y)));
     let loss = |a: f64, b: f64| {
         rows.iter()
             .map(|&(p, y)| {

@@ -12,6 +12,8 @@
 //!   by a logistic fit, and both networks, and writes `OUT.pure` and `OUT.res`.
 //! - `value_net play GAMES SEED FILE...`: `best` and `best` with each file's network as the leaf,
 //!   on the same aligned games against three `random` (paired differences against `best`).
+mod common;
+
 use qiyi_aeroplane::board::PLANE_STATES;
 use qiyi_aeroplane::players::{make_player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::Dice;
@@ -287,27 +289,9 @@ fn game(g: u64, seed: u64, kind: PlayerKind, model: &WinModel<'_>) -> Vec<Sample
     logged
 }
 
-/// Logistic fit `sigmoid(a + b * logit)` by Newton's method.
+/// Logistic fit `sigmoid(a + b * logit)` of the results on the model's logit.
 fn calibrate(samples: &[Sample]) -> (f64, f64) {
-    let (mut a, mut b) = (0.0f64, 1.0f64);
-    for _ in 0..20 {
-        let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
-        for s in samples {
-            let x = s.logit as f64;
-            let q = 1.0 / (1.0 + (-(a + b * x)).exp());
-            let y = s.won as u8 as f64;
-            let w = q * (1.0 - q);
-            g0 += q - y;
-            g1 += (q - y) * x;
-            h00 += w;
-            h01 += w * x;
-            h11 += w * x * x;
-        }
-        let det = h00 * h11 - h01 * h01;
-        a -= (h11 * g0 - h01 * g1) / det;
-        b -= (h00 * g1 - h01 * g0) / det;
-    }
-    (a, b)
+    common::fit_logistic(samples.iter().map(|s| (s.logit as f64, s.won as u8 as f64)))
 }
 
 fn train_main(a: &[String]) {

@@ -1,0 +1,26 @@
+//! Helpers shared by the experiments in `examples/`.
+
+/// Logistic regression `P(y = 1) = sigmoid(a + b x)` of 0/1 results `y` on one feature `x`, by
+/// Newton's method from `(a, b) = (0, 1)`; returns `(a, b)`.
+pub fn fit_logistic<I>(points: I) -> (f64, f64)
+where
+    I: Iterator<Item = (f64, f64)> + Clone,
+{
+    let (mut a, mut b) = (0.0f64, 1.0f64);
+    for _ in 0..20 {
+        let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for (x, y) in points.clone() {
+            let q = 1.0 / (1.0 + (-(a + b * x)).exp());
+            let w = q * (1.0 - q);
+            g0 += q - y;
+            g1 += (q - y) * x;
+            h00 += w;
+            h01 += w * x;
+            h11 += w * x * x;
+        }
+        let det = h00 * h11 - h01 * h01;
+        a -= (h11 * g0 - h01 * g1) / det;
+        b -= (h00 * g1 - h01 * g0) / det;
+    }
+    (a, b)
+}
