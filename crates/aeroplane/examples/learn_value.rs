@@ -7,11 +7,13 @@
 //! prints the weights; `learn_value play GAMES SEED WEIGHTS...` plays.
 // Matrix code (Newton steps, Gaussian elimination) reads best with indices.
 #![allow(clippy::needless_range_loop)]
+mod common;
+
 use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::eval::{danger_with, value_table, ValueTable};
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::play_game;
-use qiyi_aeroplane::tournament::{candidate_wins, seat_against, wilson};
+use qiyi_aeroplane::tournament::{candidate_wins, seat_against};
 use qiyi_aeroplane::winprob::WinModel;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -287,12 +289,9 @@ fn main() {
                 |g| Box::new(make(w, Rng::derive(seed, g).next_u64(), None)),
                 |_| PlayerKind::Random,
             );
-            let [lo, hi] = wilson(wins, games);
             println!(
-                "{cand}: {:.2}% [{:.1}, {:.1}] of {games} ({:.1} s)",
-                100.0 * wins as f64 / games as f64,
-                100.0 * lo,
-                100.0 * hi,
+                "{cand}: {} of {games} ({:.1} s)",
+                common::rate(wins, games),
                 t.elapsed().as_secs_f64()
             );
         }

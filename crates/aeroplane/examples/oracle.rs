@@ -12,12 +12,14 @@
 //! (to measure the rollout policy's strength). MARGIN (default 0): switch from
 //! `win`'s choice only when the rollouts put another choice ahead by more than MARGIN (in win
 //! fraction). Run with `RAYON_NUM_THREADS=1` for one thread.
+mod common;
+
 use qiyi_aeroplane::board::{CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::finish::finish_tables;
 use qiyi_aeroplane::players::{Player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::rollout::{race_greedy, race_safe};
-use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::tournament::candidate_wins;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
 use std::sync::Mutex;
@@ -288,13 +290,10 @@ fn main() {
         },
         |_| PlayerKind::Random,
     );
-    let [lo, hi] = wilson(wins, games);
     println!(
-        "oracle rollouts {rollouts} policy {} margin {margin} horizon {horizon}: {:.2}% [{:.1}, {:.1}] of {games}, seed {seed} ({:.1} s)",
+        "oracle rollouts {rollouts} policy {} margin {margin} horizon {horizon}: {} of {games}, seed {seed} ({:.1} s)",
         a[4],
-        100.0 * wins as f64 / games as f64,
-        100.0 * lo,
-        100.0 * hi,
+        common::rate(wins, games),
         t.elapsed().as_secs_f64()
     );
     let log = log.lock().unwrap();

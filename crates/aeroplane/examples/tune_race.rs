@@ -2,8 +2,10 @@
 //!
 //! `cargo run --release -p qiyi-aeroplane --example tune_race -- GAMES SEED OPPONENT D,E,L [D,E,L...]`
 //! Every candidate plays the same seeded games (common random numbers), seats rotating.
+mod common;
+
 use qiyi_aeroplane::players::{Player, PlayerKind, RacePlayer, RaceWeights};
-use qiyi_aeroplane::tournament::{candidate_wins, wilson};
+use qiyi_aeroplane::tournament::candidate_wins;
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
 
@@ -34,12 +36,6 @@ fn main() {
             |g| Box::new(RacePlayer::new(w, Rng::derive(seed, g))) as Box<dyn Player>,
             |_| opponent,
         );
-        let [lo, hi] = wilson(wins, games);
-        println!(
-            "{cand}: {:.2}% [{:.1}, {:.1}]",
-            100.0 * wins as f64 / games as f64,
-            100.0 * lo,
-            100.0 * hi
-        );
+        println!("{cand}: {}", common::rate(wins, games));
     }
 }

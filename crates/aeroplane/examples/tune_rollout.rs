@@ -10,9 +10,11 @@
 //! rollouts in batches of B, stopped once the leader is Z paired standard errors ahead; E, EM:
 //! rollouts to the end of the game over choices within EM once my expected turns are at most
 //! E). Run with `RAYON_NUM_THREADS=1` for one thread.
+mod common;
+
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
 use qiyi_aeroplane::rollout::{RolloutPlayer, RolloutWeights};
-use qiyi_aeroplane::tournament::{field_results, paired_summary, wilson, Field};
+use qiyi_aeroplane::tournament::{field_results, paired_summary, Field};
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,13 +64,10 @@ fn main() {
         };
         let results = field_results(&start, games, seed, field, make);
         let wins = results.iter().filter(|&&w| w).count() as u64;
-        let [lo, hi] = wilson(wins, games);
         let calls = CALLS.load(Ordering::Relaxed).max(1);
         println!(
-            "{cand}: {:.2}% [{:.1}, {:.1}] of {games}, seed {seed} ({:.1} s; decisions {:.3} ms mean, {:.1} ms max)",
-            100.0 * wins as f64 / games as f64,
-            100.0 * lo,
-            100.0 * hi,
+            "{cand}: {} of {games}, seed {seed} ({:.1} s; decisions {:.3} ms mean, {:.1} ms max)",
+            common::rate(wins, games),
             t.elapsed().as_secs_f64(),
             NANOS.load(Ordering::Relaxed) as f64 / calls as f64 / 1e6,
             MAX_NANOS.load(Ordering::Relaxed) as f64 / 1e6,

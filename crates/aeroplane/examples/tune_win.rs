@@ -7,8 +7,10 @@
 //! where CAND is `race`, `win`, or `S,G,D[,T,L,B,N,Z]` (strength, greedy, danger, threat, lookahead, tie-break, samples, Z > 0 for
 //! log-normal finish times, of
 //! [`WinWeights`]).
+mod common;
+
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};
-use qiyi_aeroplane::tournament::{field_results, paired_summary, wilson, Field};
+use qiyi_aeroplane::tournament::{field_results, paired_summary, Field};
 use qiyi_aeroplane::winprob::Shape;
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;
@@ -49,12 +51,9 @@ fn main() {
         };
         let results = field_results(&start, games, seed, field, make);
         let wins = results.iter().filter(|&&w| w).count() as u64;
-        let [lo, hi] = wilson(wins, games);
         println!(
-            "{cand}: {:.2}% [{:.1}, {:.1}] of {games} ({:.1} s)",
-            100.0 * wins as f64 / games as f64,
-            100.0 * lo,
-            100.0 * hi,
+            "{cand}: {} of {games} ({:.1} s)",
+            common::rate(wins, games),
             t.elapsed().as_secs_f64()
         );
         // Experiments across runs (e.g. an environment switch): SAVE=FILE keeps these results,

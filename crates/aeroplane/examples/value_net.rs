@@ -18,7 +18,7 @@ use qiyi_aeroplane::board::PLANE_STATES;
 use qiyi_aeroplane::players::{make_player, PlayerKind, WinPlayer, WinWeights};
 use qiyi_aeroplane::record::Dice;
 use qiyi_aeroplane::rollout::{Leaf, RolloutPlayer, RolloutWeights};
-use qiyi_aeroplane::tournament::{field_results, paired_summary, seat_against, wilson, Field};
+use qiyi_aeroplane::tournament::{field_results, paired_summary, seat_against, Field};
 use qiyi_aeroplane::winprob::WinModel;
 use qiyi_aeroplane::{Aero, AeroMove, Rules};
 use qiyi_core::{Game, Rng, Turn};
@@ -373,12 +373,9 @@ fn play_main(a: &[String]) {
             })
         });
         let wins = results.iter().filter(|&&w| w).count() as u64;
-        let [lo, hi] = wilson(wins, games);
         println!(
-            "{name}: {:.2}% [{:.1}, {:.1}] of {games}, seed {seed} ({:.1} s)",
-            100.0 * wins as f64 / games as f64,
-            100.0 * lo,
-            100.0 * hi,
+            "{name}: {} of {games}, seed {seed} ({:.1} s)",
+            common::rate(wins, games),
             t.elapsed().as_secs_f64()
         );
         match &first {

@@ -1,4 +1,6 @@
 //! Helpers shared by the experiments in `examples/`.
+// Each example compiles this module on its own and uses only some of it.
+#![allow(dead_code)]
 
 /// Logistic regression `P(y = 1) = sigmoid(a + b x)` of 0/1 results `y` on one feature `x`, by
 /// Newton's method from `(a, b) = (0, 1)`; returns `(a, b)`.
@@ -23,4 +25,15 @@ where
         b -= (h00 * g1 - h01 * g0) / det;
     }
     (a, b)
+}
+
+/// `wins` of `games` as a percentage with its 95% Wilson interval: `79.25% [77.4, 81.0]`.
+pub fn rate(wins: u64, games: u64) -> String {
+    let [lo, hi] = qiyi_aeroplane::tournament::wilson(wins, games);
+    format!(
+        "{:.2}% [{:.1}, {:.1}]",
+        100.0 * wins as f64 / games as f64,
+        100.0 * lo,
+        100.0 * hi
+    )
 }
