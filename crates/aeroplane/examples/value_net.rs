@@ -30,6 +30,8 @@ use std::time::Instant;
 const INPUTS: usize = 4 * PLANE_STATES;
 /// Active inputs: four planes of four players.
 const ACTIVE: usize = 16;
+/// The largest hidden layer (the forward pass keeps its pre-activations on the stack).
+const MAX_HIDDEN: usize = 256;
 /// The model's logit is clamped to this.
 const LOGIT_CAP: f32 = 8.0;
 
@@ -124,7 +126,7 @@ impl Net {
         } else {
             0.0
         };
-        let mut pre = [0f32; 256];
+        let mut pre = [0f32; MAX_HIDDEN];
         sigmoid(self.forward(&encode(pos, me), logit, &mut pre[..self.hidden])) as f64
     }
 
@@ -152,6 +154,10 @@ impl Net {
         let mut words = text.split_whitespace();
         let mut next = || words.next().expect("short file");
         let hidden: usize = next().parse().expect("hidden");
+        assert!(
+            (1..=MAX_HIDDEN).contains(&hidden),
+            "{path}: hidden layer of {hidden}, not 1..={MAX_HIDDEN}"
+        );
         let uses_logit = next() == "1";
         let mut net = Net::new(hidden, uses_logit, &mut Rng::new(0));
         let values: Vec<f32> = std::iter::from_fn(|| words.next())
@@ -242,8 +248,8 @@ fn train(net: &mut Net, train: &[Sample], hold: &[Sample], epochs: usize, seed: 
         }
         let net_ref = &*net;
         let loss = log_loss(hold, |s| {
-            let mut pre = vec![0f32; net_ref.hidden];
-            sigmoid(net_ref.forward(&s.idx, s.logit, &mut pre))
+            let mut pre = [0f32; MAX_HIDDEN];
+            sigmoid(net_ref.forward(&s.idx, s.logit, &mut pre[..net_ref.hidden]))
         });
         println!(
             "  {} epoch {}: hold-out log loss {loss:.5}",
@@ -300,7 +306,10 @@ fn train_main(a: &[String]) {
     let games: u64 = arg(2).parse().expect(usage);
     let seed: u64 = arg(3).parse().expect(usage);
     let hidden: usize = arg(4).parse().expect(usage);
-    assert!((1..=256).contains(&hidden), "{usage}: HIDDEN 1..=256");
+    assert!(
+        (1..=MAX_HIDDEN).contains(&hidden),
+        "{usage}: HIDDEN 1..={MAX_HIDDEN}"
+    );
     let epochs: usize = arg(5).parse().expect(usage);
     let out = arg(6);
     let kind: PlayerKind = a
