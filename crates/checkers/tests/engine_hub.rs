@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use qiyi_checkers::engine::hub::{
     board_from_hub, board_to_hub, move_from_hub, move_to_hub, run, HubSession,
 };
-use qiyi_checkers::engine::Level;
+use qiyi_checkers::engine::{EvalChoice, Level};
 use qiyi_checkers::notation::board_from_fen;
 use qiyi_checkers::Board;
 use std::io::Write;
@@ -160,7 +160,15 @@ fn run_reads_commands_while_the_engine_thinks() {
     // completes) still gets a legal move, and `quit` ends the session.
     let out = Shared::default();
     let input = "init\nlevel infinite\ngo think\nstop\nping\nquit\nping\n";
-    run(input.as_bytes(), out.clone(), Level::Level(10), 1, None).expect("run");
+    run(
+        input.as_bytes(),
+        out.clone(),
+        Level::Level(10),
+        1,
+        None,
+        EvalChoice::default(),
+    )
+    .expect("run");
     let lines = out.take();
     assert_eq!(lines.first().map(String::as_str), Some("ready"));
     let done: Vec<&String> = lines
@@ -182,6 +190,7 @@ fn run_reads_commands_while_the_engine_thinks() {
         Level::Level(10),
         1,
         None,
+        EvalChoice::default(),
     )
     .expect("run");
     assert!(out.take().iter().any(|l| l.starts_with("done move=")));

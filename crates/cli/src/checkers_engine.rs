@@ -6,11 +6,12 @@ use crate::common::{analyze_limits, print_depth, print_json, progress, AnalyzeRe
 use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
-use qiyi_checkers::engine::matches::{player_from_spec, run_match, GameScore};
+use qiyi_checkers::engine::matches::{player_from_spec, run_match_until, GameScore};
 use qiyi_checkers::engine::tune::{tune as spsa, TuneConfig};
-use qiyi_checkers::engine::{book, hub, Engine, Level, Weights};
+use qiyi_checkers::engine::{book, hub, Engine, EvalChoice, Level, Weights};
 use qiyi_checkers::notation::move_to_pdn;
 use qiyi_checkers::Checkers;
+use qiyi_core::stats::{Pentanomial, Sprt, SprtStatus};
 use qiyi_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -22,6 +23,14 @@ const START_FEN: &str = "B:W21-32:B1-12";
 fn level(text: &str) -> anyhow::Result<Level> {
     Level::parse(text)
         .with_context(|| format!("level must be 'seed', 'seed:DEPTH' or 1-10, not '{text}'"))
+}
+
+/// Reads `--eval`: `default`, `hand`, `net` or a net file.
+fn eval_choice(text: &str) -> anyhow::Result<EvalChoice> {
+    if text == "default" {
+        return Ok(EvalChoice::default());
+    }
+    EvalChoice::parse(text).with_context(|| format!("--eval {text}"))
 }
 
 fn load_egdb(dir: &Option<PathBuf>) -> anyhow::Result<Option<Arc<Egdb>>> {
@@ -48,6 +57,9 @@ pub struct AnalyzeArgs {
     /// Strength: `seed`, `seed:DEPTH` or 1-10.
     #[arg(long, default_value = "10")]
     level: String,
+    /// Evaluation: `net` (the embedded network), `hand` (hand-written features) or a net file.
+    #[arg(long, default_value = "default")]
+    eval: String,
     /// Endgame database directory (from `qiyi egdb build checkers`).
     #[arg(long)]
     egdb: Option<PathBuf>,
@@ -69,7 +81,8 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let limits = analyze_limits(args.movetime, args.depth)?;
     let lv = level(&args.level)?;
     let db = load_egdb(&args.egdb)?;
-    let mut engine = Engine::with_parts(lv, g.threads(), Weights::default(), db);
+    let eval = eval_choice(&args.eval)?;
+    let mut engine = Engine::with_eval(lv, g.threads(), Weights::default(), db, &eval);
     let json = g.json;
     let result = engine.analyse(&pos, &limits, |info| {
         if !json {
@@ -89,7 +102,8 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
 /// Options of `qiyi match checkers`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: `qiyi[:level=N|:seed|:seed:D]`, `hub:COMMAND`, `cep:COMMAND` or a command
+    /// An engine: `qiyi[:level=N|:seed|:seed:D][:eval=hand|net|FILE][:lmr|:nolmr]`,
+    /// `hub:COMMAND`, `cep:COMMAND` or a command
     /// (protocol detected). Give exactly two; the score is the first one's.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
@@ -105,6 +119,37 @@ pub struct MatchArgs {
     /// Print every game's moves.
     #[arg(long)]
     verbose: bool,
+    /// Run a sequential probability ratio test `ELO0,ELO1` (logistic Elo, alpha = beta = 0.05,
+    /// pentanomial over ballot pairs): the match stops as soon as it decides, `--games` being
+    /// the most it plays.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+}
+
+/// What an SPRT found, for the report.
+#[derive(Serialize)]
+struct SprtReport {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    pentanomial: [u64; 5],
+    result: &'static str,
+}
+
+fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("--sprt takes ELO0,ELO1 (two numbers), not '{text}'"))?;
+    match parts[..] {
+        [e0, e1] if e0.is_finite() && e1.is_finite() && e0 < e1 => Ok(Sprt::new(e0, e1)),
+        _ => bail!("--sprt takes ELO0,ELO1 with ELO0 < ELO1, not '{text}'"),
+    }
 }
 
 #[derive(Serialize)]
@@ -123,6 +168,8 @@ struct MatchReport {
     movetime_ms: u64,
     seed: u64,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<SprtReport>,
 }
 
 /// Plays a match and prints W/D/L, score and Elo with the 95% interval.
@@ -133,6 +180,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             args.engines.len()
         );
     }
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let db = load_egdb(&args.egdb)?;
     let threads = g.threads.map_or(1, usize::from);
     let mut a = player_from_spec(&args.engines[0], threads, db.clone())?;
@@ -141,7 +189,10 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let bar = progress(u64::from(args.games), &format!("{na} vs {nb}"));
     let started = Instant::now();
     let verbose = args.verbose && !g.json;
-    let s = run_match(
+    let mut penta = Pentanomial::default();
+    let mut first_of_pair: Option<f64> = None;
+    let mut status = SprtStatus::Continue;
+    let s = run_match_until(
         a.as_mut(),
         b.as_mut(),
         args.games as usize,
@@ -150,10 +201,26 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         db.as_deref(),
         |rec, sum| {
             bar.inc(1);
-            bar.set_message(format!(
-                "{na} vs {nb} +{}={}-{}",
-                sum.wins, sum.draws, sum.losses
-            ));
+            let points = match rec.score {
+                GameScore::WinA => 1.0,
+                GameScore::Draw => 0.5,
+                GameScore::WinB => 0.0,
+            };
+            match first_of_pair.take() {
+                None => first_of_pair = Some(points),
+                Some(p) => penta.add_pair(p, points),
+            }
+            let llr = sprt.map(|t| {
+                status = t.status(&penta);
+                t.llr(&penta)
+            });
+            bar.set_message(match llr {
+                None => format!("{na} vs {nb} +{}={}-{}", sum.wins, sum.draws, sum.losses),
+                Some(l) => format!(
+                    "{na} vs {nb} +{}={}-{} LLR {l:+.2}",
+                    sum.wins, sum.draws, sum.losses
+                ),
+            });
             if verbose {
                 let r = match rec.score {
                     GameScore::WinA => "1-0 for A",
@@ -170,6 +237,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
                     )
                 });
             }
+            status == SprtStatus::Continue
         },
     )?;
     bar.finish_and_clear();
@@ -189,6 +257,24 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         movetime_ms: args.movetime,
         seed: g.seed,
         seconds: started.elapsed().as_secs_f64(),
+        sprt: sprt.map(|t| {
+            let (lower, upper) = t.bounds();
+            SprtReport {
+                elo0: t.elo0,
+                elo1: t.elo1,
+                alpha: t.alpha,
+                beta: t.beta,
+                llr: t.llr(&penta),
+                lower,
+                upper,
+                pentanomial: penta.counts,
+                result: match status {
+                    SprtStatus::H1 => "H1 accepted",
+                    SprtStatus::H0 => "H0 accepted",
+                    SprtStatus::Continue => "undecided",
+                },
+            }
+        }),
     };
     if g.json {
         print_json(&report)
@@ -209,6 +295,13 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             report.movetime_ms,
             report.seed
         );
+        if let Some(t) = &report.sprt {
+            println!(
+                "SPRT elo0 {} elo1 {} (alpha {}, beta {}): LLR {:+.2} in [{:.2}, {:.2}], \
+                 pairs 0/½/1/1½/2 = {:?}: {}",
+                t.elo0, t.elo1, t.alpha, t.beta, t.llr, t.lower, t.upper, t.pentanomial, t.result
+            );
+        }
         Ok(())
     }
 }
@@ -313,6 +406,9 @@ pub struct HubArgs {
     /// Strength: `seed`, `seed:DEPTH` or 1-10.
     #[arg(long, default_value = "10")]
     level: String,
+    /// Evaluation: `net` (the embedded network), `hand` (hand-written features) or a net file.
+    #[arg(long, default_value = "default")]
+    eval: String,
     /// Endgame database directory (from `qiyi egdb build checkers`), probed during the search.
     #[arg(long)]
     egdb: Option<PathBuf>,
@@ -322,6 +418,7 @@ pub struct HubArgs {
 pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
     let lv = level(&args.level)?;
     let db = load_egdb(&args.egdb)?;
+    let eval = eval_choice(&args.eval)?;
     let stdin = std::io::stdin();
     hub::run(
         stdin.lock(),
@@ -329,6 +426,7 @@ pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
         lv,
         g.threads.map_or(1, usize::from),
         db,
+        eval,
     )?;
     Ok(())
 }

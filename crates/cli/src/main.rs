@@ -10,6 +10,7 @@ mod aeroplane;
 mod bench;
 mod checkers;
 mod checkers_engine;
+mod checkers_learn;
 mod chinese_checkers;
 mod common;
 mod lab;
@@ -51,6 +52,10 @@ enum Command {
     Book(BookArgs),
     /// Tune evaluation weights by self-play.
     Tune(TuneArgs),
+    /// Self-play games written as labelled positions for training an evaluation.
+    Selfplay(SelfplayArgs),
+    /// Train a network evaluation from self-play positions.
+    Train(TrainArgs),
     /// Speak UCI (Pikafish style) on stdin/stdout as a Xiangqi engine.
     Uci(xiangqi_engine::ProtocolArgs),
     /// Speak UCCI (ElephantEye style) on stdin/stdout as a Xiangqi engine.
@@ -222,6 +227,34 @@ enum TuneGame {
     Xiangqi(xiangqi_engine::TuneArgs),
 }
 
+/// Arguments of `qiyi selfplay`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct SelfplayArgs {
+    #[command(subcommand)]
+    game: SelfplayGame,
+}
+
+/// The games `qiyi selfplay` knows.
+#[derive(Subcommand, Debug)]
+enum SelfplayGame {
+    /// English checkers.
+    Checkers(checkers_learn::SelfplayArgs),
+}
+
+/// Arguments of `qiyi train`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct TrainArgs {
+    #[command(subcommand)]
+    game: TrainGame,
+}
+
+/// The games `qiyi train` knows.
+#[derive(Subcommand, Debug)]
+enum TrainGame {
+    /// English checkers (128 piece-square inputs per side, NNUE-style).
+    Checkers(checkers_learn::TrainArgs),
+}
+
 /// Arguments of `qiyi perft`: the game and its own options.
 #[derive(clap::Args, Debug)]
 struct PerftArgs {
@@ -266,6 +299,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tune(args) => match args.game {
             TuneGame::Checkers(a) => checkers_engine::tune(g, a),
             TuneGame::Xiangqi(a) => xiangqi_engine::tune(g, a),
+        },
+        Command::Selfplay(args) => match args.game {
+            SelfplayGame::Checkers(a) => checkers_learn::selfplay(g, a),
+        },
+        Command::Train(args) => match args.game {
+            TrainGame::Checkers(a) => checkers_learn::train(g, a),
         },
         Command::Uci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Uci),
         Command::Ucci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Ucci),

@@ -5,7 +5,8 @@
 //! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
-//! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals).
+//! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
+//! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals, SPRT).
 //! - [`conformance`]: the generic test suite every game calls.
 //! - [`toys`]: small games (tic-tac-toe, Nim, Pig, Race, sliding tiles) for tests, benches and teaching.
 //!
@@ -27,6 +28,7 @@
 pub mod conformance;
 pub mod eval;
 pub mod game;
+pub mod learn;
 pub mod puzzle;
 pub mod rng;
 pub mod search;

@@ -291,12 +291,19 @@ pub fn evaluate_board(w: &Weights, b: &Board) -> i32 {
     } else {
         -s
     };
+    s + noise(w, b)
+}
+
+/// The deterministic per-position noise of the low levels: in `-w.noise..=w.noise`, 0 when
+/// `w.noise` is 0.
+#[inline]
+pub fn noise(w: &Weights, b: &Board) -> i32 {
     if w.noise > 0 {
         let h = (b.hash() ^ w.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let span = 2 * w.noise as u64 + 1;
-        s + ((h >> 32) % span) as i32 - w.noise
+        ((h >> 32) % span) as i32 - w.noise
     } else {
-        s
+        0
     }
 }
 

@@ -16,7 +16,7 @@
 
 use super::egdb::Egdb;
 use super::eval::Weights;
-use super::player::{Engine, Level};
+use super::player::{Engine, EvalChoice, Level};
 use crate::board::{Bitboard, Board, Color};
 use crate::movegen::Move;
 use crate::notation::{self, NotationError};
@@ -213,6 +213,7 @@ pub struct HubSession {
     level: Level,
     threads: usize,
     egdb: Option<Arc<Egdb>>,
+    eval: EvalChoice,
     game: Checkers,
     limits: SearchLimits,
     running: Option<Running>,
@@ -231,24 +232,36 @@ impl HubSession {
         egdb: Option<Arc<Egdb>>,
         output: W,
     ) -> HubSession {
+        Self::with_eval(level, threads, egdb, EvalChoice::default(), output)
+    }
+
+    /// A session with the evaluation `eval`.
+    pub fn with_eval<W: Write + Send + 'static>(
+        level: Level,
+        threads: usize,
+        egdb: Option<Arc<Egdb>>,
+        eval: EvalChoice,
+        output: W,
+    ) -> HubSession {
         HubSession {
             out: Arc::new(Mutex::new(output)),
-            engine: Arc::new(Mutex::new(Self::engine(level, threads, &egdb))),
+            engine: Arc::new(Mutex::new(Self::engine(level, threads, &egdb, &eval))),
             level,
             threads,
             egdb,
+            eval,
             game: Checkers::start(),
             limits: SearchLimits::move_time(Duration::from_secs(1)),
             running: None,
         }
     }
 
-    fn engine(level: Level, threads: usize, egdb: &Option<Arc<Egdb>>) -> Engine {
-        Engine::with_parts(level, threads, Weights::default(), egdb.clone())
+    fn engine(level: Level, threads: usize, egdb: &Option<Arc<Egdb>>, eval: &EvalChoice) -> Engine {
+        Engine::with_eval(level, threads, Weights::default(), egdb.clone(), eval)
     }
 
     fn replace_engine(&mut self) {
-        let e = Self::engine(self.level, self.threads, &self.egdb);
+        let e = Self::engine(self.level, self.threads, &self.egdb, &self.eval);
         self.engine = Arc::new(Mutex::new(e));
     }
 
@@ -473,16 +486,17 @@ impl HubSession {
     }
 }
 
-/// Runs a Hub session until `quit` or the end of the input (a bounded search still running
-/// then is finished, an unbounded one stopped).
+/// Runs a Hub session with the evaluation `eval` until `quit` or the end of the input (a bounded
+/// search still running then is finished, an unbounded one stopped).
 pub fn run<R: BufRead, W: Write + Send + 'static>(
     input: R,
     output: W,
     level: Level,
     threads: usize,
     egdb: Option<Arc<Egdb>>,
+    eval: EvalChoice,
 ) -> std::io::Result<()> {
-    let mut session = HubSession::with_egdb(level, threads, egdb, output);
+    let mut session = HubSession::with_eval(level, threads, egdb, eval, output);
     for line in input.lines() {
         if !session.handle(&line?) {
             return Ok(());

@@ -2,8 +2,10 @@
 //! the rules and the endgame database, and the Elo estimate with its 95% error bar.
 //!
 //! Engines are named by a spec:
-//! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process
-//!   (`:lmr` / `:nolmr` after the level switch late-move reductions, e.g. `qiyi:level=10:lmr`);
+//! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process, with
+//!   options after further colons: `lmr` / `nolmr` switch late-move reductions and
+//!   `eval=hand|net|PATH` chooses the evaluation (e.g. `qiyi:level=10:eval=hand`,
+//!   `qiyi:eval=/tmp/new.qnet`);
 //! - `hub:COMMAND`: a program speaking the Hub protocol (pydraughts' English conventions, see
 //!   [`super::hub`]);
 //! - `cep:COMMAND`: a program speaking SimonMaracine/checkers-engine's protocol (`INIT`,
@@ -13,7 +15,7 @@
 
 use super::egdb::{Egdb, Wld};
 use super::hub::{board_to_hub, move_from_hub, move_to_hub};
-use super::player::{Engine, Level, LevelError};
+use super::player::{Engine, EvalChoice, Level, LevelError};
 use crate::ballot::{tournament_ballots, Ballot};
 use crate::board::{Board, Color};
 use crate::movegen::Move;
@@ -87,10 +89,25 @@ pub struct InternalPlayer {
 impl InternalPlayer {
     /// A player at `level` with `threads` threads and an optional database.
     pub fn new(level: Level, threads: usize, egdb: Option<Arc<Egdb>>) -> InternalPlayer {
-        let engine = Engine::with_parts(level, threads, super::eval::Weights::default(), egdb);
+        Self::with_eval(level, threads, egdb, &EvalChoice::default())
+    }
+
+    /// The same with the evaluation `eval`.
+    pub fn with_eval(
+        level: Level,
+        threads: usize,
+        egdb: Option<Arc<Egdb>>,
+        eval: &EvalChoice,
+    ) -> InternalPlayer {
+        let w = super::eval::Weights::default();
+        let engine = Engine::with_eval(level, threads, w, egdb, eval);
+        let name = match level {
+            Level::Seed { .. } => format!("qiyi:{}", level.name()),
+            _ => format!("qiyi:{}:eval={}", level.name(), eval.name()),
+        };
         InternalPlayer {
             engine,
-            name: format!("qiyi:{}", level.name()),
+            name,
             games: 0,
         }
     }
@@ -418,28 +435,39 @@ pub fn player_from_spec(
     egdb: Option<Arc<Egdb>>,
 ) -> Result<Box<dyn MatchPlayer>, MatchError> {
     let s = spec.trim();
-    if s == "qiyi" {
-        return Ok(Box::new(InternalPlayer::new(Level::MAX, threads, egdb)));
-    }
-    if let Some(rest) = s.strip_prefix("qiyi:") {
-        // An optional `:lmr` / `:nolmr` suffix switches late-move reductions.
-        let (rest, lmr) = if let Some(r) = rest.strip_suffix(":lmr") {
-            (r, Some(true))
-        } else if let Some(r) = rest.strip_suffix(":nolmr") {
-            (r, Some(false))
-        } else {
-            (rest, None)
+    if s == "qiyi" || s.starts_with("qiyi:") {
+        let bad = |reason: String| MatchError::BadSpec {
+            spec: s.to_string(),
+            reason,
         };
-        let (rest, lmr) = match (rest, lmr) {
-            ("lmr", None) => ("10", Some(true)),
-            ("nolmr", None) => ("10", Some(false)),
-            other => other,
-        };
-        let level = match rest.strip_prefix("level=") {
-            Some(n) => Level::parse(n)?,
-            None => Level::parse(rest)?,
-        };
-        let mut p = InternalPlayer::new(level, threads, egdb);
+        let mut level = Level::MAX;
+        let mut lmr = None;
+        let mut eval = EvalChoice::default();
+        let tokens: Vec<&str> = s.split(':').skip(1).collect();
+        let mut i = 0;
+        while i < tokens.len() {
+            let t = tokens[i];
+            match t {
+                "lmr" => lmr = Some(true),
+                "nolmr" => lmr = Some(false),
+                "seed" => match tokens.get(i + 1).filter(|d| d.parse::<u32>().is_ok()) {
+                    Some(d) => {
+                        level = Level::parse(&format!("seed:{d}"))?;
+                        i += 1;
+                    }
+                    None => level = Level::parse("seed")?,
+                },
+                _ => {
+                    if let Some(e) = t.strip_prefix("eval=") {
+                        eval = EvalChoice::parse(e).map_err(|e| bad(e.to_string()))?;
+                    } else {
+                        level = Level::parse(t.strip_prefix("level=").unwrap_or(t))?;
+                    }
+                }
+            }
+            i += 1;
+        }
+        let mut p = InternalPlayer::with_eval(level, threads, egdb, &eval);
         if let Some(on) = lmr {
             p.engine.set_lmr(on);
             p.name.push_str(if on { ":lmr" } else { ":nolmr" });
@@ -583,6 +611,23 @@ pub fn run_match(
     egdb: Option<&Egdb>,
     mut on_game: impl FnMut(&GameRecord, &Wdl),
 ) -> Result<Wdl, MatchError> {
+    run_match_until(a, b, games, movetime, seed, egdb, |r, s| {
+        on_game(r, s);
+        true
+    })
+}
+
+/// [`run_match`] that stops early when `on_game` returns false (a sequential test has
+/// decided). Games `2k` and `2k + 1` play the same ballot with colours swapped.
+pub fn run_match_until(
+    a: &mut dyn MatchPlayer,
+    b: &mut dyn MatchPlayer,
+    games: usize,
+    movetime: Duration,
+    seed: u64,
+    egdb: Option<&Egdb>,
+    mut on_game: impl FnMut(&GameRecord, &Wdl) -> bool,
+) -> Result<Wdl, MatchError> {
     let mut summary = Wdl::default();
     let ballots = match_ballots(games, seed);
     for g in 0..games {
@@ -604,7 +649,7 @@ pub fn run_match(
             GameScore::Draw => summary.draws += 1,
             GameScore::WinB => summary.losses += 1,
         }
-        on_game(
+        let go_on = on_game(
             &GameRecord {
                 ballot: ballot.number,
                 a_black,
@@ -614,6 +659,9 @@ pub fn run_match(
             },
             &summary,
         );
+        if !go_on {
+            break;
+        }
     }
     Ok(summary)
 }

@@ -12,7 +12,8 @@
 //! assert!(result.best_move.is_some());
 //! ```
 //!
-//! Modules: [`eval`] (weights and the evaluator), [`player`] (levels and the engine), [`book`],
+//! Modules: [`eval`] (weights and the evaluator), [`nn`] (the learned evaluation), [`player`]
+//! (levels and the engine), [`book`],
 //! [`egdb`] (retrograde WLD databases), [`hub`] (the Hub protocol), [`matches`](mod@matches) (engines,
 //! games, adjudication, Elo), [`tune`] (self-play weight tuning).
 
@@ -21,9 +22,10 @@ pub mod egdb;
 pub mod eval;
 pub mod hub;
 pub mod matches;
+pub mod nn;
 pub mod player;
 pub mod tune;
 
 pub use egdb::{Egdb, Wld};
 pub use eval::{CheckersEval, MaterialEval, Weights};
-pub use player::{engine_options, Engine, Level, LevelError};
+pub use player::{engine_options, Engine, EvalChoice, Level, LevelError};

@@ -4,8 +4,10 @@
 use super::book::Book;
 use super::egdb::Egdb;
 use super::eval::{CheckersEval, MaterialEval, Weights};
+use super::nn::{self, NetEval, NetPosition};
 use crate::movegen::Move;
 use crate::rules::Checkers;
+use qiyi_core::learn::{LearnError, QuantNet};
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 use qiyi_core::Game;
 use std::sync::Arc;
@@ -106,9 +108,50 @@ pub fn engine_options(threads: usize, tt_mib: usize) -> SearchOptions {
     }
 }
 
+/// Which evaluation a strong level uses.
+#[derive(Clone, Debug, Default)]
+pub enum EvalChoice {
+    /// The hand-written features of [`super::eval`].
+    #[default]
+    Hand,
+    /// The embedded network ([`nn::embedded`]).
+    Net,
+    /// A network read from a file.
+    NetFile(Arc<QuantNet>),
+}
+
+impl EvalChoice {
+    /// Reads `hand`, `net` (the embedded network) or the path of a network file.
+    pub fn parse(text: &str) -> Result<EvalChoice, LearnError> {
+        match text.trim() {
+            "hand" => Ok(EvalChoice::Hand),
+            "net" => Ok(EvalChoice::Net),
+            path => Ok(EvalChoice::NetFile(nn::load(std::path::Path::new(path))?)),
+        }
+    }
+
+    /// A short name for results: `hand`, `net` or `net-file`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Hand => "hand",
+            EvalChoice::Net => "net",
+            EvalChoice::NetFile(_) => "net-file",
+        }
+    }
+
+    fn net(&self) -> Option<Arc<QuantNet>> {
+        match self {
+            EvalChoice::Hand => None,
+            EvalChoice::Net => Some(nn::embedded()),
+            EvalChoice::NetFile(n) => Some(n.clone()),
+        }
+    }
+}
+
 enum Inner {
     Seed(Searcher<Checkers, MaterialEval>),
     Strong(Box<Searcher<Checkers, CheckersEval>>),
+    Net(Box<Searcher<NetPosition, NetEval>>, Arc<QuantNet>),
 }
 
 /// A checkers player: a level, its searcher (with its table kept between moves), the opening
@@ -125,20 +168,39 @@ impl Engine {
         Self::with_parts(level, threads, Weights::default(), None)
     }
 
-    /// A player with explicit weights and an optional endgame database.
+    /// A player with explicit weights and an optional endgame database, with the default
+    /// evaluation ([`EvalChoice::default`]).
     pub fn with_parts(
         level: Level,
         threads: usize,
         weights: Weights,
         egdb: Option<Arc<Egdb>>,
     ) -> Engine {
+        Self::with_eval(level, threads, weights, egdb, &EvalChoice::default())
+    }
+
+    /// A player with explicit weights (the hand evaluation's, and its rules and noise with a
+    /// network), an optional endgame database and the evaluation `eval`.
+    pub fn with_eval(
+        level: Level,
+        threads: usize,
+        weights: Weights,
+        egdb: Option<Arc<Egdb>>,
+        eval: &EvalChoice,
+    ) -> Engine {
         let inner = match level {
             Level::Seed { .. } => Inner::Seed(Searcher::new(MaterialEval, SearchOptions::none())),
             Level::Level(_) => {
                 let mut w = weights;
                 w.noise = level.noise();
-                let eval = CheckersEval::new(w).with_egdb(egdb);
-                Inner::Strong(Box::new(Searcher::new(eval, engine_options(threads, 64))))
+                let hand = CheckersEval::new(w).with_egdb(egdb);
+                let options = engine_options(threads, 64);
+                match eval.net() {
+                    None => Inner::Strong(Box::new(Searcher::new(hand, options))),
+                    Some(net) => {
+                        Inner::Net(Box::new(Searcher::new(NetEval { hand }, options)), net)
+                    }
+                }
             }
         };
         let book = match level {
@@ -155,21 +217,48 @@ impl Engine {
 
     /// Varies the low levels' noise from game to game.
     pub fn set_noise_seed(&mut self, seed: u64) {
-        if let Inner::Strong(s) = &mut self.inner {
-            let mut e = s.evaluator().clone();
-            e.weights.noise_seed = seed;
-            let opts = s.options().clone();
-            **s = Searcher::new(e, opts);
+        match &mut self.inner {
+            Inner::Seed(_) => {}
+            Inner::Strong(s) => {
+                let mut e = s.evaluator().clone();
+                e.weights.noise_seed = seed;
+                let opts = s.options().clone();
+                **s = Searcher::new(e, opts);
+            }
+            Inner::Net(s, _) => {
+                let mut e = s.evaluator().clone();
+                e.hand.weights.noise_seed = seed;
+                let opts = s.options().clone();
+                **s = Searcher::new(e, opts);
+            }
         }
     }
 
     /// Turns late-move reductions on or off (strong levels only; the seed player has none).
     pub fn set_lmr(&mut self, on: bool) {
-        if let Inner::Strong(s) = &mut self.inner {
-            let mut opts = s.options().clone();
-            opts.lmr = on;
-            let e = s.evaluator().clone();
-            **s = Searcher::new(e, opts);
+        match &mut self.inner {
+            Inner::Seed(_) => {}
+            Inner::Strong(s) => {
+                let mut opts = s.options().clone();
+                opts.lmr = on;
+                let e = s.evaluator().clone();
+                **s = Searcher::new(e, opts);
+            }
+            Inner::Net(s, _) => {
+                let mut opts = s.options().clone();
+                opts.lmr = on;
+                let e = s.evaluator().clone();
+                **s = Searcher::new(e, opts);
+            }
+        }
+    }
+
+    /// The evaluation in use: `material` (the seed player), `hand` or `net`.
+    pub fn eval_name(&self) -> &'static str {
+        match self.inner {
+            Inner::Seed(_) => "material",
+            Inner::Strong(_) => "hand",
+            Inner::Net(..) => "net",
         }
     }
 
@@ -178,6 +267,7 @@ impl Engine {
         match &mut self.inner {
             Inner::Seed(s) => s.clear(),
             Inner::Strong(s) => s.clear(),
+            Inner::Net(s, _) => s.clear(),
         }
     }
 
@@ -195,6 +285,10 @@ impl Engine {
         match &mut self.inner {
             Inner::Seed(s) => s.search(pos, &limits, on_info),
             Inner::Strong(s) => s.search(pos, &limits, on_info),
+            Inner::Net(s, net) => {
+                let root = NetPosition::new(pos.clone(), net.clone());
+                s.search(&root, &limits, on_info)
+            }
         }
     }
 

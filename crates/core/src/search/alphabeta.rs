@@ -228,6 +228,9 @@ impl<G: NullMove, E: Evaluator<G>> Searcher<G, E> {
 const MAX_PLY: usize = 128;
 const HISTORY_SIZE: usize = 1 << 12;
 const ASPIRATION_DELTA: Score = 50;
+/// A new iteration starts only while less than this fraction of the move time is spent; the
+/// rest goes to the iteration under way, whose best root move so far is played if time runs out.
+const SOFT_TIME: f64 = 0.6;
 
 struct Worker<'a, G: Game, E: Evaluator<G>> {
     eval: &'a E,
@@ -240,6 +243,8 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     counter: NodeCounter,
     stopped: bool,
     root_depth: i32,
+    /// The score of the best root move of the iteration under way.
+    root_score: Score,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<(i32, u16)>>,
     pv: Vec<Vec<G::Move>>,
@@ -294,6 +299,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             counter: NodeCounter::default(),
             stopped: false,
             root_depth: 0,
+            root_score: 0,
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
@@ -329,9 +335,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 self.negamax(&mut pos, depth as i32, -INFINITY, INFINITY, 0, true)
             };
             if self.stopped {
-                // An interrupted iteration counts only if it found a move before any was known.
-                if best.is_none() && !self.pv[0].is_empty() {
-                    best = Some((score, self.pv[0].clone()));
+                // An interrupted iteration counts when a root move was searched to the end and
+                // beat the window: it is then at least as good as the last iteration's choice
+                // (the root's first move is that choice, from the table).
+                if !self.pv[0].is_empty() {
+                    best = Some((self.root_score, self.pv[0].clone()));
                 }
                 break;
             }
@@ -349,7 +357,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     stats,
                 });
             }
-            if self.pv[0].is_empty() || self.shared.soft_time_up() {
+            if self.pv[0].is_empty() || self.shared.soft_time_up_by(SOFT_TIME) {
                 break;
             }
         }
@@ -573,6 +581,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if score >= beta {
                         if !noisy {
                             self.reward_quiet(mv, depth, ply);

@@ -40,8 +40,15 @@ impl SearchControl {
     /// Whether a new iteration is not worth starting: half the move time is spent, or the
     /// deadline has passed.
     pub fn soft_time_up(&self) -> bool {
+        self.soft_time_up_by(0.5)
+    }
+
+    /// Whether a new iteration is not worth starting: `fraction` of the move time is spent, or
+    /// the deadline has passed. A search that plays the best move of an interrupted iteration
+    /// can afford a later stop than one that throws that iteration away.
+    pub fn soft_time_up_by(&self, fraction: f64) -> bool {
         match (self.limits.move_time, self.deadline) {
-            (Some(t), _) => self.start.elapsed() * 2 > t,
+            (Some(t), _) => self.start.elapsed().as_secs_f64() > t.as_secs_f64() * fraction,
             (None, Some(d)) => Instant::now() >= d,
             _ => false,
         }

@@ -1,0 +1,371 @@
+//! Learning a checkers evaluation from the command line: `qiyi selfplay checkers` writes labelled
+//! positions, `qiyi train checkers` trains and quantises a network from them.
+
+use crate::common::{print_json, progress, Global};
+use anyhow::{bail, Context};
+use clap::Args;
+use qiyi_checkers::ballot::tournament_ballots;
+use qiyi_checkers::engine::nn::CheckersFeatures;
+use qiyi_checkers::engine::{Engine, EvalChoice, Level, Weights};
+use qiyi_checkers::Checkers;
+use qiyi_core::learn::selfplay::{self, SelfPlayConfig};
+use qiyi_core::learn::train::{self, entropy, fit_scale, TrainConfig, Trainer};
+use qiyi_core::learn::{Arch, Dataset, QuantNet};
+use qiyi_core::search::SearchLimits;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Options of `qiyi selfplay checkers`.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    games: u64,
+    /// Directory for the shards (created; complete shards already there are kept and skipped).
+    #[arg(long)]
+    out: PathBuf,
+    /// Search depth per move (plies, plus capture resolution).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Node budget per move instead of a depth (0: use the depth).
+    #[arg(long, default_value_t = 0)]
+    nodes: u64,
+    /// Random plies after the three-move ballot: uniformly 0..=N.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Games per shard file.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games_per_shard: u64,
+    /// Evaluation of the playing engine: `hand`, `net` (the embedded net) or a net file.
+    #[arg(long, default_value = "hand")]
+    eval: String,
+}
+
+#[derive(Serialize)]
+struct SelfplayReport {
+    dir: String,
+    games: u64,
+    positions: u64,
+    shards_written: usize,
+    shards_skipped: usize,
+    first_player_wins: u64,
+    draws: u64,
+    second_player_wins: u64,
+    seconds: f64,
+    positions_per_second: f64,
+    threads: usize,
+    seed: u64,
+    depth: u32,
+    nodes: u64,
+    eval: String,
+    rules: &'static str,
+}
+
+/// Runs self-play and prints what it wrote.
+pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
+    let eval = EvalChoice::parse(&args.eval).context("--eval")?;
+    let openings: Vec<Checkers> = tournament_ballots()
+        .iter()
+        .map(|b| b.play().map(|(board, _)| Checkers::from_board(board)))
+        .collect::<Result<_, _>>()
+        .context("replaying the ballots")?;
+    let config = SelfPlayConfig {
+        games: args.games as usize,
+        games_per_shard: args.games_per_shard as usize,
+        seed: g.seed,
+        threads: g.threads(),
+        random_plies: args.random_plies,
+        max_plies: 300,
+    };
+    let limits = if args.nodes > 0 {
+        SearchLimits::nodes(args.nodes)
+    } else {
+        SearchLimits::depth(args.depth)
+    };
+    let bar = progress(config.shards() as u64, "self-play shards");
+    let started = Instant::now();
+    let summary = selfplay::run(
+        &args.out,
+        &openings,
+        &config,
+        || {
+            let mut engine = Engine::with_eval(Level::MAX, 1, Weights::default(), None, &eval);
+            let limits = limits.clone();
+            move |pos: &Checkers| {
+                let r = engine.analyse(pos, &limits, |_| {});
+                r.best_move.map(|m| (m, r.score))
+            }
+        },
+        |done| {
+            bar.inc(1);
+            if !done.skipped {
+                bar.set_message(format!(
+                    "shard {} +{} positions",
+                    done.shard, done.positions
+                ));
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let report = SelfplayReport {
+        dir: args.out.display().to_string(),
+        games: summary.games,
+        positions: summary.positions,
+        shards_written: summary.written,
+        shards_skipped: summary.skipped,
+        first_player_wins: summary.results[0],
+        draws: summary.results[1],
+        second_player_wins: summary.results[2],
+        seconds: secs,
+        positions_per_second: summary.positions as f64 / secs.max(1e-9),
+        threads: config.threads,
+        seed: g.seed,
+        depth: args.depth,
+        nodes: args.nodes,
+        eval: eval.name().to_string(),
+        rules: "english (WCDF)",
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!(
+        "self-play checkers ({}), seed {}: {} games, {} positions in {} shards ({} already there) \
+         to {}; Black +{} ={} White +{}; {:.1} s, {:.0} positions/s on {} threads",
+        report.rules,
+        report.seed,
+        report.games,
+        report.positions,
+        report.shards_written,
+        report.shards_skipped,
+        report.dir,
+        report.first_player_wins,
+        report.draws,
+        report.second_player_wins,
+        secs,
+        report.positions_per_second,
+        report.threads
+    );
+    Ok(())
+}
+
+/// Options of `qiyi train checkers`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Directories of self-play shards (from `qiyi selfplay checkers`).
+    #[arg(long = "data", required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The quantised network to write (the engine reads it with `--eval PATH`).
+    #[arg(long)]
+    out: PathBuf,
+    /// Checkpoint file: saved after every epoch, resumed from if it exists.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    epochs: u32,
+    /// Hidden units per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    /// Units of the second layer.
+    #[arg(long, default_value_t = 32)]
+    l2: usize,
+    /// Weight of the search score in the target; the rest is the game result.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 2e-3)]
+    lr: f32,
+    /// Step-size factor per epoch.
+    #[arg(long, default_value_t = 0.8)]
+    lr_decay: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    batch: u64,
+    /// Score units per logit unit (`auto`: fitted to the results).
+    #[arg(long, default_value = "auto")]
+    scale: String,
+    /// Fraction of the positions held out (the last games).
+    #[arg(long, default_value_t = 0.05)]
+    holdout: f32,
+}
+
+#[derive(Serialize)]
+struct EpochReport {
+    epoch: u32,
+    train_loss: f64,
+    holdout_loss: f64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct TrainReport {
+    out: String,
+    positions: usize,
+    holdout_positions: usize,
+    games: u64,
+    arch: [usize; 3],
+    scale: f32,
+    lambda: f32,
+    holdout_entropy: f64,
+    epochs: Vec<EpochReport>,
+    seed: u64,
+    threads: usize,
+    seconds: f64,
+}
+
+/// Trains a network and writes it quantised.
+pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be in [0, 1], not {}", args.lambda);
+    }
+    if !(0.0..0.5).contains(&args.holdout) {
+        bail!("--holdout must be in [0, 0.5), not {}", args.holdout);
+    }
+    if !(args.lr > 0.0 && args.lr < 1.0) || !(args.lr_decay > 0.0 && args.lr_decay <= 1.0) {
+        bail!("--lr must be in (0, 1) and --lr-decay in (0, 1]");
+    }
+    let arch = Arch {
+        inputs: 128,
+        hidden: args.hidden,
+        l2: args.l2,
+    };
+    arch.validate()?;
+    let started = Instant::now();
+    let mut ds = Dataset::default();
+    for dir in &args.data {
+        for path in qiyi_core::learn::record::shard_paths(dir)? {
+            ds.add_shard(&path)?;
+        }
+    }
+    if ds.is_empty() {
+        bail!("no positions in {:?}", args.data);
+    }
+    if ds.tag != "checkers" {
+        bail!("the data hold {} positions, not checkers", ds.tag);
+    }
+    let scale = match args.scale.as_str() {
+        "auto" => fit_scale(&ds),
+        s => s
+            .parse::<f32>()
+            .ok()
+            .filter(|x| *x > 0.0 && x.is_finite())
+            .with_context(|| format!("--scale must be 'auto' or a positive number, not '{s}'"))?,
+    };
+    let samples = train::samples::<Checkers, CheckersFeatures>(&ds, args.lambda, scale)?;
+    let held = ((samples.len() as f64) * f64::from(args.holdout)).round() as usize;
+    let (train_set, holdout) = samples.split_at(samples.len() - held);
+    let config = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        lr: args.lr,
+        lr_decay: args.lr_decay,
+        lambda: args.lambda,
+        scale,
+        holdout: args.holdout,
+        seed: g.seed,
+    };
+    let mut trainer = match &args.checkpoint {
+        Some(p) if p.exists() => {
+            let t = Trainer::load(p)?;
+            if t.net.arch != arch {
+                bail!(
+                    "checkpoint {} is a {}-{}-{} network, not {}-{}-{}",
+                    p.display(),
+                    t.net.arch.inputs,
+                    t.net.arch.hidden,
+                    t.net.arch.l2,
+                    arch.inputs,
+                    arch.hidden,
+                    arch.l2
+                );
+            }
+            t
+        }
+        _ => Trainer::new(arch, g.seed)?,
+    };
+    let threads = g.threads();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")?;
+    let floor = entropy(holdout);
+    if !g.json {
+        println!(
+            "train checkers: {} positions from {} games ({} held out), {}-{}-{} network, \
+             scale {scale:.1}, lambda {}, seed {}, {threads} threads; held-out target entropy {floor:.5}",
+            train_set.len(),
+            ds.games,
+            holdout.len(),
+            arch.inputs,
+            arch.hidden,
+            arch.l2,
+            args.lambda,
+            g.seed
+        );
+        if trainer.epoch > 0 {
+            println!("resumed from the checkpoint after epoch {}", trainer.epoch);
+        }
+    }
+    let mut epochs = Vec::new();
+    while trainer.epoch < config.epochs {
+        let t0 = Instant::now();
+        let bar = progress(1000, &format!("epoch {}", trainer.epoch + 1));
+        let train_loss = pool.install(|| {
+            trainer.epoch(train_set, &config, |f| {
+                bar.set_position((f * 1000.0) as u64)
+            })
+        });
+        bar.finish_and_clear();
+        let holdout_loss = pool.install(|| trainer.loss(holdout));
+        let e = EpochReport {
+            epoch: trainer.epoch,
+            train_loss,
+            holdout_loss,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        if !g.json {
+            println!(
+                "epoch {:>3}: train loss {:.5}, held-out loss {:.5} ({:+.5} over the entropy), {:.1} s",
+                e.epoch,
+                e.train_loss,
+                e.holdout_loss,
+                e.holdout_loss - floor,
+                e.seconds
+            );
+        }
+        epochs.push(e);
+        if let Some(p) = &args.checkpoint {
+            trainer.save(p)?;
+        }
+    }
+    let q = QuantNet::from_network(&trainer.net, scale.round() as i32);
+    let tmp = args.out.with_extension("tmp");
+    std::fs::write(&tmp, q.to_bytes()).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    let report = TrainReport {
+        out: args.out.display().to_string(),
+        positions: train_set.len(),
+        holdout_positions: holdout.len(),
+        games: ds.games,
+        arch: [arch.inputs, arch.hidden, arch.l2],
+        scale,
+        lambda: args.lambda,
+        holdout_entropy: floor,
+        epochs,
+        seed: g.seed,
+        threads,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!(
+        "wrote {} ({} bytes) in {:.1} s",
+        report.out,
+        q.to_bytes().len(),
+        report.seconds
+    );
+    Ok(())
+}

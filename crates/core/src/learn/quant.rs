@@ -1,0 +1,341 @@
+//! The quantised network the engines run: integer weights, an int16 first layer kept as an
+//! accumulator that moves update, and AVX2 kernels where the processor has them.
+//!
+//! Scales: the first layer's weights and biases are multiplied by 127 and stored as `i16`, so a
+//! hidden value of 1.0 is 127 and the clipped activation is a `u8` in `0..=127`; W2 by 64 as `i8`
+//! (the trainer keeps it within ±127/64), b2 by 127 * 64 as `i32`; the second layer's clipped
+//! activation is `clamp((z + 32) >> 6, 0, 127)` (rounded); w3 and b3 by [`Q3`] (and b3 by 127 more) as `i32`. The
+//! output in score units is `y * scale / (127 * Q3)`, `scale` being the score of one logit unit.
+//!
+//! File format (all little-endian): magic `QIYINET1`, then `inputs`, `hidden`, `l2` (u32),
+//! `scale` (i32), W1 (i16, input-major), b1 (i16), W2 (i8, output-major), b2, w3 (i32), b3 (i32),
+//! and an FNV-1a 64 checksum of everything before it.
+
+use super::net::{Arch, Network};
+use super::LearnError;
+
+/// The scale of the output layer's weights.
+pub const Q3: i32 = 1024;
+/// The first eight bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"QIYINET1";
+
+/// A quantised network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantNet {
+    /// Its shape.
+    pub arch: Arch,
+    /// Score units per logit unit.
+    pub scale: i32,
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    w2: Vec<i8>,
+    b2: Vec<i32>,
+    w3: Vec<i32>,
+    b3: i32,
+    simd: bool,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+impl QuantNet {
+    /// Quantises a trained network; `scale` is the score of one logit unit.
+    pub fn from_network(net: &Network, scale: i32) -> QuantNet {
+        let a = net.arch;
+        let [w1, b1, w2, b2, w3, b3] = a.offsets();
+        let p = &net.params;
+        let q16 = |x: f32| (x * 127.0).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        QuantNet {
+            arch: a,
+            scale,
+            w1: p[w1..b1].iter().map(|&x| q16(x)).collect(),
+            b1: p[b1..w2].iter().map(|&x| q16(x)).collect(),
+            w2: p[w2..b2]
+                .iter()
+                .map(|&x| (x * 64.0).round().clamp(-127.0, 127.0) as i8)
+                .collect(),
+            b2: p[b2..w3]
+                .iter()
+                .map(|&x| (x * 127.0 * 64.0).round() as i32)
+                .collect(),
+            w3: p[w3..b3]
+                .iter()
+                .map(|&x| (x * Q3 as f32).round() as i32)
+                .collect(),
+            b3: (p[b3] * 127.0 * Q3 as f32).round() as i32,
+            simd: avx2(),
+        }
+    }
+
+    /// Whether the AVX2 kernels are in use.
+    pub fn simd(&self) -> bool {
+        self.simd
+    }
+
+    /// Uses the AVX2 kernels (when the processor has them: `on` is ignored otherwise) or the
+    /// scalar reference.
+    pub fn set_simd(&mut self, on: bool) {
+        self.simd = on && avx2();
+    }
+
+    /// The file bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        for x in [self.arch.inputs, self.arch.hidden, self.arch.l2] {
+            out.extend_from_slice(&(x as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        for x in self.w1.iter().chain(&self.b1) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend(self.w2.iter().map(|&x| x as u8));
+        for x in self
+            .b2
+            .iter()
+            .chain(&self.w3)
+            .chain(std::iter::once(&self.b3))
+        {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantNet, LearnError> {
+        let bad = |why: String| LearnError::BadNet(why);
+        if bytes.len() < 8 + 16 + 8 || bytes[..8] != MAGIC {
+            return Err(bad("not a qiyi network (no QIYINET1 header)".into()));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut s = [0u8; 8];
+        s.copy_from_slice(sum);
+        if fnv1a(body) != u64::from_le_bytes(s) {
+            return Err(bad("checksum mismatch: the file is damaged".into()));
+        }
+        let mut at = 8;
+        let u32_at = |at: &mut usize| {
+            let v = u32::from_le_bytes([body[*at], body[*at + 1], body[*at + 2], body[*at + 3]]);
+            *at += 4;
+            v
+        };
+        let arch = Arch {
+            inputs: u32_at(&mut at) as usize,
+            hidden: u32_at(&mut at) as usize,
+            l2: u32_at(&mut at) as usize,
+        };
+        arch.validate().map_err(|e| bad(e.to_string()))?;
+        let scale = u32_at(&mut at) as i32;
+        let n16 = arch.inputs * arch.hidden + arch.hidden;
+        let n8 = arch.l2 * 2 * arch.hidden;
+        let n32 = 2 * arch.l2 + 1;
+        if body.len() != at + 2 * n16 + n8 + 4 * n32 {
+            return Err(bad(format!(
+                "{} bytes do not fit a {}-{}-{} network",
+                bytes.len(),
+                arch.inputs,
+                arch.hidden,
+                arch.l2
+            )));
+        }
+        let i16s: Vec<i16> = body[at..at + 2 * n16]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        at += 2 * n16;
+        let w2: Vec<i8> = body[at..at + n8].iter().map(|&b| b as i8).collect();
+        at += n8;
+        let i32s: Vec<i32> = body[at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (w1, b1) = i16s.split_at(arch.inputs * arch.hidden);
+        Ok(QuantNet {
+            arch,
+            scale,
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2,
+            b2: i32s[..arch.l2].to_vec(),
+            w3: i32s[arch.l2..2 * arch.l2].to_vec(),
+            b3: i32s[2 * arch.l2],
+            simd: avx2(),
+        })
+    }
+
+    /// Sets `acc` (one perspective, `hidden` values) to the first layer's output for `active`.
+    pub fn refresh(&self, acc: &mut [i16], active: &[u16]) {
+        acc.copy_from_slice(&self.b1);
+        for &f in active {
+            self.add(acc, f);
+        }
+    }
+
+    #[inline]
+    fn row(&self, input: u16) -> &[i16] {
+        let h = self.arch.hidden;
+        &self.w1[input as usize * h..(input as usize + 1) * h]
+    }
+
+    /// Adds input `input`'s weights to `acc` (wrapping, as the SIMD kernel does).
+    #[inline]
+    pub fn add(&self, acc: &mut [i16], input: u16) {
+        let row = self.row(input);
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: `simd` is only true when the processor has AVX2; lengths are equal
+            // multiples of 16 (checked by `Arch::validate`).
+            unsafe { simd::add(acc, row) };
+            return;
+        }
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+
+    /// Takes input `input`'s weights out of `acc`.
+    #[inline]
+    pub fn sub(&self, acc: &mut [i16], input: u16) {
+        let row = self.row(input);
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: as in `add`.
+            unsafe { simd::sub(acc, row) };
+            return;
+        }
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+
+    /// The score (score units, side to move's view) from the two accumulators: the side to
+    /// move's and the other side's.
+    pub fn evaluate(&self, stm: &[i16], other: &[i16]) -> i32 {
+        let h = self.arch.hidden;
+        let mut act = [0u8; 2 * super::net::MAX_HIDDEN];
+        let act = &mut act[..2 * h];
+        self.clip(stm, &mut act[..h]);
+        self.clip(other, &mut act[h..]);
+        let mut y = self.b3;
+        for o in 0..self.arch.l2 {
+            let row = &self.w2[o * 2 * h..(o + 1) * 2 * h];
+            let z = self.b2[o] + self.dot(act, row);
+            y += ((z + 32) >> 6).clamp(0, 127) * self.w3[o];
+        }
+        (i64::from(y) * i64::from(self.scale) / (127 * i64::from(Q3))) as i32
+    }
+
+    #[inline]
+    fn clip(&self, acc: &[i16], out: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: AVX2 is present; lengths are equal multiples of 16... of 32 for the pack:
+            // `simd::clip` handles a 16-element tail.
+            unsafe { simd::clip(acc, out) };
+            return;
+        }
+        for (o, &a) in out.iter_mut().zip(acc) {
+            *o = a.clamp(0, 127) as u8;
+        }
+    }
+
+    #[inline]
+    fn dot(&self, act: &[u8], w: &[i8]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: AVX2 is present; lengths are equal multiples of 32 (2 * hidden, hidden a
+            // multiple of 16).
+            return unsafe { simd::dot(act, w) };
+        }
+        act.iter()
+            .zip(w)
+            .map(|(&a, &w)| i32::from(a) * i32::from(w))
+            .sum()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add(acc: &mut [i16], row: &[i16]) {
+        for (a, w) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
+            let pa = a.as_mut_ptr() as *mut __m256i;
+            let v = _mm256_add_epi16(
+                _mm256_loadu_si256(pa),
+                _mm256_loadu_si256(w.as_ptr() as *const __m256i),
+            );
+            _mm256_storeu_si256(pa, v);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn sub(acc: &mut [i16], row: &[i16]) {
+        for (a, w) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
+            let pa = a.as_mut_ptr() as *mut __m256i;
+            let v = _mm256_sub_epi16(
+                _mm256_loadu_si256(pa),
+                _mm256_loadu_si256(w.as_ptr() as *const __m256i),
+            );
+            _mm256_storeu_si256(pa, v);
+        }
+    }
+
+    /// `out[i] = clamp(acc[i], 0, 127)`, in order.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn clip(acc: &[i16], out: &mut [u8]) {
+        let max = _mm256_set1_epi8(127);
+        let mut i = 0;
+        while i + 32 <= acc.len() {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+            let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16) as *const __m256i);
+            // packus works per 128-bit lane: a0 b0 a1 b1; the permute restores a0 a1 b0 b1.
+            let packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0b11_01_10_00);
+            let v = _mm256_min_epu8(packed, max);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i) as *mut __m256i, v);
+            i += 32;
+        }
+        for j in i..acc.len() {
+            out[j] = acc[j].clamp(0, 127) as u8;
+        }
+    }
+
+    /// Sum of `act[i] * w[i]` (u8 by i8; no pair exceeds 2 * 127 * 127, so no saturation).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(act: &[u8], w: &[i8]) -> i32 {
+        let ones = _mm256_set1_epi16(1);
+        let mut sum = _mm256_setzero_si256();
+        for (a, b) in act.chunks_exact(32).zip(w.chunks_exact(32)) {
+            let va = _mm256_loadu_si256(a.as_ptr() as *const __m256i);
+            let vb = _mm256_loadu_si256(b.as_ptr() as *const __m256i);
+            let pairs = _mm256_maddubs_epi16(va, vb);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+        }
+        let lo = _mm256_castsi256_si128(sum);
+        let hi = _mm256_extracti128_si256(sum, 1);
+        let s = _mm_add_epi32(lo, hi);
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+        _mm_cvtsi128_si32(s)
+    }
+}

@@ -1,0 +1,229 @@
+//! The self-play driver: games from varied openings, each position labelled with the search score
+//! and the game's result, written as sharded, resumable [`record`](super::record) files on every
+//! thread.
+//!
+//! Game `i` is played from opening `i mod openings`, then `r` uniformly random plies with
+//! `r` drawn from `0..=random_plies`, all from [`Rng::derive`]`(seed, i)`, and then by the searcher
+//! until the game ends or `max_plies` is reached (a draw). Shard `s` holds games
+//! `s * games_per_shard ..`, so the data depend on the seed alone, not on the thread count, and a
+//! rerun skips the shards that are already complete.
+
+use super::record::{Dataset, Encode, ShardWriter};
+use super::LearnError;
+use crate::eval::Score;
+use crate::game::{Game, Turn};
+use crate::rng::Rng;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A game that self-play can record.
+pub trait SelfPlay: Game + Encode {
+    /// The tag written in shard headers (`checkers`).
+    const TAG: &'static str;
+    /// Whether the position is a fit training target: quiet (no capture pending) and ongoing.
+    fn is_quiet(&self) -> bool;
+}
+
+/// How much to play and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayConfig {
+    /// Games in all.
+    pub games: usize,
+    /// Games per shard file.
+    pub games_per_shard: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads (one game per thread at a time).
+    pub threads: usize,
+    /// Random plies after the opening: uniformly `0..=random_plies`.
+    pub random_plies: u32,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: usize,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            games: 1000,
+            games_per_shard: 100,
+            seed: 1,
+            threads: 1,
+            random_plies: 4,
+            max_plies: 300,
+        }
+    }
+}
+
+impl SelfPlayConfig {
+    /// Number of shards the run writes.
+    pub fn shards(&self) -> usize {
+        self.games.div_ceil(self.games_per_shard.max(1))
+    }
+
+    /// The file of shard `s` in `dir`.
+    pub fn shard_path(dir: &Path, s: usize) -> PathBuf {
+        dir.join(format!("shard-{s:05}.bin"))
+    }
+}
+
+/// What a finished (or skipped) shard holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardDone {
+    /// Shard index.
+    pub shard: usize,
+    /// Games in it.
+    pub games: u64,
+    /// Positions written.
+    pub positions: u64,
+    /// True when it was complete already and skipped.
+    pub skipped: bool,
+}
+
+/// Totals of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SelfPlaySummary {
+    /// Shards written now.
+    pub written: usize,
+    /// Shards found complete and skipped.
+    pub skipped: usize,
+    /// Games played now.
+    pub games: u64,
+    /// Positions written now.
+    pub positions: u64,
+    /// Of the games played now: first player's wins, draws, second player's wins.
+    pub results: [u64; 3],
+}
+
+/// Plays game `index` of a run and returns its recorded positions (position, score, ply) and the
+/// first player's return (1, 0 or -1).
+pub fn play_game<G, S>(
+    openings: &[G],
+    index: u64,
+    config: &SelfPlayConfig,
+    search: &mut S,
+) -> (Vec<(G, Score, usize)>, i8)
+where
+    G: SelfPlay,
+    S: FnMut(&G) -> Option<(G::Move, Score)>,
+{
+    let mut rng = Rng::derive(config.seed, index);
+    let mut pos = openings[(index % openings.len() as u64) as usize].clone();
+    let mut moves = Vec::new();
+    let mut ply = 0usize;
+    let random = rng.below(config.random_plies as usize + 1);
+    for _ in 0..random {
+        if pos.turn() == Turn::Over {
+            break;
+        }
+        pos.legal_moves(&mut moves);
+        let mv = moves[rng.below(moves.len())];
+        pos.make(mv);
+        ply += 1;
+    }
+    let mut seen = Vec::new();
+    while pos.turn() != Turn::Over && ply < config.max_plies {
+        let Some((mv, score)) = search(&pos) else {
+            break;
+        };
+        if pos.is_quiet() {
+            seen.push((pos.clone(), score, ply));
+        }
+        pos.make(mv);
+        ply += 1;
+    }
+    let result = if pos.turn() == Turn::Over {
+        pos.returns(0).signum() as i8
+    } else {
+        0
+    };
+    (seen, result)
+}
+
+/// Runs self-play into `dir` (created if missing): every shard not yet complete is played and
+/// written; `on_shard` sees each shard as it finishes or is skipped. `make_search` builds one
+/// searcher per shard: it returns the move to play and its score from the side to move's view.
+pub fn run<G, F, S>(
+    dir: &Path,
+    openings: &[G],
+    config: &SelfPlayConfig,
+    make_search: F,
+    on_shard: impl Fn(ShardDone) + Sync,
+) -> Result<SelfPlaySummary, LearnError>
+where
+    G: SelfPlay,
+    F: Fn() -> S + Sync,
+    S: FnMut(&G) -> Option<(G::Move, Score)>,
+{
+    if openings.is_empty() {
+        return Err(LearnError::Config(
+            "self-play needs at least one opening".into(),
+        ));
+    }
+    if config.games == 0 || config.games_per_shard == 0 {
+        return Err(LearnError::Config(
+            "games and games per shard must be at least 1".into(),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| LearnError::io(dir, e))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()
+        .map_err(|e| LearnError::Config(format!("thread pool: {e}")))?;
+    let written = AtomicU64::new(0);
+    let skipped = AtomicU64::new(0);
+    let games_now = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let results: [AtomicU64; 3] = Default::default();
+    pool.install(|| {
+        (0..config.shards()).into_par_iter().try_for_each(|s| {
+            let path = SelfPlayConfig::shard_path(dir, s);
+            if let Ok(h) = Dataset::header(&path) {
+                if h.tag == G::TAG && h.position_bytes == G::BYTES {
+                    let n = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                    let records =
+                        n.saturating_sub(super::record::HEADER_LEN as u64) / h.record_len() as u64;
+                    skipped.fetch_add(1, Ordering::Relaxed);
+                    on_shard(ShardDone {
+                        shard: s,
+                        games: u64::from(h.games),
+                        positions: records,
+                        skipped: true,
+                    });
+                    return Ok(());
+                }
+            }
+            let first = s * config.games_per_shard;
+            let last = (first + config.games_per_shard).min(config.games);
+            let mut search = make_search();
+            let mut writer = ShardWriter::create(&path, G::TAG, G::BYTES)?;
+            for g in first..last {
+                let (seen, result) = play_game(openings, g as u64, config, &mut search);
+                results[(1 - result) as usize].fetch_add(1, Ordering::Relaxed);
+                for (p, score, ply) in &seen {
+                    let r = if p.to_move() == 0 { result } else { -result };
+                    writer.push(p, *score, r, *ply)?;
+                }
+            }
+            let n = writer.records();
+            writer.finish((last - first) as u32)?;
+            written.fetch_add(1, Ordering::Relaxed);
+            games_now.fetch_add((last - first) as u64, Ordering::Relaxed);
+            positions.fetch_add(n, Ordering::Relaxed);
+            on_shard(ShardDone {
+                shard: s,
+                games: (last - first) as u64,
+                positions: n,
+                skipped: false,
+            });
+            Ok::<(), LearnError>(())
+        })
+    })?;
+    Ok(SelfPlaySummary {
+        written: written.into_inner() as usize,
+        skipped: skipped.into_inner() as usize,
+        games: games_now.into_inner(),
+        positions: positions.into_inner(),
+        results: results.map(|a| a.into_inner()),
+    })
+}

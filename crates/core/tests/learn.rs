@@ -1,0 +1,360 @@
+//! The learning pipeline's generic parts: the record format, the network's gradient, the
+//! quantised kernels (AVX2 against the scalar reference, integers against floats), incremental
+//! accumulators against recomputation, the trainer's determinism and resumption.
+
+use qiyi_core::learn::net::{sigmoid, Activations};
+use qiyi_core::learn::record::{Dataset, Encode, ShardWriter};
+use qiyi_core::learn::train::{Sample, TrainConfig, Trainer};
+use qiyi_core::learn::{Accumulated, Active, Arch, Delta, FeatureSet, Network, QuantNet};
+use qiyi_core::toys::tictactoe::TicTacToe;
+use qiyi_core::{Game, Rng};
+use std::sync::Arc;
+
+/// Tic-tac-toe inputs: 9 squares x {mine, theirs} from each player's view.
+struct TttFeatures;
+
+impl FeatureSet<TicTacToe> for TttFeatures {
+    const INPUTS: usize = 18;
+    fn active(pos: &TicTacToe, perspective: usize, out: &mut Active) {
+        out.clear();
+        for p in 0..2 {
+            let m = pos.marks(p);
+            for sq in 0..9 {
+                if m & (1 << sq) != 0 {
+                    out.push((if p == perspective { 0 } else { 9 }) + sq);
+                }
+            }
+        }
+    }
+    fn delta(pos: &TicTacToe, mv: u8, out: &mut Delta) {
+        out.clear();
+        let p = pos.to_move() as u16;
+        let sq = u16::from(mv);
+        // Player p's mark: "mine" (0..9) for perspective p, "theirs" (9..18) for the other.
+        let input = if p == 0 { [sq, 9 + sq] } else { [9 + sq, sq] };
+        out.push(input, true);
+    }
+}
+
+struct Pos(u32);
+impl Encode for Pos {
+    const BYTES: usize = 4;
+    fn encode(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.to_le_bytes());
+    }
+    fn decode(b: &[u8]) -> Option<Self> {
+        Some(Pos(u32::from_le_bytes(b.try_into().ok()?)))
+    }
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qiyi-learn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn shards_round_trip_and_damaged_ones_are_refused() {
+    let dir = tmpdir("shards");
+    let path = dir.join("a.bin");
+    let mut w = ShardWriter::create(&path, "toy", 4).unwrap();
+    for i in 0..10u32 {
+        w.push(
+            &Pos(i * 7),
+            i as i32 * 100 - 500,
+            (i % 3) as i8 - 1,
+            i as usize,
+        )
+        .unwrap();
+    }
+    // Scores beyond i16 are clamped, not wrapped.
+    w.push(&Pos(99), 1_000_000, 1, 1000).unwrap();
+    assert!(!path.exists(), "the shard appears only when finished");
+    w.finish(3).unwrap();
+    let ds = Dataset::read_dir(&dir).unwrap();
+    assert_eq!((ds.len(), ds.games, ds.tag.as_str()), (11, 3, "toy"));
+    let r = ds.get(4);
+    assert_eq!(Pos::decode(r.position).unwrap().0, 28);
+    assert_eq!((r.score, r.result, r.ply), (-100, 0, 4));
+    let last = ds.get(10);
+    assert_eq!((last.score, last.ply), (i16::MAX, 255));
+    // Cut short: not a whole number of records.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(dir.join("b.bin"), &bytes[..bytes.len() - 3]).unwrap();
+    let err = Dataset::read_dir(&dir).unwrap_err().to_string();
+    assert!(
+        err.contains("b.bin") && err.contains("whole number"),
+        "{err}"
+    );
+    // Not a shard at all.
+    std::fs::write(dir.join("b.bin"), b"hello").unwrap();
+    assert!(Dataset::read_dir(&dir).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn random_active(rng: &mut Rng, inputs: usize, n: usize) -> Active {
+    let mut a = Active::default();
+    let mut used = vec![false; inputs];
+    while a.as_slice().len() < n {
+        let i = rng.below(inputs);
+        if !used[i] {
+            used[i] = true;
+            a.push(i as u16);
+        }
+    }
+    a
+}
+
+/// The analytic gradient equals finite differences of the loss, parameter by parameter.
+#[test]
+fn backward_matches_finite_differences() {
+    let arch = Arch {
+        inputs: 20,
+        hidden: 16,
+        l2: 4,
+    };
+    let mut net = Network::new(arch, 3).unwrap();
+    let mut rng = Rng::new(9);
+    let a = random_active(&mut rng, 20, 5);
+    let b = random_active(&mut rng, 20, 4);
+    let t = 0.3f32;
+    let loss = |net: &Network| -> f64 {
+        let mut act = Activations::default();
+        let y = net.forward(a.as_slice(), b.as_slice(), &mut act) as f64;
+        let p = 1.0 / (1.0 + (-y).exp());
+        -(t as f64 * p.ln() + (1.0 - t as f64) * (1.0 - p).ln())
+    };
+    let mut act = Activations::default();
+    let y = net.forward(a.as_slice(), b.as_slice(), &mut act);
+    let mut grad = vec![0.0; arch.params()];
+    net.backward(
+        a.as_slice(),
+        b.as_slice(),
+        &act,
+        sigmoid(y) - t,
+        &mut grad,
+        &mut Vec::new(),
+    );
+    let mut checked = 0;
+    for i in 0..arch.params() {
+        let orig = net.params[i];
+        let h = 1e-3;
+        net.params[i] = orig + h;
+        let up = loss(&net);
+        net.params[i] = orig - h;
+        let down = loss(&net);
+        net.params[i] = orig;
+        let numeric = (up - down) / (2.0 * h as f64);
+        // Skip parameters sitting on a clipping kink, where the derivative is one-sided.
+        if (numeric - grad[i] as f64).abs() > 2e-3 {
+            let mut act2 = Activations::default();
+            net.params[i] = orig + h;
+            net.forward(a.as_slice(), b.as_slice(), &mut act2);
+            net.params[i] = orig;
+            let crossed =
+                |x: &f32, y: &f32| (*x <= 0.0) != (*y <= 0.0) || (*x >= 1.0) != (*y >= 1.0);
+            let kink = act2
+                .acc
+                .iter()
+                .zip(&act.acc)
+                .chain(act2.z2.iter().zip(&act.z2))
+                .any(|(x, y)| crossed(x, y));
+            assert!(
+                kink,
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+        } else if grad[i] != 0.0 {
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 50,
+        "only {checked} non-zero gradients were compared"
+    );
+}
+
+fn random_net(seed: u64, arch: Arch) -> Network {
+    let mut net = Network::new(arch, seed).unwrap();
+    let mut rng = Rng::new(seed + 1);
+    // Spread the weights so that every clipping region is visited.
+    for p in &mut net.params {
+        *p += ((rng.unit() - 0.5) * 0.6) as f32;
+    }
+    net.clip();
+    net
+}
+
+/// The AVX2 kernels give exactly the scalar reference's integers, and the integer network is
+/// within a small tolerance of the floating-point one.
+#[test]
+fn quantised_kernels_agree() {
+    let arch = Arch {
+        inputs: 128,
+        hidden: 64,
+        l2: 16,
+    };
+    let net = random_net(5, arch);
+    let mut simd = QuantNet::from_network(&net, 100);
+    let mut scalar = simd.clone();
+    scalar.set_simd(false);
+    simd.set_simd(true);
+    let mut rng = Rng::new(17);
+    let mut max_err = 0.0f64;
+    let mut sum_err = 0.0f64;
+    for _ in 0..300 {
+        let a = {
+            let k = 1 + rng.below(24);
+            random_active(&mut rng, 128, k)
+        };
+        let b = {
+            let k = 1 + rng.below(24);
+            random_active(&mut rng, 128, k)
+        };
+        let mut acc = [
+            vec![0i16; 64],
+            vec![0i16; 64],
+            vec![0i16; 64],
+            vec![0i16; 64],
+        ];
+        simd.refresh(&mut acc[0], a.as_slice());
+        simd.refresh(&mut acc[1], b.as_slice());
+        scalar.refresh(&mut acc[2], a.as_slice());
+        scalar.refresh(&mut acc[3], b.as_slice());
+        assert_eq!(acc[0], acc[2]);
+        assert_eq!(acc[1], acc[3]);
+        let s = simd.evaluate(&acc[0], &acc[1]);
+        assert_eq!(s, scalar.evaluate(&acc[2], &acc[3]));
+        let y = net.forward(a.as_slice(), b.as_slice(), &mut Activations::default());
+        let err = (f64::from(s) - f64::from(y) * 100.0).abs();
+        max_err = max_err.max(err);
+        sum_err += err;
+    }
+    // One logit unit is 100 here. These random weights are larger than trained ones (every
+    // hidden unit and clip region in play), so rounding costs up to about a tenth of a unit.
+    assert!(max_err < 15.0, "largest difference {max_err}");
+    assert!(sum_err / 300.0 < 4.0, "mean difference {}", sum_err / 300.0);
+    // File round trip, and a damaged file is refused.
+    let bytes = simd.to_bytes();
+    let back = QuantNet::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let mut bad = bytes.clone();
+    bad[40] ^= 1;
+    assert!(QuantNet::from_bytes(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("checksum"));
+    assert!(QuantNet::from_bytes(&bytes[..30]).is_err());
+}
+
+/// Along random games, the incrementally updated accumulators equal recomputed ones after every
+/// make and every unmake.
+#[test]
+fn incremental_accumulators_equal_recomputed_ones() {
+    let arch = Arch {
+        inputs: 18,
+        hidden: 32,
+        l2: 8,
+    };
+    let net = Arc::new(QuantNet::from_network(&random_net(7, arch), 100));
+    let mut rng = Rng::new(3);
+    for _ in 0..50 {
+        let mut pos: Accumulated<TicTacToe, TttFeatures> =
+            Accumulated::new(TicTacToe::default(), net.clone());
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        while !pos.is_over() {
+            pos.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            let undo = pos.make(mv);
+            let mut fresh =
+                Accumulated::<TicTacToe, TttFeatures>::new(pos.inner().clone(), net.clone());
+            assert_eq!(pos.accumulator(0), fresh.accumulator(0));
+            assert_eq!(pos.accumulator(1), fresh.accumulator(1));
+            fresh.refresh();
+            assert_eq!(pos.evaluate(), fresh.evaluate());
+            line.push((mv, undo));
+        }
+        while let Some((mv, undo)) = line.pop() {
+            pos.unmake(mv, undo);
+            let fresh =
+                Accumulated::<TicTacToe, TttFeatures>::new(pos.inner().clone(), net.clone());
+            assert_eq!(pos.accumulator(0), fresh.accumulator(0));
+            assert_eq!(pos.accumulator(1), fresh.accumulator(1));
+        }
+    }
+}
+
+fn toy_samples(n: usize, seed: u64) -> Vec<Sample> {
+    // A learnable target: the share of "mine" inputs among those on.
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let a = {
+                let k = 1 + rng.below(8);
+                random_active(&mut rng, 30, k)
+            };
+            let b = {
+                let k = 1 + rng.below(8);
+                random_active(&mut rng, 30, k)
+            };
+            let mine = a.as_slice().iter().filter(|&&i| i < 15).count() as f32;
+            let target = mine / a.as_slice().len() as f32;
+            Sample {
+                inputs: [a, b],
+                target,
+            }
+        })
+        .collect()
+}
+
+/// Training lowers the held-out loss; the result is the same on one and on two threads; an
+/// interrupted run resumed from its checkpoint ends where an uninterrupted one does.
+#[test]
+fn training_learns_is_deterministic_and_resumes() {
+    let arch = Arch {
+        inputs: 30,
+        hidden: 16,
+        l2: 8,
+    };
+    let train = toy_samples(3000, 1);
+    let held = toy_samples(500, 2);
+    let cfg = TrainConfig {
+        epochs: 4,
+        batch: 600,
+        lr: 1e-2,
+        seed: 5,
+        ..TrainConfig::default()
+    };
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let run = |threads: usize, epochs: u32, from: Option<Trainer>| {
+        let mut t = from.unwrap_or_else(|| Trainer::new(arch, cfg.seed).unwrap());
+        let p = pool(threads);
+        while t.epoch < epochs {
+            p.install(|| t.epoch(&train, &cfg, |_| {}));
+        }
+        t
+    };
+    let before = Trainer::new(arch, cfg.seed).unwrap().loss(&held);
+    let one = run(1, 4, None);
+    let two = run(2, 4, None);
+    assert_eq!(
+        one.net.params, two.net.params,
+        "thread count changed the result"
+    );
+    let after = one.loss(&held);
+    assert!(after < before - 0.01, "held-out loss {before} -> {after}");
+    let half = run(1, 2, None);
+    let resumed = run(2, 4, Some(Trainer::from_bytes(&half.to_bytes()).unwrap()));
+    assert_eq!(
+        resumed.net.params, one.net.params,
+        "resuming changed the result"
+    );
+    assert!(Trainer::from_bytes(&half.to_bytes()[..100]).is_err());
+}
