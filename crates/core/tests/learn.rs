@@ -190,9 +190,16 @@ fn random_net(seed: u64, arch: Arch) -> Network {
 /// within a small tolerance of the floating-point one.
 #[test]
 fn quantised_kernels_agree() {
+    // 64: whole 32-byte registers; 48: a 16-entry tail in each half.
+    for hidden in [64, 48] {
+        kernels_agree(hidden);
+    }
+}
+
+fn kernels_agree(hidden: usize) {
     let arch = Arch {
         inputs: 128,
-        hidden: 64,
+        hidden,
         l2: 16,
     };
     let net = random_net(5, arch);
@@ -213,10 +220,10 @@ fn quantised_kernels_agree() {
             random_active(&mut rng, 128, k)
         };
         let mut acc = [
-            vec![0i16; 64],
-            vec![0i16; 64],
-            vec![0i16; 64],
-            vec![0i16; 64],
+            vec![0i16; hidden],
+            vec![0i16; hidden],
+            vec![0i16; hidden],
+            vec![0i16; hidden],
         ];
         simd.refresh(&mut acc[0], a.as_slice());
         simd.refresh(&mut acc[1], b.as_slice());
@@ -226,6 +233,20 @@ fn quantised_kernels_agree() {
         assert_eq!(acc[1], acc[3]);
         let s = simd.evaluate(&acc[0], &acc[1]);
         assert_eq!(s, scalar.evaluate(&acc[2], &acc[3]));
+        // A move's changes applied and taken back by each path.
+        let mut delta = Delta::default();
+        for &i in b.as_slice().iter().take(6) {
+            delta.push([i, (i + 7) % 128], i % 2 == 0);
+        }
+        let [x0, x1, y0, y1] = &mut acc;
+        simd.update(x0, x1, &delta, true);
+        scalar.update(y0, y1, &delta, true);
+        assert_eq!((&x0, &x1), (&y0, &y1));
+        assert_eq!(simd.evaluate(x0, x1), scalar.evaluate(y0, y1));
+        simd.update(x0, x1, &delta, false);
+        let mut fresh = vec![0i16; hidden];
+        scalar.refresh(&mut fresh, a.as_slice());
+        assert_eq!(*x0, fresh);
         let y = net.forward(a.as_slice(), b.as_slice(), &mut Activations::default());
         let err = (f64::from(s) - f64::from(y) * 100.0).abs();
         max_err = max_err.max(err);

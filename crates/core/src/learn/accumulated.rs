@@ -90,17 +90,10 @@ impl<G: Game, F: FeatureSet<G>> Accumulated<G, F> {
         self.net.evaluate(&self.acc[stm], &self.acc[1 - stm])
     }
 
+    #[inline]
     fn apply(&mut self, delta: &Delta, forward: bool) {
         let [a0, a1] = &mut self.acc;
-        for c in delta.as_slice() {
-            if c.on == forward {
-                self.net.add(a0, c.input[0]);
-                self.net.add(a1, c.input[1]);
-            } else {
-                self.net.sub(a0, c.input[0]);
-                self.net.sub(a1, c.input[1]);
-            }
-        }
+        self.net.update(a0, a1, delta, forward);
     }
 }
 

@@ -11,6 +11,7 @@
 //! `scale` (i32), W1 (i16, input-major), b1 (i16), W2 (i8, output-major), b2, w3 (i32), b3 (i32),
 //! and an FNV-1a 64 checksum of everything before it.
 
+use super::features::Delta;
 use super::net::{Arch, Network};
 use super::LearnError;
 
@@ -199,15 +200,7 @@ impl QuantNet {
     /// Adds input `input`'s weights to `acc` (wrapping, as the SIMD kernel does).
     #[inline]
     pub fn add(&self, acc: &mut [i16], input: u16) {
-        let row = self.row(input);
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: `simd` is only true when the processor has AVX2; lengths are equal
-            // multiples of 16 (checked by `Arch::validate`).
-            unsafe { simd::add(acc, row) };
-            return;
-        }
-        for (a, w) in acc.iter_mut().zip(row) {
+        for (a, w) in acc.iter_mut().zip(self.row(input)) {
             *a = a.wrapping_add(*w);
         }
     }
@@ -215,127 +208,183 @@ impl QuantNet {
     /// Takes input `input`'s weights out of `acc`.
     #[inline]
     pub fn sub(&self, acc: &mut [i16], input: u16) {
-        let row = self.row(input);
+        for (a, w) in acc.iter_mut().zip(self.row(input)) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+
+    /// Applies a move's input changes to both perspectives' accumulators (`forward`), or takes
+    /// them back.
+    #[inline]
+    pub fn update(&self, acc0: &mut [i16], acc1: &mut [i16], delta: &Delta, forward: bool) {
         #[cfg(target_arch = "x86_64")]
         if self.simd {
-            // SAFETY: as in `add`.
-            unsafe { simd::sub(acc, row) };
+            // SAFETY: `simd` is only true when the processor has AVX2; every row and
+            // accumulator has `hidden` entries, a multiple of 16 (`Arch::validate`).
+            unsafe { simd::update(&self.w1, self.arch.hidden, acc0, acc1, delta, forward) };
             return;
         }
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a = a.wrapping_sub(*w);
+        for c in delta.as_slice() {
+            if c.on == forward {
+                self.add(acc0, c.input[0]);
+                self.add(acc1, c.input[1]);
+            } else {
+                self.sub(acc0, c.input[0]);
+                self.sub(acc1, c.input[1]);
+            }
         }
     }
 
     /// The score (score units, side to move's view) from the two accumulators: the side to
     /// move's and the other side's.
+    #[inline]
     pub fn evaluate(&self, stm: &[i16], other: &[i16]) -> i32 {
-        let h = self.arch.hidden;
-        let mut act = [0u8; 2 * super::net::MAX_HIDDEN];
-        let act = &mut act[..2 * h];
-        self.clip(stm, &mut act[..h]);
-        self.clip(other, &mut act[h..]);
-        let mut y = self.b3;
-        for o in 0..self.arch.l2 {
-            let row = &self.w2[o * 2 * h..(o + 1) * 2 * h];
-            let z = self.b2[o] + self.dot(act, row);
-            y += ((z + 32) >> 6).clamp(0, 127) * self.w3[o];
-        }
+        #[cfg(target_arch = "x86_64")]
+        let y = if self.simd {
+            // SAFETY: AVX2 is present; the accumulators have `hidden` entries and W2 rows
+            // `2 * hidden`, multiples of 16 and 32 (`Arch::validate`).
+            unsafe { simd::output(self, stm, other) }
+        } else {
+            self.output_scalar(stm, other)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let y = self.output_scalar(stm, other);
         (i64::from(y) * i64::from(self.scale) / (127 * i64::from(Q3))) as i32
     }
 
-    #[inline]
-    fn clip(&self, acc: &[i16], out: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: AVX2 is present; lengths are equal multiples of 16... of 32 for the pack:
-            // `simd::clip` handles a 16-element tail.
-            unsafe { simd::clip(acc, out) };
-            return;
+    /// The output before scaling, by the scalar reference path.
+    fn output_scalar(&self, stm: &[i16], other: &[i16]) -> i32 {
+        let h = self.arch.hidden;
+        let mut y = self.b3;
+        for o in 0..self.arch.l2 {
+            let row = &self.w2[o * 2 * h..(o + 1) * 2 * h];
+            let mut z = self.b2[o];
+            for (i, &a) in stm.iter().chain(other).enumerate() {
+                z += i32::from(a.clamp(0, 127)) * i32::from(row[i]);
+            }
+            y += ((z + 32) >> 6).clamp(0, 127) * self.w3[o];
         }
-        for (o, &a) in out.iter_mut().zip(acc) {
-            *o = a.clamp(0, 127) as u8;
-        }
-    }
-
-    #[inline]
-    fn dot(&self, act: &[u8], w: &[i8]) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: AVX2 is present; lengths are equal multiples of 32 (2 * hidden, hidden a
-            // multiple of 16).
-            return unsafe { simd::dot(act, w) };
-        }
-        act.iter()
-            .zip(w)
-            .map(|(&a, &w)| i32::from(a) * i32::from(w))
-            .sum()
+        y
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod simd {
+    use super::{Delta, QuantNet};
     use std::arch::x86_64::*;
 
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn add(acc: &mut [i16], row: &[i16]) {
+    /// Adds (`on`) or subtracts one W1 row to an accumulator, 16 lanes at a time.
+    #[inline(always)]
+    unsafe fn row_op(acc: &mut [i16], row: &[i16], on: bool) {
         for (a, w) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
             let pa = a.as_mut_ptr() as *mut __m256i;
-            let v = _mm256_add_epi16(
-                _mm256_loadu_si256(pa),
-                _mm256_loadu_si256(w.as_ptr() as *const __m256i),
-            );
+            let x = _mm256_loadu_si256(pa);
+            let y = _mm256_loadu_si256(w.as_ptr() as *const __m256i);
+            let v = if on {
+                _mm256_add_epi16(x, y)
+            } else {
+                _mm256_sub_epi16(x, y)
+            };
             _mm256_storeu_si256(pa, v);
         }
     }
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn sub(acc: &mut [i16], row: &[i16]) {
-        for (a, w) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
-            let pa = a.as_mut_ptr() as *mut __m256i;
-            let v = _mm256_sub_epi16(
-                _mm256_loadu_si256(pa),
-                _mm256_loadu_si256(w.as_ptr() as *const __m256i),
-            );
-            _mm256_storeu_si256(pa, v);
+    pub unsafe fn update(
+        w1: &[i16],
+        h: usize,
+        acc0: &mut [i16],
+        acc1: &mut [i16],
+        delta: &Delta,
+        forward: bool,
+    ) {
+        for c in delta.as_slice() {
+            let on = c.on == forward;
+            let r0 = c.input[0] as usize * h;
+            let r1 = c.input[1] as usize * h;
+            row_op(acc0, &w1[r0..r0 + h], on);
+            row_op(acc1, &w1[r1..r1 + h], on);
         }
     }
 
-    /// `out[i] = clamp(acc[i], 0, 127)`, in order.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn clip(acc: &[i16], out: &mut [u8]) {
-        let max = _mm256_set1_epi8(127);
-        let mut i = 0;
-        while i + 32 <= acc.len() {
-            let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
-            let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16) as *const __m256i);
-            // packus works per 128-bit lane: a0 b0 a1 b1; the permute restores a0 a1 b0 b1.
-            let packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0b11_01_10_00);
-            let v = _mm256_min_epu8(packed, max);
-            _mm256_storeu_si256(out.as_mut_ptr().add(i) as *mut __m256i, v);
-            i += 32;
-        }
-        for j in i..acc.len() {
-            out[j] = acc[j].clamp(0, 127) as u8;
-        }
+    /// `clamp(acc, 0, 127)` of 32 accumulator entries as 32 bytes, in order.
+    #[inline(always)]
+    unsafe fn clip32(acc: *const i16) -> __m256i {
+        let a = _mm256_loadu_si256(acc as *const __m256i);
+        let b = _mm256_loadu_si256(acc.add(16) as *const __m256i);
+        // packus works per 128-bit lane: a0 b0 a1 b1; the permute restores a0 a1 b0 b1.
+        let packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0b11_01_10_00);
+        _mm256_min_epu8(packed, _mm256_set1_epi8(127))
     }
 
-    /// Sum of `act[i] * w[i]` (u8 by i8; no pair exceeds 2 * 127 * 127, so no saturation).
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(act: &[u8], w: &[i8]) -> i32 {
-        let ones = _mm256_set1_epi16(1);
-        let mut sum = _mm256_setzero_si256();
-        for (a, b) in act.chunks_exact(32).zip(w.chunks_exact(32)) {
-            let va = _mm256_loadu_si256(a.as_ptr() as *const __m256i);
-            let vb = _mm256_loadu_si256(b.as_ptr() as *const __m256i);
-            let pairs = _mm256_maddubs_epi16(va, vb);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
-        }
-        let lo = _mm256_castsi256_si128(sum);
-        let hi = _mm256_extracti128_si256(sum, 1);
-        let s = _mm_add_epi32(lo, hi);
+    /// Horizontal sum of eight i32 lanes.
+    #[inline(always)]
+    unsafe fn hsum(v: __m256i) -> i32 {
+        let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
         _mm_cvtsi128_si32(s)
+    }
+
+    /// The network's output after the first layer, as [`QuantNet::output_scalar`] computes it.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn output(net: &QuantNet, stm: &[i16], other: &[i16]) -> i32 {
+        let h = net.arch.hidden;
+        // The clipped activations, 32 bytes a register: at most 2 * MAX_HIDDEN / 32 of them.
+        let mut act = [_mm256_setzero_si256(); 2 * super::super::net::MAX_HIDDEN / 32];
+        let mut n = 0;
+        for half in [stm, other] {
+            let mut i = 0;
+            while i + 32 <= h {
+                act[n] = clip32(half.as_ptr().add(i));
+                n += 1;
+                i += 32;
+            }
+            if i < h {
+                // A 16-entry tail (hidden is a multiple of 16): pad with zero activations.
+                let a = _mm256_loadu_si256(half.as_ptr().add(i) as *const __m256i);
+                let packed = _mm256_permute4x64_epi64(
+                    _mm256_packus_epi16(a, _mm256_setzero_si256()),
+                    0b11_01_10_00,
+                );
+                act[n] = _mm256_min_epu8(packed, _mm256_set1_epi8(127));
+                n += 1;
+            }
+        }
+        let ones = _mm256_set1_epi16(1);
+        let mut y = net.b3;
+        let odd = h % 32 != 0;
+        for o in 0..net.arch.l2 {
+            let row = net.w2.as_ptr().add(o * 2 * h);
+            let mut sum = _mm256_setzero_si256();
+            // Walk the row in the same layout as `act`: each half in 32-byte registers, a
+            // 16-byte tail zero-padded.
+            let mut k = 0;
+            for half in 0..2 {
+                let base = row.add(half * h);
+                let mut i = 0;
+                while i + 32 <= h {
+                    let w = _mm256_loadu_si256(base.add(i) as *const __m256i);
+                    sum = _mm256_add_epi32(
+                        sum,
+                        _mm256_madd_epi16(_mm256_maddubs_epi16(act[k], w), ones),
+                    );
+                    k += 1;
+                    i += 32;
+                }
+                if odd {
+                    let w16 = _mm_loadu_si128(base.add(i) as *const __m128i);
+                    let w = _mm256_zextsi128_si256(w16);
+                    sum = _mm256_add_epi32(
+                        sum,
+                        _mm256_madd_epi16(_mm256_maddubs_epi16(act[k], w), ones),
+                    );
+                    k += 1;
+                }
+            }
+            let z = net.b2[o] + hsum(sum);
+            y += ((z + 32) >> 6).clamp(0, 127) * net.w3[o];
+        }
+        y
     }
 }
