@@ -33,13 +33,23 @@ fn eval_choice(text: &str) -> anyhow::Result<EvalChoice> {
     EvalChoice::parse(text).with_context(|| format!("--eval {text}"))
 }
 
+/// The environment variable naming a default endgame database directory, used in play when
+/// `--egdb` is not given.
+pub const EGDB_ENV: &str = "QIYI_CHECKERS_EGDB";
+
 fn load_egdb(dir: &Option<PathBuf>) -> anyhow::Result<Option<Arc<Egdb>>> {
-    let Some(d) = dir else { return Ok(None) };
+    let from_env = std::env::var_os(EGDB_ENV).map(PathBuf::from);
+    let Some(d) = dir.as_ref().or(from_env.as_ref()) else {
+        return Ok(None);
+    };
     let n = Egdb::complete_pieces(d);
     if n == 0 {
-        bail!("no complete endgame database in {}", d.display());
+        let via = if dir.is_some() { "--egdb" } else { EGDB_ENV };
+        bail!("no complete endgame database in {} ({via})", d.display());
     }
-    Ok(Some(Arc::new(Egdb::load(d, n)?)))
+    let db = Egdb::load(d, n)?;
+    eprintln!("endgame database: {n} pieces from {}", d.display());
+    Ok(Some(Arc::new(db)))
 }
 
 /// Options of `qiyi analyze checkers`.
@@ -60,7 +70,7 @@ pub struct AnalyzeArgs {
     /// Evaluation: `net` (the embedded network), `hand` (hand-written features) or a net file.
     #[arg(long, default_value = "default")]
     eval: String,
-    /// Endgame database directory (from `qiyi egdb build checkers`).
+    /// Endgame database directory (from `qiyi egdb build checkers`; default: $QIYI_CHECKERS_EGDB).
     #[arg(long)]
     egdb: Option<PathBuf>,
 }
@@ -113,7 +123,8 @@ pub struct MatchArgs {
     /// Time per move in milliseconds.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     movetime: u64,
-    /// Endgame database directory used to adjudicate (and by the internal engines).
+    /// Endgame database directory used to adjudicate (and by the internal engines; default:
+    /// $QIYI_CHECKERS_EGDB when set).
     #[arg(long)]
     egdb: Option<PathBuf>,
     /// Print every game's moves.
@@ -409,7 +420,8 @@ pub struct HubArgs {
     /// Evaluation: `net` (the embedded network), `hand` (hand-written features) or a net file.
     #[arg(long, default_value = "default")]
     eval: String,
-    /// Endgame database directory (from `qiyi egdb build checkers`), probed during the search.
+    /// Endgame database directory (from `qiyi egdb build checkers`), probed during the search
+    /// (default: $QIYI_CHECKERS_EGDB when set).
     #[arg(long)]
     egdb: Option<PathBuf>,
 }
