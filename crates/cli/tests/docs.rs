@@ -19,7 +19,14 @@ fn qiyi(args: &[&str]) -> String {
 fn completions_know_every_subcommand_and_game() {
     let bash = qiyi(&["completions", "bash"]);
     assert!(bash.contains("_qiyi()"), "{bash}");
-    for word in ["serve", "play", "match", "completions", "peg-solitaire", "--seats"] {
+    for word in [
+        "serve",
+        "play",
+        "match",
+        "completions",
+        "peg-solitaire",
+        "--seats",
+    ] {
         assert!(bash.contains(word), "bash completion lacks {word}");
     }
     assert!(qiyi(&["completions", "zsh"]).contains("#compdef qiyi"));

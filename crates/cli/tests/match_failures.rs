@@ -11,7 +11,14 @@ fn a_game_lost_by_a_failure_is_written_with_its_moves() {
     let broken = "uci:while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; \
                   go*) echo 'bestmove (none)';; quit) exit;; esac; done";
     let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(["match", "xiangqi", "--engine", "qiyi:level=1", "--engine", broken])
+        .args([
+            "match",
+            "xiangqi",
+            "--engine",
+            "qiyi:level=1",
+            "--engine",
+            broken,
+        ])
         .args(["--games", "2", "--movetime", "20", "--failures"])
         .arg(&file)
         .output()

@@ -234,10 +234,10 @@ fn play_first_moves(args: &[&str], seats_to_hear: usize) -> String {
     });
     let mut out = String::new();
     let deadline = Instant::now() + Duration::from_secs(120);
-    // Read until the text ends with a prompt (or the program ends).
-    let mut until_prompt = |out: &mut String| -> bool {
+    // Read until new text (past `from`) ends with a prompt; false if the program ends first.
+    let until_prompt = |out: &mut String, from: usize| -> bool {
         loop {
-            if out.trim_end().ends_with("to move>") {
+            if out.len() > from && out.trim_end().ends_with("to move>") {
                 return true;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -256,18 +256,20 @@ fn play_first_moves(args: &[&str], seats_to_hear: usize) -> String {
         names.dedup();
         names.len()
     };
+    let mut from = 0;
     for moved in 0..200 {
-        if !until_prompt(&mut out) || (moved > 0 && ai_seats(&out) >= seats_to_hear) {
+        if !until_prompt(&mut out, from) || (moved > 0 && ai_seats(&out) >= seats_to_hear) {
             break;
         }
         let seen = out.len();
         writeln!(stdin, "moves").expect("input is written");
-        assert!(until_prompt(&mut out), "no prompt after `moves`:\n{out}");
+        assert!(until_prompt(&mut out, seen), "no prompt after `moves`:\n{out}");
         let listed = out[seen..]
             .split_once("legal moves: ")
             .and_then(|(_, rest)| rest.split_whitespace().next())
             .unwrap_or_else(|| panic!("no legal move listed:\n{out}"))
             .to_string();
+        from = out.len();
         writeln!(stdin, "{listed}").expect("input is written");
     }
     writeln!(stdin, "quit").ok();
@@ -311,6 +313,9 @@ fn every_game_and_player_count_plays_without_options() {
             args.extend(["--rules", r]);
         }
         let out = play_first_moves(&args, players - 1);
-        assert!(out.contains("last move: "), "{game} {rules:?}: no move made\n{out}");
+        assert!(
+            out.contains("last move: "),
+            "{game} {rules:?}: no move made\n{out}"
+        );
     }
 }

@@ -653,7 +653,11 @@ async fn checkers_multi_jump_path_lists_every_landing_square() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn peg_solitaire_solves_the_english_board() {
     let app = app();
-    let (id, state) = create(&app, json!({"game": "peg-solitaire", "rules": {"board": "english"}})).await;
+    let (id, state) = create(
+        &app,
+        json!({"game": "peg-solitaire", "rules": {"board": "english"}}),
+    )
+    .await;
     assert_eq!(state["view"]["pegs"], 32);
     let (status, v) = call(
         &app,
@@ -793,7 +797,11 @@ async fn games_have_one_name_and_old_names_still_work() {
             .body(Body::empty())
             .expect("request")
     };
-    let resp = app.clone().oneshot(page("/play/peg")).await.expect("response");
+    let resp = app
+        .clone()
+        .oneshot(page("/play/peg"))
+        .await
+        .expect("response");
     assert_eq!(resp.status(), StatusCode::PERMANENT_REDIRECT);
     assert_eq!(
         resp.headers().get("location").and_then(|v| v.to_str().ok()),

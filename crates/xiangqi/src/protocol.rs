@@ -555,7 +555,10 @@ mod tests {
         // end each game, the GUI plays on, so each dialect answers a legal move.
         let cases = [
             "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 130 80".to_string(),
-            format!("position startpos moves {}", ["h2e2 h9g7 e2h2 g7h9"; 3].join(" ")),
+            format!(
+                "position startpos moves {}",
+                ["h2e2 h9g7 e2h2 g7h9"; 3].join(" ")
+            ),
             "position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1".to_string(),
         ];
         for case in &cases {
@@ -566,7 +569,10 @@ mod tests {
             for dialect in [Dialect::Uci, Dialect::Ucci] {
                 let out = talk(dialect, &format!("{case}\ngo movetime 50\n"));
                 legal_answer(&out, &pos);
-                assert!(out.contains("info string qiyi's rules end the game"), "{out}");
+                assert!(
+                    out.contains("info string qiyi's rules end the game"),
+                    "{out}"
+                );
             }
         }
     }
