@@ -4,14 +4,19 @@
 The positions come from real games: `qiyi match xiangqi` plays seeded self-play games of qiyi
 against itself (openings, middlegames, endings, and the last plies of games that qiyi's own rules
 ended by repetition, perpetual check or chase, or the 60-move rule), every ply sent with its whole
-move history (`position fen OPENING moves ...`). To those the script adds hand-made cases:
+move history (`position fen OPENING moves ...`); those games are played at a few milliseconds a
+move, so they vary with the machine's timing, while `--seed` fixes the engines' noise, the sampling
+and the hand-made cases (failures print the exact lines to replay). To those the script adds
+hand-made cases:
 back-and-forth shuffles appended to game positions (repetitions, some of them perpetual checks or
 chases), the same boards with a halfmove clock near and past 120 plies (the 60-move rule), long
 repetition cycles from the start, positions with no attacking piece left, and a mated side.
 
 Each position is sent to both engines with `go movetime T` or a clock (`go wtime/btime` for UCI,
 `go time T` for UCCI), alternately. The check: the answer arrives within the time plus the margin
-(50 ms by default), and it is `bestmove` with a legal move whenever the position has one (legality
+(50 ms by default; a late answer is asked for once more, so that a stall of a loaded machine is
+not taken for an engine that overruns, and the count of such retries is printed), and it is
+`bestmove` with a legal move whenever the position has one (legality
 from the independent move generator of protocol_game.py, which knows nothing of qiyi's draw
 rules), `nobestmove` / `bestmove (none)` only when it has none.
 
@@ -197,7 +202,7 @@ def main():
     print("%d self-play games (%d plies), %d positions per engine" % (
         len(games), sum(len(m) for _, m, _ in games), len(cases)))
 
-    failures, slow, kinds = [], [], {}
+    failures, slow, kinds, retried = [], [], {}, 0
     for dialect in ("uci", "ucci"):
         log = []
         engine = Engine("%s %s --hash 16" % (args.qiyi, dialect), dialect, log)
@@ -214,18 +219,28 @@ def main():
                 engine.handshake()
                 continue
             why = check(case, line)
-            if why is None and ms > budget_ms + args.margin_ms:
-                why = "answered after %.0f ms, budget %d + %.0f ms" % (ms, budget_ms, args.margin_ms)
             if ms > budget_ms:
                 slow.append((ms - budget_ms, dialect, go))
+            if why is None and ms > budget_ms + args.margin_ms:
+                # A late answer is asked once more: a stall of the machine passes the second
+                # time, an engine that overruns does not.
+                first = ms
+                line, ms, budget_ms, go = answer(engine, case, dialect, mode, args.movetime)
+                why = check(case, line)
+                if why is None and ms > budget_ms + args.margin_ms:
+                    why = "answered after %.0f ms, then %.0f ms, budget %d + %.0f ms" % (
+                        first, ms, budget_ms, args.margin_ms)
+                else:
+                    retried += 1
             if why:
                 failures.append((dialect, case, why, go))
         engine.quit()
 
     print("kinds (both engines): " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
     slow.sort(reverse=True)
-    print("answers over their budget: %d; worst %s" % (
-        len(slow), ", ".join("+%.0f ms (%s %s)" % s for s in slow[:3]) or "none"))
+    print("answers over their budget: %d; worst %s; late beyond the margin once but in time when"
+          " asked again: %d" % (len(slow), ", ".join("+%.0f ms (%s %s)" % s for s in slow[:3])
+                                or "none", retried))
     for dialect, case, why, go in failures:
         print("FAIL %s [%s]: %s\n  %s\n  %s" % (dialect, case.kind, why, case.command(), go))
     total = 2 * len(cases)
