@@ -4,37 +4,13 @@
 //
 //   QIYI_BIN=target/release/qiyi node e2e/play.test.mjs      (screenshots: $E2E_SHOTS or /tmp/qiyi-e2e)
 import { chromium } from "playwright-core";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = process.env.QIYI_BIN || ["target/release/qiyi", "target/debug/qiyi"].map((p) => join(root, p)).find(existsSync);
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
-const chromePath = process.env.CHROMIUM || "/usr/bin/chromium";
 mkdirSync(shots, { recursive: true });
-if (!bin || !existsSync(bin)) {
-  console.error("no qiyi binary: build it (cargo build --release -p qiyi) or set QIYI_BIN");
-  process.exit(2);
-}
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(line).url });
-      }
-    });
-    child.on("exit", (code) => reject(new Error("the server exited with " + code)));
-  });
-}
+requireBinary();
 
 const results = [];
 function record(name, ok, detail) {
@@ -111,7 +87,7 @@ try {
   browser = await chromium.launch({
     executablePath: chromePath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: launchArgs,
   });
   // Home page: every listed game has a link.
   const home = await browser.newPage();

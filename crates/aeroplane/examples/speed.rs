@@ -1,5 +1,5 @@
 //! Random-game speed on one thread, for profiling: `speed [GAMES] [RULES] [move-by-move]`.
-//! With `move-by-move`, the games go through session 2's loop over `Aero::play` (same games).
+//! With `move-by-move`, the games go through the move-by-move loop over `Aero::play` (same games).
 use qiyi_aeroplane::record::{random_game, random_game_move_by_move};
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::Rng;

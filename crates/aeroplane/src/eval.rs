@@ -145,7 +145,7 @@ pub fn danger_with(pos: &Aero, p: usize, d: u8, greedy: f64) -> f64 {
     1.0 - survive
 }
 
-/// The weights of the heuristic score (tuned by self-play; see `examples/tune.rs`).
+/// The weights of the heuristic score (tuned by self-play; see `research/aeroplane/examples/tune.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// How much of a plane's value is at stake per unit of danger.
@@ -163,7 +163,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights found by self-play tuning (`cargo run --release -p qiyi-aeroplane --example tune`).
+    /// The weights found by self-play tuning (`cargo run --release -p qiyi-research-aeroplane --example tune`).
     pub const TUNED: Weights = Weights {
         danger: 1.0,
         enemy: 0.6,

@@ -597,7 +597,7 @@ pub struct WinWeights {
 }
 
 impl WinWeights {
-    /// The weights chosen by games against three `random` players (`examples/tune_win.rs`,
+    /// The weights chosen by games against three `random` players (`research/aeroplane/examples/tune_win.rs`,
     /// common seeds; see the crate README).
     pub const TUNED: WinWeights = WinWeights {
         strength: 0.0,

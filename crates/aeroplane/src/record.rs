@@ -110,7 +110,7 @@ pub fn random_game(start: &Aero, rng: &mut Rng) -> GameStats {
     random_game_with(start, rng, Aero::play_out_random)
 }
 
-/// [`random_game`] through the move-by-move loop of [`Aero::play`] (session 2's fast path): the
+/// [`random_game`] through the move-by-move loop of [`Aero::play`] (the earlier fast path): the
 /// same games, kept as the reference for speed comparisons (`examples/speed.rs`).
 pub fn random_game_move_by_move(start: &Aero, rng: &mut Rng) -> GameStats {
     random_game_with(start, rng, Aero::play_out_random_generic)

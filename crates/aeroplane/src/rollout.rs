@@ -73,8 +73,8 @@ pub enum RolloutPolicy {
 
 impl RolloutWeights {
     /// The settings measured best by games against three `random` players (see the crate
-    /// README: about 0.9 points above `win`; 512 rather than 128 rollouts since session 7, when
-    /// the evaluation became twice as fast, on weak evidence that more rollouts help).
+    /// README: about 0.9 points above `win`; 512 rather than 128 rollouts, affordable since the
+    /// evaluation became twice as fast, on weak evidence that more rollouts help).
     pub const TUNED: RolloutWeights = RolloutWeights {
         rollouts: 512,
         horizon: 2,

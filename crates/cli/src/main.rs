@@ -13,6 +13,7 @@ mod checkers_engine;
 mod checkers_learn;
 mod chinese_checkers;
 mod common;
+mod docs;
 mod lab;
 mod peg_solitaire;
 mod play;
@@ -72,6 +73,14 @@ enum Command {
     Play(play::PlayArgs),
     /// Compare the search algorithms side by side on fixed positions: tables and SVG charts.
     Lab(lab::LabArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    ///
+    /// For example `qiyi completions bash > ~/.local/share/bash-completion/completions/qiyi`.
+    Completions(docs::CompletionsArgs),
+    /// Print the man page (roff).
+    ///
+    /// For example `qiyi man > qiyi.1 && man ./qiyi.1`.
+    Man,
 }
 
 /// Arguments of `qiyi solve`: the puzzle and its own options.
@@ -321,6 +330,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Play(a) => play::play(g, a),
         Command::Lab(a) => lab::lab(g, a),
+        Command::Completions(a) => docs::completions::<Cli>(&a),
+        Command::Man => docs::man::<Cli>(),
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
             SolveGame::ChineseCheckers(a) => chinese_checkers::solve(g, a),

@@ -27,6 +27,7 @@ pub enum PlayGame {
     /// Chinese checkers (2, 3, 4 or 6 players: `--rules players=3`).
     ChineseCheckers,
     /// Peg solitaire (`--rules board=french,start=c4`).
+    #[value(alias = "peg")]
     PegSolitaire,
     /// Aeroplane chess (`--rules players=4,set=standard`).
     Aeroplane,
@@ -63,7 +64,8 @@ pub struct PlayArgs {
     #[arg(value_enum)]
     game: PlayGame,
     /// Who sits in each seat, in turn order: `human`, `ai` (at --level), `ai:N` (level N) or
-    /// `seed` (the article's simple player). Default: `human` for a puzzle, else `human,ai`.
+    /// `seed` (the article's simple player). Default: you in the first seat and the AI in every
+    /// other one (`human` for a puzzle, `human,ai,ai,ai` for four-player aeroplane chess).
     #[arg(long)]
     seats: Option<String>,
     /// AI level 1 (weakest) ..= 10 for `ai` seats and hints.
@@ -115,6 +117,14 @@ fn parse_seats(text: &str, level: u8) -> Result<Vec<SeatKind>> {
         .collect()
 }
 
+/// The seats when `--seats` is not given: one human, then the AI (at `level`) in every other
+/// seat, so every game and player count starts without options.
+fn default_seats(players: usize, level: u8) -> Vec<SeatKind> {
+    std::iter::once(SeatKind::Human)
+        .chain(std::iter::repeat(SeatKind::Ai(level)).take(players.saturating_sub(1)))
+        .collect()
+}
+
 /// `key=value,...` into a JSON object (numbers and booleans typed).
 fn parse_rules(text: Option<&str>) -> Result<Value> {
     let mut map = serde_json::Map::new();
@@ -146,12 +156,10 @@ fn create(
     position: Option<&str>,
     seed: u64,
 ) -> Result<Box<dyn GameSession>> {
-    let web_name = match game {
-        PlayGame::PegSolitaire => "peg",
-        PlayGame::Aeroplane => return aero::create(rules, position, seed),
-        other => other.name(),
-    };
-    qiyi_web::games::create(web_name, rules, position, seed).map_err(|e| anyhow!("{e}"))
+    if game == PlayGame::Aeroplane {
+        return aero::create(rules, position, seed);
+    }
+    qiyi_web::games::create(game.name(), rules, position, seed).map_err(|e| anyhow!("{e}"))
 }
 
 /// Finds the legal move the player meant: its notation, its other label, or `from-to` along its
@@ -491,16 +499,14 @@ impl Play {
 pub fn play(g: &Global, a: PlayArgs) -> Result<()> {
     let rules = parse_rules(a.rules.as_deref())?;
     let session = create(a.game, &rules, a.fen.as_deref(), g.seed)?;
-    let default_seats = if a.game == PlayGame::PegSolitaire {
-        "human"
-    } else {
-        "human,ai"
+    let players = session.snapshot().players;
+    let seats = match a.seats.as_deref() {
+        Some(text) => parse_seats(text, a.level)?,
+        None => default_seats(players, a.level),
     };
-    let seats = parse_seats(a.seats.as_deref().unwrap_or(default_seats), a.level)?;
     if seats.is_empty() {
         bail!("no seats");
     }
-    let players = session.snapshot().players;
     if seats.len() != 1 && seats.len() != players {
         bail!(
             "{} seats given for {players} players (give one per player, or one for all)",

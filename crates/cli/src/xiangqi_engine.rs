@@ -110,6 +110,11 @@ pub struct MatchArgs {
     /// file, to study the games or label their positions for tuning.
     #[arg(long)]
     games_out: Option<std::path::PathBuf>,
+    /// Every game a player loses by failing (no legal move returned, out of time, engine error)
+    /// is appended to this file as a comment and the `position` command that replays it; the
+    /// file is written only when a game fails, and its path is printed.
+    #[arg(long, default_value = "qiyi-match-failures.txt")]
+    failures: std::path::PathBuf,
 }
 
 #[derive(Serialize)]
@@ -126,6 +131,19 @@ struct MatchSummary {
     ms_per_move: [f64; 2],
     time_control: String,
     seed: u64,
+    /// Games lost by a failure, and the file that replays them (when there were any).
+    failures: usize,
+    failures_file: Option<String>,
+}
+
+/// Appends `text` to `path`, creating it when missing.
+fn append(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?
+        .write_all(text.as_bytes())
 }
 
 /// Plays a match between two engines and reports W/D/L and Elo with a 95% interval.
@@ -171,8 +189,24 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let total = args.games.div_ceil(2) * 2;
     let bar = crate::common::progress(total, "games");
     let json = g.json;
+    let mut failures = Vec::new();
     let report = matchplay::play_match(&pa, &pb, &config, |rec| {
         bar.inc(1);
+        if rec.end.is_failure() {
+            let opening = opening_fens.get(rec.opening).map_or("", String::as_str);
+            failures.push(format!(
+                "# game {}: {} (A = {} as {}, seed {})\n{}\n",
+                bar.position(),
+                matchplay::describe_end(&rec.end),
+                pa.name(),
+                if rec.a_is_red { "red" } else { "black" },
+                g.seed,
+                matchplay::replay_command(opening, &rec.moves)
+            ));
+            if let Err(e) = append(&args.failures, failures.last().map_or("", String::as_str)) {
+                write_error.get_or_insert(e);
+            }
+        }
         if let Some(file) = games_out.as_mut() {
             use std::io::Write;
             let line = serde_json::json!({
@@ -206,6 +240,13 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     if let Some(e) = write_error {
         bail!("cannot write the games: {e}");
     }
+    if !failures.is_empty() {
+        eprintln!(
+            "{} game(s) lost by a failure; their moves are in {} (each line replays one)",
+            failures.len(),
+            args.failures.display()
+        );
+    }
     let (lo, hi) = report.wdl.elo_interval();
     let summary = MatchSummary {
         engines: [pa.name(), pb.name()],
@@ -225,6 +266,8 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             }
         },
         seed: g.seed,
+        failures: failures.len(),
+        failures_file: (!failures.is_empty()).then(|| args.failures.display().to_string()),
     };
     if json {
         return print_json(&summary);

@@ -4,15 +4,20 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Runs `qiyi ARGS` with `input` on stdin; returns (exit code, stdout, stderr).
-fn qiyi(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+/// Starts `qiyi ARGS` with stdin, stdout and stderr piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_qiyi"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the qiyi binary starts");
+        .expect("the qiyi binary starts")
+}
+
+/// Runs `qiyi ARGS` with `input` on stdin; returns (exit code, stdout, stderr).
+fn qiyi(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = spawn(args);
     child
         .stdin
         .take()
@@ -206,4 +211,111 @@ fn bench_quick_signature_is_stable() {
         assert!(a[game]["nps"].as_u64().is_some(), "{game}");
     }
     assert_eq!(a["signature"], b["signature"]);
+}
+
+/// Drives `qiyi play ARGS` as a person would: at each prompt it asks for `moves` and plays the
+/// first one listed, until it has moved and every other seat has played (or the game ends), then
+/// quits. Returns everything the program printed.
+fn play_first_moves(args: &[&str], seats_to_hear: usize) -> String {
+    use std::io::Read;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let mut child = spawn(&[&["play"][..], args].concat());
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    // Read until new text (past `from`) ends with a prompt; false if the program ends first.
+    let until_prompt = |out: &mut String, from: usize| -> bool {
+        loop {
+            if out.len() > from && out.trim_end().ends_with("to move>") {
+                return true;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(bytes) => out.push_str(&String::from_utf8_lossy(&bytes)),
+                Err(_) => return false,
+            }
+        }
+    };
+    let ai_seats = |out: &str| {
+        let mut names: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split_once(" (AI) plays").map(|(name, _)| name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names.len()
+    };
+    let mut from = 0;
+    for moved in 0..200 {
+        if !until_prompt(&mut out, from) || (moved > 0 && ai_seats(&out) >= seats_to_hear) {
+            break;
+        }
+        let seen = out.len();
+        writeln!(stdin, "moves").expect("input is written");
+        assert!(until_prompt(&mut out, seen), "no prompt after `moves`:\n{out}");
+        let listed = out[seen..]
+            .split_once("legal moves: ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no legal move listed:\n{out}"))
+            .to_string();
+        from = out.len();
+        writeln!(stdin, "{listed}").expect("input is written");
+    }
+    writeln!(stdin, "quit").ok();
+    drop(stdin);
+    let status = child.wait().expect("qiyi ends");
+    reader.join().expect("the reader ends");
+    while let Ok(bytes) = rx.try_recv() {
+        out.push_str(&String::from_utf8_lossy(&bytes));
+    }
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        e.read_to_string(&mut err).ok();
+    }
+    assert!(status.success(), "qiyi play {args:?} failed: {err}\n{out}");
+    assert_eq!(
+        ai_seats(&out),
+        seats_to_hear,
+        "qiyi play {args:?}: every other seat is the AI by default\n{out}"
+    );
+    out
+}
+
+#[test]
+fn every_game_and_player_count_plays_without_options() {
+    // (game, rule options, players): the default seats are one human and the AI elsewhere.
+    let cases: [(&str, Option<&str>, usize); 10] = [
+        ("xiangqi", None, 2),
+        ("checkers", None, 2),
+        ("chinese-checkers", None, 2),
+        ("chinese-checkers", Some("players=3"), 3),
+        ("chinese-checkers", Some("players=4"), 4),
+        ("chinese-checkers", Some("players=6"), 6),
+        ("peg-solitaire", None, 1),
+        ("aeroplane", None, 4),
+        ("aeroplane", Some("players=3"), 3),
+        ("aeroplane", Some("players=2"), 2),
+    ];
+    for (game, rules, players) in cases {
+        let mut args = vec![game, "--ai-ms", "20", "--level", "1"];
+        if let Some(r) = rules {
+            args.extend(["--rules", r]);
+        }
+        let out = play_first_moves(&args, players - 1);
+        assert!(
+            out.contains("last move: "),
+            "{game} {rules:?}: no move made\n{out}"
+        );
+    }
 }

@@ -131,7 +131,7 @@ Boards.checkers = {
   },
 };
 
-Boards.peg = {
+Boards["peg-solitaire"] = {
   players: () => 1,
   seatNames: () => ["Player"],
   draw(s) {
@@ -191,59 +191,121 @@ Boards["chinese-checkers"] = {
 };
 
 const SEAT_COLORS = ["#d23a2a", "#e8b81c", "#2f5fd0", "#2f9a3e"];
+const SEAT_LIGHT = ["#f6c9c2", "#f8ebb5", "#c7d5f6", "#c5e6c9"];
+
+// The classic 飞行棋 board as a cross, in board units (one square = 1) around the centre. Each
+// seat owns one arm; `frame(seat)` turns (u along the arm, outward; v towards the next seat's arm)
+// into page coordinates. Seat 0 (red) sits at the bottom and the track runs clockwise.
+const AERO = {
+  unit: 38,
+  half: 8.3,
+  // The 13 squares from an arm's tip (the owner's progress 50) to the next arm: its outer row,
+  // the lane beside the home column, the inner corner and the next arm's lane and outer row.
+  quarter: [[6.6, 0], [6.6, 1], [6.6, 2], [6.6, 3], [5.6, 3], [4.6, 3], [3.6, 3],
+    [3, 3.6], [3, 4.6], [3, 5.6], [3, 6.6], [2, 6.6], [1, 6.6]],
+  hangar: [5.45, 5.45],
+  pad: [7.25, 4.2],
+  frame(seat) {
+    const t = Math.PI / 2 + (seat * Math.PI) / 2;            // seat 0 down, 1 left, 2 up, 3 right
+    const a = [Math.cos(t), Math.sin(t)], n = [Math.cos(t + Math.PI / 2), Math.sin(t + Math.PI / 2)];
+    const c = AERO.half * AERO.unit;
+    return (u, v) => [c + AERO.unit * (u * a[0] + v * n[0]), c + AERO.unit * (u * a[1] + v * n[1])];
+  },
+  // Ring square k (0..51): seat 0's progress 1 is square 0; quarter q starts at seat q's tip.
+  ring(k) {
+    const j = (((k + 3) % 52) + 52) % 52;
+    const [u, v] = AERO.quarter[j % 13];
+    return AERO.frame(Math.floor(j / 13))(u, v);
+  },
+  // Where a plane of `seat` at progress `d` stands (hangar slot `i` when in the hangar).
+  at(seat, d, i, view) {
+    const f = AERO.frame(seat);
+    if (d === view.hangar) return f(AERO.hangar[0] + (i % 2 ? 0.5 : -0.5), AERO.hangar[1] + (i < 2 ? -0.5 : 0.5));
+    if (d === 0) return f(...AERO.pad);
+    if (d <= 50) return AERO.ring((13 * seat + d - 1) % 52);
+    if (d >= view.centre) return f(0.55, 0);
+    return f(6.6 - (d - 50), 0);                             // home column 51..55
+  },
+};
+
+function polygon(points, attrs) {
+  return `<polygon points="${points.map((p) => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" ")}" ${attrs}/>`;
+}
 
 Boards.aeroplane = {
   markMovable: true,
   moveText: (h) => (h.player === null ? "rolls " + h.text.replace("r", "") : "plane " + h.text),
   draw(s) {
-    const W = 640, C = W / 2, R = 220;
-    const ang = (sq) => Math.PI / 2 + (2 * Math.PI * (sq + 0.5)) / 52;   // seat 0 starts at the bottom
-    const ringPt = (sq) => [C + R * Math.cos(ang(sq)), C + R * Math.sin(ang(sq))];
-    let body = `<rect width="${W}" height="${W}" fill="#f5efe0"/><circle cx="${C}" cy="${C}" r="${R + 22}" fill="#fff" stroke="#999"/>`;
-    for (let sq = 0; sq < 52; sq++) {
-      const [x, y] = ringPt(sq);
-      body += `<circle cx="${x}" cy="${y}" r="13" fill="${SEAT_COLORS[(sq + 3) % 4]}" opacity="0.75"/>`;
-    }
-    const seats = s.view.seats;
-    const where = (seat, d, i) => {
-      if (d === s.view.hangar) {
-        const a = ang(13 * seat) - 0.16;
-        const base = [C + (R + 55) * Math.cos(a), C + (R + 55) * Math.sin(a)];
-        return [base[0] + (i % 2) * 26 - 13, base[1] + Math.floor(i / 2) * 26 - 13];
-      }
-      if (d === 0) { const a = ang(13 * seat) - 0.09; return [C + (R + 30) * Math.cos(a), C + (R + 30) * Math.sin(a)]; }
-      if (d <= 50) return ringPt((13 * seat + d - 1) % 52);
-      if (d >= s.view.centre) { const a = ang(13 * seat + 49); return [C + 22 * Math.cos(a) + (i - 1.5) * 8, C + 22 * Math.sin(a)]; }
-      const a = ang((13 * seat + 49) % 52), k = d - 50;            // home column 51..55
-      const r = R - k * ((R - 40) / 6);
-      return [C + r * Math.cos(a), C + r * Math.sin(a)];
-    };
+    const U = AERO.unit, W = 2 * AERO.half * U, sq = 0.44 * U;
+    const view = s.view;
+    let body = `<rect width="${W}" height="${W}" fill="#f3ead6"/>`;
+    // The cross and, in each corner, the hangar of the seat whose launch pad is beside it.
+    const cross = [];
     for (let seat = 0; seat < 4; seat++) {
-      const a = ang((13 * seat + 49) % 52);
-      for (let k = 1; k <= 5; k++) {
-        const r = R - k * ((R - 40) / 6);
-        body += `<circle cx="${C + r * Math.cos(a)}" cy="${C + r * Math.sin(a)}" r="11" fill="${SEAT_COLORS[seat]}" opacity="0.45"/>`;
+      const f = AERO.frame(seat);
+      cross.push(f(7.15, -3.55), f(7.15, 3.55), f(3.55, 3.55));
+    }
+    body += polygon(cross, 'fill="#fffaf0" stroke="#8a7a5a" stroke-width="2"');
+    for (let seat = 0; seat < 4; seat++) {
+      const f = AERO.frame(seat);
+      const [hx, hy] = f(...AERO.hangar);
+      body += `<rect x="${hx - 1.15 * U}" y="${hy - 1.15 * U}" width="${2.3 * U}" height="${2.3 * U}" rx="${0.35 * U}" fill="${SEAT_LIGHT[seat]}" stroke="${SEAT_COLORS[seat]}" stroke-width="3"/>`;
+      for (let i = 0; i < 4; i++) {
+        const [x, y] = f(AERO.hangar[0] + (i % 2 ? 0.5 : -0.5), AERO.hangar[1] + (i < 2 ? -0.5 : 0.5));
+        body += `<circle cx="${x}" cy="${y}" r="${0.36 * U}" fill="#fff" stroke="${SEAT_COLORS[seat]}" stroke-width="1.5" opacity="0.8"/>`;
       }
-      const h = ang(13 * seat) - 0.16;
-      body += `<rect x="${C + (R + 55) * Math.cos(h) - 30}" y="${C + (R + 55) * Math.sin(h) - 30}" width="60" height="60" rx="8" fill="${SEAT_COLORS[seat]}" opacity="0.25"/>`;
+      // Launch pad and the arrow onto the track (progress 1).
+      const [px, py] = f(...AERO.pad), [ex, ey] = AERO.ring(13 * seat);
+      body += `<line x1="${px}" y1="${py}" x2="${ex}" y2="${ey}" stroke="${SEAT_COLORS[seat]}" stroke-width="3"/>`;
+      body += `<circle cx="${px}" cy="${py}" r="${sq}" fill="${SEAT_LIGHT[seat]}" stroke="${SEAT_COLORS[seat]}" stroke-width="3"/>` +
+        `<text x="${px}" y="${py + 4}" font-size="11" text-anchor="middle" fill="${SEAT_COLORS[seat]}">起飞</text>`;
+      // Home column 51..55 towards the centre, entered from the arm's tip.
+      for (let d = 51; d <= 55; d++) {
+        const [x, y] = f(6.6 - (d - 50), 0);
+        body += `<rect x="${x - sq}" y="${y - sq}" width="${2 * sq}" height="${2 * sq}" rx="5" fill="${SEAT_COLORS[seat]}" opacity="0.55"/>`;
+      }
+      // The centre: one triangle per seat.
+      body += polygon([f(0, 0), f(1.15, -1.15), f(1.15, 1.15)], `fill="${SEAT_COLORS[seat]}" opacity="0.8"`);
     }
-    body += `<circle cx="${C}" cy="${C}" r="34" fill="#fff" stroke="#777"/><text x="${C}" y="${C + 5}" text-anchor="middle" font-size="13">centre</text>`;
+    // The 52 track squares, coloured in turn; a plane landing on its own colour jumps on to the
+    // next one (4 squares on).
+    for (let k = 0; k < 52; k++) {
+      const [x, y] = AERO.ring(k);
+      const seat = (k + 3) % 4;                                 // own colour: progress 2, 6, ..., 50
+      body += `<rect x="${x - sq}" y="${y - sq}" width="${2 * sq}" height="${2 * sq}" rx="6" fill="${SEAT_COLORS[seat]}" stroke="#fff" stroke-width="2"/>`;
+    }
+    // Flight lines: own square 18 to 30 across the home column of the seat opposite (its 53).
+    for (let seat = 0; seat < 4; seat++) {
+      const [x1, y1] = AERO.ring((13 * seat + 17) % 52), [x2, y2] = AERO.ring((13 * seat + 29) % 52);
+      body += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${SEAT_COLORS[seat]}" stroke-width="3" stroke-dasharray="7 5"/>` +
+        `<text x="${(x1 + x2) / 2}" y="${(y1 + y2) / 2 + 6}" font-size="18" text-anchor="middle" fill="${SEAT_COLORS[seat]}">✈</text>`;
+    }
+    // Planes: sharing a square, they stack with a count.
     const cells = {}, tips = {};
-    let pieces = "";
-    const seen = {};
-    for (const p of s.view.planes) {
-      const seat = seats[p.player];
-      let [x, y] = where(seat, p.progress, p.plane);
+    const spots = {};
+    for (const p of view.planes) {
+      const seat = view.seats[p.player];
+      const [x, y] = AERO.at(seat, p.progress, p.plane, view);
       const key = Math.round(x) + "," + Math.round(y);
-      const n = (seen[key] = (seen[key] || 0) + 1) - 1;
-      if (p.progress !== s.view.hangar && n) { x += n * 7; y -= n * 7; }
-      cells[p.id] = [x, y];
-      const pct = (100 * p.hit).toFixed(1);
-      tips[p.id] = `${s.player_names[p.player]} plane ${"abcd"[p.plane]} · progress ${p.progress === s.view.hangar ? "hangar" : p.progress} · chance of being hit before its next turn: ${pct}%`;
-      pieces += `<g><circle cx="${x}" cy="${y}" r="11" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="2"/>` +
-        `<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" fill="#fff" font-weight="700">✈${"abcd"[p.plane]}</text></g>`;
+      (spots[key] = spots[key] || []).push({ p, seat, x, y });
     }
-    return { width: W, height: W, r: 13, cells, body, pieces, tips };
+    let pieces = "";
+    for (const stack of Object.values(spots)) {
+      stack.forEach(({ p, seat, x: x0, y: y0 }, n) => {
+        const x = x0 + n * 4, y = y0 - n * 5;
+        cells[p.id] = [x, y];
+        const pct = (100 * p.hit).toFixed(1);
+        const where = p.progress === view.hangar ? "hangar" : p.progress === 0 ? "launch pad" : p.progress >= view.centre ? "home" : "progress " + p.progress;
+        tips[p.id] = `${s.player_names[p.player]} plane ${"abcd"[p.plane]} · ${where} · chance of being hit before its next turn: ${pct}%`;
+        pieces += `<g><circle cx="${x}" cy="${y}" r="${0.36 * U}" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="2"/>` +
+          `<text x="${x}" y="${y + 4.5}" font-size="12" text-anchor="middle" fill="#fff" font-weight="700">✈${"abcd"[p.plane]}</text></g>`;
+      });
+      if (stack.length > 1) {
+        const top = stack[stack.length - 1], x = top.x + (stack.length - 1) * 4 + 0.36 * U, y = top.y - (stack.length - 1) * 5 - 0.36 * U;
+        pieces += `<circle cx="${x}" cy="${y}" r="8" fill="#222"/><text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" fill="#fff">${stack.length}</text>`;
+      }
+    }
+    return { width: W, height: W, r: 0.4 * U, cells, body, pieces, tips };
   },
   extra(box, s, ui) {
     let die = box.querySelector(".die");

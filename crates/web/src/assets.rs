@@ -2,7 +2,7 @@
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use rust_embed::Embed;
 
 #[derive(Embed)]
@@ -37,9 +37,13 @@ pub async fn index() -> Response {
     file("index.html")
 }
 
-/// `GET /play/{game}`: the play page (the script reads the game from the address).
-pub async fn play(Path(_game): Path<String>) -> Response {
-    file("play.html")
+/// `GET /play/{game}`: the play page (the script reads the game from the address); an old
+/// name of a game redirects to the page under its name.
+pub async fn play(Path(game): Path<String>) -> Response {
+    match crate::games::canonical(&game) {
+        name if name != game => Redirect::permanent(&format!("/play/{name}")).into_response(),
+        _ => file("play.html"),
+    }
 }
 
 /// `GET /lab`: the Lab page (the tables and charts of `qiyi lab`).

@@ -534,7 +534,7 @@ async fn every_listed_game_plays_a_move_and_the_ai_answers() {
         .filter(|g| g["listed"] == true)
         .map(|g| g["game"].as_str().expect("name").to_string())
         .collect();
-    for game in ["xiangqi", "checkers", "peg"] {
+    for game in ["xiangqi", "checkers", "peg-solitaire"] {
         assert!(
             games.iter().any(|g| g == game),
             "{game} missing from {games:?}"
@@ -653,7 +653,11 @@ async fn checkers_multi_jump_path_lists_every_landing_square() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn peg_solitaire_solves_the_english_board() {
     let app = app();
-    let (id, state) = create(&app, json!({"game": "peg", "rules": {"board": "english"}})).await;
+    let (id, state) = create(
+        &app,
+        json!({"game": "peg-solitaire", "rules": {"board": "english"}}),
+    )
+    .await;
     assert_eq!(state["view"]["pegs"], 32);
     let (status, v) = call(
         &app,
@@ -722,7 +726,7 @@ async fn every_game_can_be_played_to_the_end() {
         ("xiangqi", 2, json!({})),
         ("checkers", 2, json!({})),
         ("chinese-checkers", 2, json!({"players": 2})),
-        ("peg", 1, json!({"board": "english"})),
+        ("peg-solitaire", 1, json!({"board": "english"})),
         ("aeroplane", 2, json!({"players": 2})),
     ] {
         let seats: Vec<Value> = (0..players)
@@ -758,4 +762,55 @@ async fn every_game_can_be_played_to_the_end() {
         assert!(!reason.is_empty());
         eprintln!("{game}: over after {calls} AI moves: {reason}");
     }
+}
+
+/// One name per game: the catalog, the state and the page use the command line's names, and the
+/// old name `peg` still starts peg solitaire and its page address redirects.
+#[tokio::test]
+async fn games_have_one_name_and_old_names_still_work() {
+    let app = app();
+    let (_, cat) = call(&app, "GET", "/api/games", None).await;
+    let names: Vec<&str> = cat["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["listed"] == true)
+        .filter_map(|g| g["game"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "xiangqi",
+            "checkers",
+            "chinese-checkers",
+            "peg-solitaire",
+            "aeroplane"
+        ]
+    );
+    for name in ["peg", "peg-solitaire"] {
+        let (_, state) = create(&app, json!({"game": name})).await;
+        assert_eq!(state["game"], "peg-solitaire", "{name}");
+    }
+    let page = |uri: &str| {
+        Request::builder()
+            .uri(uri)
+            .body(Body::empty())
+            .expect("request")
+    };
+    let resp = app
+        .clone()
+        .oneshot(page("/play/peg"))
+        .await
+        .expect("response");
+    assert_eq!(resp.status(), StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(
+        resp.headers().get("location").and_then(|v| v.to_str().ok()),
+        Some("/play/peg-solitaire")
+    );
+    let resp = app
+        .clone()
+        .oneshot(page("/play/peg-solitaire"))
+        .await
+        .expect("response");
+    assert_eq!(resp.status(), StatusCode::OK);
 }

@@ -122,7 +122,7 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The hand-set weights the tuner started from (session 1's evaluation, feature by feature).
+    /// The hand-set weights the tuner started from (the first evaluation, feature by feature).
     pub fn hand() -> Self {
         let mut mg = vec![0; NUM_FEATURES];
         let mut eg = vec![0; NUM_FEATURES];

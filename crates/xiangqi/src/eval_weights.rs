@@ -1,13 +1,13 @@
-// Session 6 (xq-eval): refit of every feature but the chariot's material and the ten king-safety
-// terms (general zone, palace attacks, king danger: kept at their game-tested values) from the
-// session-5 weights, on 435,559 quiet positions labelled with the game result blended half and
+// The current fit (commit fd0fa70): refit of every feature but the chariot's material and the ten
+// king-safety terms (general zone, palace attacks, king danger: kept at their game-tested values)
+// from the weights of commit 8526ae2, on 435,559 quiet positions labelled with the game result blended half and
 // half with our own search score (target = 0.5 * result + 0.5 * sigmoid(K * score / 400)):
-//   Q=qiyi (session-6 tuner); cd /work/xq/s6
+//   Q=qiyi (the tuner of commit fd0fa70)
 //   $Q --seed 61 tune xiangqi selfplay --games 1200 --nodes 2000 --random-plies 8 --out xq-eval-sp61.txt
 //   $Q --seed 62 tune xiangqi selfplay --games 1200 --nodes 4000 --random-plies 4 --out xq-eval-sp62.txt
 //   $Q --seed 63 tune xiangqi selfplay --games 700 --nodes 8000 --random-plies 6 --out xq-eval-sp63.txt
 //     (stopped after 373 games: 36,191 positions)
-//   $Q --seed 64 tune xiangqi label --nodes 3000 --out xq-eval-rec.txt /work/xq/s{3,4,5}/*.jsonl
+//   $Q --seed 64 tune xiangqi label --nodes 3000 --out xq-eval-rec.txt GAMES/*.jsonl
 //     (1,659 recorded games vs ElephantEye, Fairy-Stockfish and our own A/B builds: results only
 //     from them; the scores are our own 3000-node searches)
 //   $Q tune xiangqi fit --from tuned --epochs 300 --lambda 0.5 --l2 1e-8 --learning-rate 0.3 \
@@ -15,19 +15,19 @@
 // (392,059 positions fitted, 43,500 held out in 500-line blocks; K 0.90; blended error train
 // 0.028274 -> 0.025427, hold-out 0.028027 -> 0.025591; hold-out error against the results alone
 // 0.096731 -> 0.091566.)
-// Against the session-5 weights (same search, both over UCI, 100 ms/move, 60 games, load 2.6-5):
+// Against the weights of commit 8526ae2 (same search, both over UCI, 100 ms/move, 60 games, load 2.6-5):
 // +49 =2 -9, 83.3%, Elo +280 [+183, +436].
 // History of the earlier weights:
 // Written by the Texel tuner, now `qiyi tune xiangqi fit --epochs 400` over `qiyi --seed S tune xiangqi selfplay --games 400 --nodes 4000` samples, S = 1, 2 (75272 positions, K 0.70, 400 epochs, error 0.062299 -> 0.055393). Feature layout: see the F_* constants.
 // The four general-zone features (last four entries) came later: a fit with them (error 0.055159)
 // scored no better against ElephantEye (25.5% vs 27.4% in 104 games) and worse against the hand
 // weights, so they are kept at 0 here.
-// The six palace-attack and king-danger features (last six entries, session 3) were kept at 0 and
+// The six palace-attack and king-danger features (last six entries, commit b71773a) were kept at 0 and
 // not computed by the search: hand priors (palace points hit by chariot/horse/cannon/soldier
 // 6/8/6/10 mg, 3/4/3/8 eg; danger units squared 3 mg, 1 eg) scored +17 =8 -15 against the old
-// search but +7 =17 -16 (38.8%) on the merged session-3 search; a Texel refit of the scalar terms
+// search but +7 =17 -16 (38.8%) on the search of commit 78b5532; a Texel refit of the scalar terms
 // (12k positions, lower hold-out error) lost +5 =2 -33 against the priors. 40 games each, 100 ms/move.
-// Session 4: about half those priors (palace points 4/5/4/6 mg, 2/2/2/4 eg; units squared 2 mg,
+// Commit 8526ae2: about half those priors (palace points 4/5/4/6 mg, 2/2/2/4 eg; units squared 2 mg,
 // 1 eg; the linear danger term stays 0) won +25 =20 -15 (58.3%) against all-zero weights in 60
 // games at 100 ms/move (both engines over UCI), so they are on: ElephantEye's wins were mostly
 // mating attacks the zero-weight evaluation did not see coming.

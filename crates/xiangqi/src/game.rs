@@ -89,6 +89,16 @@ impl Position {
         None
     }
 
+    /// The same board and side to move with the game record forgotten (repetition history and
+    /// the 60-move clock): what to search when a GUI plays on past one of
+    /// [`Self::rule_ending`]'s verdicts, since the GUI's rules own the game.
+    pub fn played_on(&self) -> Position {
+        let mut pos = self.clone();
+        pos.history.clear();
+        pos.halfmove = 0;
+        pos
+    }
+
     /// The player index (0 Red, 1 Black) of a colour.
     pub fn player_of(color: Color) -> usize {
         color.index()

@@ -453,6 +453,25 @@ pub enum GameEnd {
     },
 }
 
+impl GameEnd {
+    /// Whether a player lost by failing (no legal move returned, out of time, engine error)
+    /// rather than by the rules.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, GameEnd::Forfeit { .. })
+    }
+}
+
+/// The `position` command that replays a game from `opening` (a FEN) through `moves` (ICCS):
+/// paste it into `qiyi uci` (or any UCI/UCCI engine) to reach the position where a player failed.
+pub fn replay_command(opening: &str, moves: &[String]) -> String {
+    let mut command = format!("position fen {opening}");
+    if !moves.is_empty() {
+        command.push_str(" moves ");
+        command.push_str(&moves.join(" "));
+    }
+    command
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -616,7 +635,17 @@ fn play_game(
         };
         let player = if a_moves { &mut *pa } else { &mut *pb };
         let started = Instant::now();
-        let choice = player.choose(&start, &moves, &pos, req)?;
+        // An engine that fails mid-game (exits, stops answering) loses the game, which is
+        // recorded with its moves like any other so it can be replayed.
+        let choice = match player.choose(&start, &moves, &pos, req) {
+            Ok(choice) => choice,
+            Err(e) => {
+                break GameEnd::Forfeit {
+                    red,
+                    why: format!("failed: {e}"),
+                }
+            }
+        };
         let used = started.elapsed();
         let slot = &mut spent[usize::from(!a_moves)];
         slot.0 += used;

@@ -11,7 +11,6 @@ use crate::engine::{Clock, Engine, EngineConfig, Level};
 use crate::position::{Move, Position, START_FEN};
 use qiyi_core::eval::{Score, MATE, MATE_BOUND};
 use qiyi_core::search::{SearchInfo, SearchLimits};
-use qiyi_core::Game;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -312,10 +311,28 @@ impl Session {
         limits.stop = Some(stop.clone());
         let hold = Arc::new(AtomicBool::new(ponder || infinite));
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        // The GUI owns the rules of the game: when ours say it is over (repetition verdict,
+        // 60-move rule, no attackers) but a legal move exists, say so and search on.
+        let pos = match self.position.rule_ending() {
+            Some(end) if self.position.has_legal_move() => {
+                say(
+                    &self.out,
+                    &format!(
+                        "info string qiyi's rules end the game here ({:?}, {}); searching on",
+                        end.reason,
+                        match end.winner {
+                            Some(c) => format!("{c:?} wins"),
+                            None => "draw".to_string(),
+                        }
+                    ),
+                );
+                self.position.played_on()
+            }
+            _ => self.position.clone(),
+        };
         let handle = {
             let out = self.out.clone();
             let engine = self.engine.clone();
-            let pos = self.position.clone();
             let hold = hold.clone();
             let stop = stop.clone();
             let dialect = self.dialect;
@@ -409,14 +426,23 @@ fn search_and_report(
     while hold.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(2));
     }
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    match result.best_move {
-        Some(mv) if legal.contains(&mv) => {
-            let ponder = result.pv.get(1).map(|p| format!(" ponder {p}"));
+    // Whatever the search returned, a legal move is answered whenever one exists.
+    let legal = pos.legal_move_list();
+    let legal = legal.as_slice();
+    let best = result
+        .best_move
+        .filter(|mv| legal.contains(mv))
+        .or_else(|| legal.first().copied());
+    match best {
+        Some(mv) => {
+            let ponder = if result.best_move == Some(mv) {
+                result.pv.get(1).map(|p| format!(" ponder {p}"))
+            } else {
+                None
+            };
             say(out, &format!("bestmove {mv}{}", ponder.unwrap_or_default()));
         }
-        _ => say(
+        None => say(
             out,
             if dialect == Dialect::Ucci {
                 "nobestmove"
@@ -506,6 +532,59 @@ mod tests {
         );
         assert!(out.contains("readyok"));
         assert!(out.lines().any(|l| l.starts_with("bestmove ")));
+    }
+
+    /// The `bestmove` of `out`, checked legal in `pos` (raw move generation, whatever our own
+    /// rule endings say).
+    fn legal_answer(out: &str, pos: &Position) -> Move {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("bestmove") || *l == "nobestmove")
+            .unwrap_or_else(|| panic!("no answer in {out}"));
+        let text = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = pos
+            .parse_move_text(text)
+            .unwrap_or_else(|e| panic!("'{line}' is not legal: {e}\n{out}"));
+        assert!(pos.legal_move_list().as_slice().contains(&mv));
+        mv
+    }
+
+    #[test]
+    fn past_our_own_rule_endings_a_legal_move_is_still_answered() {
+        // 60-move rule (halfmove clock 130), third repetition, and no attackers left: our rules
+        // end each game, the GUI plays on, so each dialect answers a legal move.
+        let cases = [
+            "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 130 80".to_string(),
+            format!(
+                "position startpos moves {}",
+                ["h2e2 h9g7 e2h2 g7h9"; 3].join(" ")
+            ),
+            "position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1".to_string(),
+        ];
+        for case in &cases {
+            let mut session = Session::new(Dialect::Uci, io::sink(), EngineConfig::default());
+            session.handle(case);
+            let pos = session.position.clone();
+            assert!(pos.rule_ending().is_some(), "{case}: not a rule ending");
+            for dialect in [Dialect::Uci, Dialect::Ucci] {
+                let out = talk(dialect, &format!("{case}\ngo movetime 50\n"));
+                legal_answer(&out, &pos);
+                assert!(
+                    out.contains("info string qiyi's rules end the game"),
+                    "{out}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_legal_move_is_the_only_nobestmove() {
+        // Red is mated: no legal move, so UCCI says nobestmove and UCI bestmove (none).
+        let mate = "position fen 3k5/R8/9/9/9/9/9/9/9/1R2K4 w moves b0b9";
+        let out = talk(Dialect::Ucci, &format!("{mate}\ngo depth 2\n"));
+        assert!(out.lines().any(|l| l == "nobestmove"), "{out}");
+        let out = talk(Dialect::Uci, &format!("{mate}\ngo depth 2\n"));
+        assert!(out.lines().any(|l| l == "bestmove (none)"), "{out}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! One test (at least) for every rule of issue 3: the seven pieces, the flying general, no move
+//! One test (at least) for every rule of Xiangqi as implemented: the seven pieces, the flying general, no move
 //! into check, checkmate and stalemate losing, perpetual check losing, perpetual chase losing,
 //! other repetitions drawing, the 60-move rule and "no attackers" drawing.
 //! Positions whose verdict is not obvious were confirmed with pyffish (noted in comments).

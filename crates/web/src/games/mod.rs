@@ -86,7 +86,7 @@ pub fn catalog() -> Vec<CatalogEntry> {
             listed: true,
         },
         CatalogEntry {
-            game: "peg",
+            game: "peg-solitaire",
             title: "Peg solitaire",
             about: "choose a board and a start hole, play, or let the solver finish it",
             options: vec![
@@ -180,6 +180,17 @@ pub fn catalog() -> Vec<CatalogEntry> {
     ]
 }
 
+/// Older names still accepted for a game, each with the one name the game has everywhere now.
+pub const ALIASES: &[(&str, &str)] = &[("peg", "peg-solitaire")];
+
+/// The name `game` goes by: itself, or the game an old alias in [`ALIASES`] stands for.
+pub fn canonical(game: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == game)
+        .map_or(game, |(_, name)| name)
+}
+
 /// The names of every game, for error messages.
 pub fn names() -> String {
     catalog()
@@ -221,7 +232,7 @@ fn parse_position<G: Notation>(text: &str) -> Result<G, ApiError> {
     G::from_text(text).map_err(|e| ApiError::BadRequest(format!("bad position '{text}': {e}")))
 }
 
-/// Starts `game` with the `rules` options (a JSON object), from `position` when given.
+/// Starts `game` (its name or an old alias) with the `rules` options (a JSON object), from `position` when given.
 pub fn create(
     game: &str,
     rules: &Value,
@@ -231,7 +242,7 @@ pub fn create(
     if !(rules.is_object() || rules.is_null()) {
         return Err(ApiError::BadRequest("rules must be a JSON object".into()));
     }
-    match game {
+    match canonical(game) {
         "xiangqi" => {
             let pos = match position {
                 Some(text) => parse_position(text)?,
@@ -284,7 +295,7 @@ pub fn create(
             let adapter = aeroplane::AeroplaneAdapter { rules: pos.rules() };
             Ok(Box::new(Session::new(adapter, pos, seed)))
         }
-        "peg" => {
+        "peg-solitaire" => {
             let board = option_str(rules, "board", "english")?;
             let start = option_str(rules, "start", "")?.trim();
             let start = (!start.is_empty() && start != "default").then_some(start);

@@ -79,7 +79,7 @@ impl Adapter for PegAdapter {
     type G = PegPosition;
 
     fn game(&self) -> &'static str {
-        "peg"
+        "peg-solitaire"
     }
 
     fn rules(&self) -> String {

@@ -9,7 +9,7 @@
 //! (top 2 or top 4 choices within 0.02), chosen by the even rollouts and measured by the odd
 //! ones and the other way round, so the noise that picks a choice does not also score it.
 //!
-//! `cargo run --release -p qiyi-aeroplane --example disagree -- GAMES SEED ROLLOUTS [HORIZON] > out.csv`
+//! `cargo run --release -p qiyi-research-aeroplane --example disagree -- GAMES SEED ROLLOUTS [HORIZON] > out.csv`
 use qiyi_aeroplane::board::{on_ring, ring_square, steps_behind, CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind, WinPlayer, WinWeights};

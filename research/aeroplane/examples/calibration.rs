@@ -4,7 +4,7 @@
 //! Prints the chances in bins against the realised win rate, and a logistic fit
 //! `P(win) = sigmoid(a + b * logit(p))` (a = 0, b = 1 when the model is calibrated).
 //!
-//! `cargo run --release -p qiyi-aeroplane --example calibration -- GAMES SEED [KIND]`
+//! `cargo run --release -p qiyi-research-aeroplane --example calibration -- GAMES SEED [KIND]`
 //! (KIND default `win`).
 mod common;
 

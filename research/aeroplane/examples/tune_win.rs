@@ -3,7 +3,7 @@
 //! difference from the first, game by game, with its standard error. OPPONENT `random-aligned`
 //! plays random opponents through `tournament::aligned_results` (sharper paired differences).
 //!
-//! `cargo run --release -p qiyi-aeroplane --example tune_win -- GAMES SEED OPPONENT CAND...`
+//! `cargo run --release -p qiyi-research-aeroplane --example tune_win -- GAMES SEED OPPONENT CAND...`
 //! where CAND is `race`, `win`, or `S,G,D[,T,L,B,N,Z]` (strength, greedy, danger, threat, lookahead, tie-break, samples, Z > 0 for
 //! log-normal finish times, of
 //! [`WinWeights`]).

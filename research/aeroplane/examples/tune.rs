@@ -1,6 +1,6 @@
 //! Self-play tuning of the heuristic weights (`Weights::TUNED`).
 //!
-//! `cargo run --release -p qiyi-aeroplane --example tune -- [games-per-eval] [rounds] [seed]`
+//! `cargo run --release -p qiyi-research-aeroplane --example tune -- [games-per-eval] [rounds] [seed]`
 //!
 //! Coordinate search: each weight in turn is moved up and down by a step (halved every round); a
 //! change is kept when the tuned player's score improves by more than 0.01. The score of a weight vector is its win rate in 4-player standard games

@@ -1,4 +1,4 @@
-//! Quick tournament runner for measurements: `tourney RULES SEATS GAMES SEED`.
+//! Quick tournament runner for measurements: `quick_tourney RULES SEATS GAMES SEED`.
 use qiyi_aeroplane::tournament::{parse_seats, run, TournamentSpec};
 use qiyi_aeroplane::Rules;
 fn main() {

@@ -3,7 +3,7 @@
 //! the ring (or on the flight path) gets the predicted chance of being sent home before its next
 //! turn; the realised hits are counted by bins of the prediction.
 //!
-//! `cargo run --release -p qiyi-aeroplane --example danger_calibration -- GAMES SEED KIND`
+//! `cargo run --release -p qiyi-research-aeroplane --example danger_calibration -- GAMES SEED KIND`
 use qiyi_aeroplane::board::{CENTRE, HANGAR};
 use qiyi_aeroplane::eval::danger_with;
 use qiyi_aeroplane::players::{make_player, PlayerKind};

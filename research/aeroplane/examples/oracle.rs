@@ -4,7 +4,7 @@
 //! uniformly random, the same random streams for every choice) and plays the best. It also logs
 //! where it disagrees with `win` (the shipped `best` before `win-rollout`).
 //!
-//! `cargo run --release -p qiyi-aeroplane --example oracle -- GAMES SEED ROLLOUTS POLICY [MARGIN]`
+//! `cargo run --release -p qiyi-research-aeroplane --example oracle -- GAMES SEED ROLLOUTS POLICY [MARGIN]`
 //!
 //! POLICY is the rollout policy of its own side: `random`, `rg` (capture when possible, else the
 //! fewest expected turns by the hazard race table), `rs` (`rg` that also pays the turns it expects

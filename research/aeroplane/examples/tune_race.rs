@@ -1,6 +1,6 @@
 //! Grid check of the race player's weights against three `random` (or other) players.
 //!
-//! `cargo run --release -p qiyi-aeroplane --example tune_race -- GAMES SEED OPPONENT D,E,L [D,E,L...]`
+//! `cargo run --release -p qiyi-research-aeroplane --example tune_race -- GAMES SEED OPPONENT D,E,L [D,E,L...]`
 //! Every candidate plays the same seeded games (common random numbers), seats rotating.
 mod common;
 

@@ -3,7 +3,7 @@
 //! interval and the candidate's decision times (mean and max, wall clock, one thread), and each
 //! later candidate's difference from the first, game by game (paired), with its standard error.
 //!
-//! `cargo run --release -p qiyi-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
+//! `cargo run --release -p qiyi-research-aeroplane --example tune_rollout -- GAMES SEED OPPONENT CAND...`
 //! where CAND is a player type (`win`, `win-rollout`, ...) or `R,H,M,K` (rollouts, horizon,
 //! margin, candidates of [`RolloutWeights`]), optionally `,P,A,B,Z,E,EM` (P: who plays my own
 //! moves in the rollouts, 0 `race_greedy`, 1 `win`, 2 `race_safe`; A 1: antithetic pairs; B, Z:

@@ -1,0 +1,43 @@
+// Shared by the browser tests: where the qiyi binary and Chromium are, and `qiyi serve` started on
+// a free port.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The qiyi binary: $QIYI_BIN, else the release or debug build of this checkout. */
+export const bin = process.env.QIYI_BIN || ["target/release/qiyi", "target/debug/qiyi"].map((p) => join(root, p)).find(existsSync);
+
+/** Debian's Chromium (or $CHROMIUM). */
+export const chromePath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+/** Chromium's flags for a headless run in CI. */
+export const launchArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Exits with status 2 and a hint when there is no qiyi binary. */
+export function requireBinary() {
+  if (!bin || !existsSync(bin)) {
+    console.error("no qiyi binary: build it (cargo build --release -p qiyi) or set QIYI_BIN");
+    process.exit(2);
+  }
+}
+
+/** Spawns `qiyi serve --port 0 --json`; resolves with `{ child, url }` once it prints the URL. */
+export function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, url: JSON.parse(line).url });
+      }
+    });
+    child.on("exit", (code) => reject(new Error("the server exited with " + code)));
+  });
+}
