@@ -7,7 +7,8 @@ shared machine. For each game both libraries have, the same loop (new game, then
 uniformly random legal action, or sample a chance outcome, and apply it) runs for about
 ``--steps`` steps; it prints microseconds per step. ``floor`` is that loop over a Python object
 that does no game work at all (the cost of the Python loop itself). ``vector`` is
-``VectorGames(n).step(sample_actions())`` (NumPy in and out, one Python call per n steps) and
+``VectorGames(n).step(sample_actions(), observe=False)`` (NumPy in and out: actions, rewards,
+done flags; one Python call per n steps; observations are not computed) and
 ``vector-rust`` is ``VectorGames.step_random`` (the whole loop in Rust). OpenSpiel's games
 differ in rules from qiyi's (see the README), so its steps are not the same positions.
 """
@@ -74,7 +75,7 @@ def vector_step(name, rules, n, steps):
     rounds = max(1, steps // n)
     t0 = time.process_time()
     for _ in range(rounds):
-        v.step(v.sample_actions())
+        v.step(v.sample_actions(), observe=False)
     return (time.process_time() - t0) / (rounds * n)
 
 

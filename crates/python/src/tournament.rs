@@ -72,6 +72,17 @@ fn cc_config(
     })
 }
 
+/// Checks that sorted game indices are exactly `0..games`.
+fn covers(indices: impl ExactSizeIterator<Item = u64>, games: u64) -> Result<(), QiyiError> {
+    let n = indices.len() as u64;
+    if n != games || indices.enumerate().any(|(i, g)| g != i as u64) {
+        return Err(QiyiError::Rule(format!(
+            "the records do not cover games 0..{games} exactly once"
+        )));
+    }
+    Ok(())
+}
+
 fn check_range(start: u64, end: u64, games: u64) -> Result<(), QiyiError> {
     if start > end || end > games {
         return Err(QiyiError::Rule(format!(
@@ -163,12 +174,7 @@ pub fn summarize(
             let spec = aero_spec(seats, games, seed, &rules)?;
             let mut recs: Vec<AeroGame> = records.extract()?;
             recs.sort_by_key(|r| r.0);
-            if recs.len() as u64 != games || recs.iter().enumerate().any(|(i, r)| r.0 != i as u64) {
-                return Err(fail(format!(
-                    "the records do not cover games 0..{games} exactly once"
-                ))
-                .into());
-            }
+            covers(recs.iter().map(|r| r.0), games)?;
             let kind = |i: usize| {
                 spec.seats
                     .get(i)
@@ -200,12 +206,7 @@ pub fn summarize(
             let config = cc_config(seats, games, seed, level, &rules)?;
             let mut recs: Vec<CcGame> = records.extract()?;
             recs.sort_by_key(|r| r.0);
-            if recs.len() as u64 != games || recs.iter().enumerate().any(|(i, r)| r.0 != i as u64) {
-                return Err(fail(format!(
-                    "the records do not cover games 0..{games} exactly once"
-                ))
-                .into());
-            }
+            covers(recs.iter().map(|r| r.0), games)?;
             let records = recs
                 .into_iter()
                 .map(|(_, seats, winner, first, plies)| cc_t::GameRecord {

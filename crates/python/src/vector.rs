@@ -167,13 +167,17 @@ impl VectorGames {
     /// Plays `actions[i]` in game `i` (shape `(n,)`, integers); returns `(observations,
     /// rewards, done)`: rewards `(n, num_players)` are the returns of games that just ended (0
     /// elsewhere), and those games restart. Every action is checked before any is played.
+    /// With `observe=False` the observations are not computed and `None` is returned in their
+    /// place (for loops that read only masks, or observe every k steps).
     #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (actions, observe=true))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
+        observe: bool,
     ) -> PyResult<(
-        Bound<'py, PyArrayDyn<f32>>,
+        Option<Bound<'py, PyArrayDyn<f32>>>,
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
     )> {
@@ -207,7 +211,7 @@ impl VectorGames {
             }
             let mut rewards = vec![0.0f32; n * players];
             let mut done = vec![false; n];
-            let mut obs = vec![0.0f32; n * obs_len];
+            let mut obs = vec![0.0f32; if observe { n * obs_len } else { 0 }];
             let mut finished = 0;
             for (i, (s, r)) in states.iter_mut().zip(rngs.iter_mut()).enumerate() {
                 s.apply_id(acts[i] as u32)?;
@@ -221,13 +225,20 @@ impl VectorGames {
                     s.reset();
                     Self::settle(s, r);
                 }
-                s.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
+                if observe {
+                    s.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
+                }
             }
             Ok((obs, rewards, done, finished))
         })?;
         self.episodes += finished;
+        let obs = if observe {
+            Some(self.obs_array(py, obs)?)
+        } else {
+            None
+        };
         Ok((
-            self.obs_array(py, obs)?,
+            obs,
             PyArray1::from_vec(py, rewards).reshape([n, players])?,
             PyArray1::from_vec(py, done),
         ))

@@ -66,8 +66,9 @@ def test_chinese_checkers_tournament_one_two_workers_and_the_cli():
     c = cli(["--seed", "3", "--threads", "1", "tournament", "chinese-checkers", "--players", "3",
              "--seats", "seed,random,random", "--games", "6", "--level", "1",
              "--max-moves", "60"])
-    for key in ("by_type", "mean_plies", "capped", "records"):
-        assert one[key] == c[key], key
+    # The CLI prints win rates by type and the mean length as mean_moves.
+    assert {k: t["win_rate"] for k, t in one["by_type"].items()} == c["win_rate"]
+    assert (one["mean_plies"], one["capped"]) == (c["mean_moves"], c["capped"])
 
 
 def test_bad_tournaments_fail_before_any_work():

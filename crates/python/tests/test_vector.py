@@ -57,6 +57,12 @@ def test_finished_games_report_returns_and_restart():
     assert v.episodes == finished
 
 
+def test_step_without_observations():
+    v = qiyi.VectorGames("xiangqi", 3, seed=1)
+    obs, rewards, done = v.step(v.sample_actions(), observe=False)
+    assert obs is None and rewards.shape == (3, 2) and done.shape == (3,)
+
+
 def test_step_random_counts_moves():
     v = qiyi.VectorGames("checkers", 10, seed=2)
     assert v.step_random(50) == 500
