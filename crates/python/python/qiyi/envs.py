@@ -4,7 +4,10 @@
   opponents (``xiangqi``, ``checkers``, ``chinese_checkers``, ``aeroplane``). Observations are
   dicts ``{"observation": float32 tensor, "action_mask": int8 mask}`` as in PettingZoo's
   classic games; dice (aeroplane) are rolled inside the environment from its seeded generator.
-  Rewards come at the end: each agent's return (``State.returns()``).
+  Rewards come at the end: each agent's return (``State.returns()``). The observation is the
+  state's tensor, which for Chinese checkers and aeroplane is relative to the player to move, so
+  an agent reading it on its own turn (``env.last()`` in the AEC loop) sees itself first; the
+  action mask is all zeros for the agents not to move.
 * :class:`PegSolitaireEnv`: a Gymnasium environment for peg solitaire. The observation is the
   pegs (float32, one per hole); ``info["action_mask"]`` marks the legal jumps. A legal jump gives
   reward 0 until no jump is left, then the return (+1 for one peg left, else
