@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod encode;
 pub mod error;
 pub mod eval;
 pub mod finish;

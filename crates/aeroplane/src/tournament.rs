@@ -80,12 +80,24 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
-struct GameOutcome {
-    winner_type: Option<PlayerKind>,
-    turns: u32,
-    captures: u32,
-    /// (type, decisions, total seconds, max seconds)
-    timing: Vec<(PlayerKind, u64, f64, f64)>,
+/// What one game of a tournament produced.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    /// The type of the winning seat (`None` when the game hit the roll cap).
+    pub winner_type: Option<PlayerKind>,
+    /// Turns played.
+    pub turns: u32,
+    /// Planes sent home by captures.
+    pub captures: u32,
+    /// Per seat: (type, decisions, total seconds, max seconds).
+    pub timing: Vec<(PlayerKind, u64, f64, f64)>,
+}
+
+/// Plays game `g` of the tournament (seats rotated by `g`, dice and players seeded from
+/// `spec.seed` and `g`): the same game whichever machine or thread plays it, so a tournament
+/// can be sharded by index and put together with [`summarize`].
+pub fn play_game(spec: &TournamentSpec, g: u64) -> Result<GameOutcome, AeroError> {
+    play_one(spec, g)
 }
 
 fn play_one(spec: &TournamentSpec, g: u64) -> Result<GameOutcome, AeroError> {
@@ -351,6 +363,19 @@ pub fn run(
             r
         })
         .collect::<Result<_, _>>()?;
+    summarize(spec, &outcomes)
+}
+
+/// The tournament result of `outcomes` (every game, in index order; their number is the number
+/// of games).
+pub fn summarize(
+    spec: &TournamentSpec,
+    outcomes: &[GameOutcome],
+) -> Result<TournamentResult, AeroError> {
+    let n = spec.seats.len();
+    if outcomes.is_empty() {
+        return Err(AeroError::BadTournament("no games to play".into()));
+    }
     let mut by_type: BTreeMap<String, TypeStats> = BTreeMap::new();
     let mut timing: BTreeMap<String, (u64, f64, f64)> = BTreeMap::new();
     for &k in &spec.seats {
@@ -367,7 +392,7 @@ pub fn run(
     }
     let mut turns = 0u64;
     let mut captures = 0u64;
-    for o in &outcomes {
+    for o in outcomes {
         turns += o.turns as u64;
         captures += o.captures as u64;
         if let Some(w) = o.winner_type {
@@ -382,7 +407,7 @@ pub fn run(
             t.2 = t.2.max(max);
         }
     }
-    let games = spec.games;
+    let games = outcomes.len() as u64;
     let mut win_rate = BTreeMap::new();
     for (name, e) in by_type.iter_mut() {
         e.win_rate = e.wins as f64 / games as f64;

@@ -151,3 +151,32 @@ fn the_candidate_takes_its_seat_and_the_field_the_others() {
     }
     assert!(field_moves > 20, "{field_moves}");
 }
+
+#[test]
+fn games_played_by_index_and_summarized_equal_the_whole_tournament() {
+    use qiyi_aeroplane::tournament::{play_game, run_with_threads, summarize, TournamentSpec};
+    let spec = TournamentSpec {
+        rules: Rules::STANDARD,
+        seats: vec![
+            PlayerKind::Heuristic,
+            PlayerKind::Random,
+            PlayerKind::Random,
+        ],
+        games: 40,
+        seed: 27,
+    };
+    let whole = run_with_threads(&spec, 2, &|| {}).expect("runs");
+    // Shards in any order, as machines of a cluster would return them.
+    let mut outcomes: Vec<_> = (20..40)
+        .chain(0..20)
+        .map(|g| (g, play_game(&spec, g)))
+        .collect();
+    outcomes.sort_by_key(|o| o.0);
+    let outcomes: Vec<_> = outcomes.into_iter().map(|o| o.1.expect("plays")).collect();
+    let parts = summarize(&spec, &outcomes).expect("summarizes");
+    assert_eq!(parts.win_rate, whole.win_rate);
+    assert_eq!(parts.mean_turns, whole.mean_turns);
+    assert_eq!(parts.captures_per_game, whole.captures_per_game);
+    assert_eq!(parts.games, 40);
+    assert!(summarize(&spec, &[]).is_err());
+}

@@ -22,6 +22,7 @@
 
 pub mod ballot;
 pub mod board;
+pub mod encode;
 pub mod engine;
 pub mod movegen;
 pub mod notation;

@@ -41,6 +41,12 @@ impl Move {
         self.jumps > 0
     }
 
+    /// The jump directions, two bits per jump (jump `i` in bits `2i..2i + 2`); 0 for a step.
+    #[inline]
+    pub fn jump_path(&self) -> u32 {
+        self.path
+    }
+
     /// The number of pieces captured.
     #[inline]
     pub fn num_captured(&self) -> u32 {

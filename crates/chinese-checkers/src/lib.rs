@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod encode;
 pub mod engine;
 pub mod eval;
 pub mod movegen;

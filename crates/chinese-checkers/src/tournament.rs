@@ -107,28 +107,35 @@ pub fn run(config: &TournamentConfig, on_game: impl Fn() + Sync + Send) -> Tourn
 
 fn run_here(config: &TournamentConfig, on_game: &(impl Fn() + Sync)) -> TournamentResult {
     use rayon::prelude::*;
-    let n = config.options.players;
     let records: Vec<GameRecord> = (0..config.games)
         .into_par_iter()
         .map(|g| {
-            let kinds: Vec<PlayerKind> = (0..n)
-                .map(|s| config.seats[(s + g) % config.seats.len()])
-                .collect();
-            let seed = Rng::derive(config.seed, g as u64).next_u64();
-            let (pos, _) = play_game(config.options, &kinds, config.level, seed);
-            let first: Vec<usize> = (0..n)
-                .filter(|&p| pos.result(p) >= 1.0 - 1e-9 || is_top(&pos, p))
-                .collect();
+            let record = play_indexed(config, g);
             on_game();
-            GameRecord {
-                seats: kinds.iter().map(|k| k.to_string()).collect(),
-                winner: pos.winner(),
-                first,
-                plies: pos.ply(),
-            }
+            record
         })
         .collect();
     summarize(config, records)
+}
+
+/// Plays game `g` of the tournament (seats rotated by `g`, seeded from `config.seed` and `g`):
+/// the same game whichever machine or thread plays it, so a tournament can be sharded by index.
+pub fn play_indexed(config: &TournamentConfig, g: usize) -> GameRecord {
+    let n = config.options.players;
+    let kinds: Vec<PlayerKind> = (0..n)
+        .map(|s| config.seats[(s + g) % config.seats.len()])
+        .collect();
+    let seed = Rng::derive(config.seed, g as u64).next_u64();
+    let (pos, _) = play_game(config.options, &kinds, config.level, seed);
+    let first: Vec<usize> = (0..n)
+        .filter(|&p| pos.result(p) >= 1.0 - 1e-9 || is_top(&pos, p))
+        .collect();
+    GameRecord {
+        seats: kinds.iter().map(|k| k.to_string()).collect(),
+        winner: pos.winner(),
+        first,
+        plies: pos.ply(),
+    }
 }
 
 /// Whether `p` shares the best rank (for games stopped by the cap).
@@ -140,7 +147,8 @@ fn is_top(pos: &Position, p: usize) -> bool {
     (pos.result(p) - best).abs() < 1e-9
 }
 
-fn summarize(config: &TournamentConfig, records: Vec<GameRecord>) -> TournamentResult {
+/// The tournament result of `records` (every game, in index order).
+pub fn summarize(config: &TournamentConfig, records: Vec<GameRecord>) -> TournamentResult {
     let n = config.options.players;
     let games = records.len();
     let mut by_type: BTreeMap<String, TypeResult> = BTreeMap::new();

@@ -127,3 +127,30 @@ fn racer_levels_scale_the_greedy_share() {
         "the level-1 racer always agreed with the full racer"
     );
 }
+
+#[test]
+fn games_played_by_index_and_summarized_equal_the_whole_tournament() {
+    use qiyi_chinese_checkers::tournament::{play_indexed, summarize};
+    let config = TournamentConfig {
+        options: Options::players(3).expect("3 players"),
+        seats: vec![PlayerKind::Seed, PlayerKind::Random, PlayerKind::Random],
+        games: 6,
+        seed: 27,
+        level: 2,
+        threads: 2,
+    };
+    let whole = run(&config, || {});
+    let records: Vec<_> = (0..6)
+        .rev()
+        .map(|g| play_indexed(&config, g))
+        .rev()
+        .collect();
+    let parts = summarize(&config, records);
+    assert_eq!(parts.mean_plies, whole.mean_plies);
+    for (name, t) in &whole.by_type {
+        assert_eq!(parts.by_type[name].wins, t.wins, "{name}");
+    }
+    let plies: Vec<u32> = parts.records.iter().map(|r| r.plies).collect();
+    let whole_plies: Vec<u32> = whole.records.iter().map(|r| r.plies).collect();
+    assert_eq!(plies, whole_plies);
+}

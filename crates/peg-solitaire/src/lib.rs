@@ -25,6 +25,7 @@
 pub mod bits;
 pub mod board;
 pub mod classes;
+pub mod encode;
 pub mod error;
 pub mod pagoda;
 pub mod position;

@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod encode;
 pub mod engine;
 pub mod error;
 pub mod eval;

@@ -1,0 +1,66 @@
+"""qiyi (棋艺): five classic games and their search core, from Python.
+
+The API follows OpenSpiel's pyspiel (see the package README for the call-by-call table)::
+
+    import qiyi
+    game = qiyi.load_game("checkers")
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    print(state.returns())
+
+Games: ``xiangqi``, ``checkers``, ``chinese_checkers``, ``peg_solitaire``, ``aeroplane``.
+Also here: :class:`VectorGames` (n games stepped in Rust), ``State.search`` (engines, MCTS,
+expectimax, the peg solver), ``qiyi.envs`` (PettingZoo / Gymnasium) and ``qiyi.cluster`` (Ray).
+"""
+
+from ._qiyi import (  # noqa: F401
+    CHANCE_PLAYER,
+    TERMINAL_PLAYER,
+    Error,
+    Game,
+    GameOverError,
+    IllegalActionError,
+    ParseError,
+    RuleError,
+    SearchError,
+    SearchResult,
+    ShapeError,
+    State,
+    UnknownGameError,
+    VectorGames,
+    load_game,
+    registered_names,
+    rule_options,
+)
+
+__all__ = [
+    "CHANCE_PLAYER",
+    "TERMINAL_PLAYER",
+    "Error",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "ParseError",
+    "RuleError",
+    "SearchError",
+    "SearchResult",
+    "ShapeError",
+    "State",
+    "UnknownGameError",
+    "VectorGames",
+    "load_game",
+    "registered_names",
+    "rule_options",
+    "search",
+]
+
+
+def _load_game_kw(name, rules):
+    """Unpickles a Game: ``load_game(name, **rules)``."""
+    return load_game(name, **rules)
+
+
+def search(state, algorithm="engine", **limits):
+    """Searches ``state``; the same as ``state.search(algorithm, **limits)``."""
+    return state.search(algorithm, **limits)

@@ -1,0 +1,380 @@
+//! One object-safe view of every game ([`DynState`]) over a small per-game definition
+//! ([`GameDef`]): integer action ids, observations, text, search.
+
+use crate::error::{QiyiError, Result};
+use crate::search::{SearchOut, SearchRequest};
+use qiyi_core::{Game, Notation, Rng, Turn};
+
+/// pyspiel's player id of a chance node.
+pub const CHANCE: i64 = -1;
+/// pyspiel's player id of a finished game.
+pub const TERMINAL: i64 = -4;
+
+/// What a game adds to its rules for the Python API.
+pub trait GameDef: Clone + Send + Sync + 'static {
+    /// The rules.
+    type G: Notation;
+    /// The game's name in `load_game`.
+    fn name(&self) -> &'static str;
+    /// The rule options in force, as `(key, value)` text.
+    fn params(&self) -> Vec<(String, String)>;
+    /// The first position.
+    fn initial(&self) -> Self::G;
+    /// The definition that goes with a position read from text (a peg board carries its shape).
+    fn adopt(&self, _pos: &Self::G) -> Self {
+        self.clone()
+    }
+    /// Distinct action ids (ids lie in `0..num_actions`).
+    fn num_actions(&self) -> usize;
+    /// Writes the id of every move of `legal` (the legal moves of `pos`) into `out`.
+    fn ids(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], out: &mut Vec<u32>);
+    /// The shape of the observation tensor.
+    fn observation_shape(&self) -> Vec<usize>;
+    /// Writes the observation (of the shape above) into `out`.
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool;
+    /// Runs a search from `pos` (not over, not a chance node).
+    fn search(
+        &self,
+        pos: &Self::G,
+        req: &SearchRequest,
+    ) -> Result<SearchOut<<Self::G as Game>::Move>>;
+}
+
+/// A state of any game, as the Python classes see it.
+pub trait DynState: Send + Sync {
+    /// The game's name.
+    fn name(&self) -> &'static str;
+    /// The rule options in force.
+    fn params(&self) -> Vec<(String, String)>;
+    /// Players (1 for peg solitaire).
+    fn num_players(&self) -> usize;
+    /// Distinct action ids.
+    fn num_actions(&self) -> usize;
+    /// pyspiel's current player: a player, [`CHANCE`] or [`TERMINAL`].
+    fn current_player(&self) -> i64;
+    /// The legal action ids (chance outcomes at a chance node), in generation order.
+    fn legal_ids(&mut self) -> &[u32];
+    /// Applies the action `id`.
+    fn apply_id(&mut self, id: u32) -> Result<()>;
+    /// Chance outcomes with their probabilities (empty off chance nodes).
+    fn chance(&self) -> Vec<(u32, f64)>;
+    /// Resolves chance nodes by sampling with `rng` (at most `limit` outcomes).
+    fn resolve_chance(&mut self, rng: &mut Rng, limit: usize) -> usize;
+    /// Plays one uniformly random legal action (a chance node samples its outcomes).
+    fn random_step(&mut self, rng: &mut Rng) -> bool;
+    /// Every player's return (zeros before the end).
+    fn returns(&self) -> Vec<f64>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn DynState>;
+    /// The action `id` in the game's notation.
+    fn id_to_text(&mut self, id: u32) -> Result<String>;
+    /// The action written `text` in the game's notation.
+    fn text_to_id(&mut self, text: &str) -> Result<u32>;
+    /// The position in the game's notation.
+    fn to_text(&self) -> String;
+    /// Replaces the position by one read from `text`.
+    fn set_text(&mut self, text: &str) -> Result<()>;
+    /// Back to the first position.
+    fn reset(&mut self);
+    /// The observation shape.
+    fn observation_shape(&self) -> Vec<usize>;
+    /// Writes the observation.
+    fn observe(&self, out: &mut [f32]) -> bool;
+    /// Action ids played since the first position (chance outcomes included).
+    fn history(&self) -> &[u32];
+    /// Runs a search.
+    fn search(&self, req: &SearchRequest) -> Result<SearchOut<u32>>;
+    /// A readable picture of the position.
+    fn describe(&self) -> String;
+}
+
+/// [`DynState`] for one game: the position and its legal moves with their ids, computed once
+/// per position.
+#[derive(Clone)]
+pub struct State<D: GameDef> {
+    def: D,
+    pos: D::G,
+    moves: Vec<<D::G as Game>::Move>,
+    ids: Vec<u32>,
+    fresh: bool,
+    /// `pos.turn()`, kept after every change (some games find the end by generating moves).
+    turn: Turn,
+    /// Scratch space for chance outcomes.
+    outcomes: Vec<(<D::G as Game>::Move, f64)>,
+    history: Vec<u32>,
+}
+
+impl<D: GameDef> State<D> {
+    /// The first position of `def`.
+    pub fn new(def: D) -> Self {
+        let pos = def.initial();
+        Self::at(def, pos)
+    }
+
+    /// `def` at `pos`.
+    pub fn at(def: D, pos: D::G) -> Self {
+        let turn = pos.turn();
+        State {
+            def,
+            pos,
+            moves: Vec::new(),
+            ids: Vec::new(),
+            fresh: false,
+            turn,
+            outcomes: Vec::new(),
+            history: Vec::new(),
+        }
+    }
+
+    fn refresh(&mut self) {
+        if !self.fresh {
+            self.pos.legal_moves(&mut self.moves);
+            self.def.ids(&self.pos, &self.moves, &mut self.ids);
+            self.fresh = true;
+        }
+    }
+
+    fn play(&mut self, k: usize) {
+        let mv = self.moves[k];
+        self.history.push(self.ids[k]);
+        self.pos.make(mv);
+        self.fresh = false;
+        self.turn = self.pos.turn();
+    }
+
+    fn index_of(&mut self, id: u32) -> Result<usize> {
+        if self.turn == Turn::Over {
+            return Err(QiyiError::GameOver(format!(
+                "the {} game is over: no action can be applied",
+                self.def.name()
+            )));
+        }
+        self.refresh();
+        self.ids.iter().position(|&i| i == id).ok_or_else(|| {
+            QiyiError::Illegal(format!(
+                "action {id} is not legal here (legal: {:?})",
+                &self.ids[..self.ids.len().min(40)]
+            ))
+        })
+    }
+}
+
+impl<D: GameDef> DynState for State<D> {
+    fn name(&self) -> &'static str {
+        self.def.name()
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        self.def.params()
+    }
+
+    fn num_players(&self) -> usize {
+        self.pos.num_players()
+    }
+
+    fn num_actions(&self) -> usize {
+        self.def.num_actions()
+    }
+
+    fn current_player(&self) -> i64 {
+        match self.turn {
+            Turn::Player(p) => p as i64,
+            Turn::Chance => CHANCE,
+            Turn::Over => TERMINAL,
+        }
+    }
+
+    fn legal_ids(&mut self) -> &[u32] {
+        self.refresh();
+        &self.ids
+    }
+
+    fn apply_id(&mut self, id: u32) -> Result<()> {
+        let k = self.index_of(id)?;
+        self.play(k);
+        Ok(())
+    }
+
+    fn chance(&self) -> Vec<(u32, f64)> {
+        if self.turn != Turn::Chance {
+            return Vec::new();
+        }
+        let mut outcomes = Vec::new();
+        self.pos.chance_outcomes(&mut outcomes);
+        let moves: Vec<_> = outcomes.iter().map(|o| o.0).collect();
+        let mut ids = Vec::new();
+        self.def.ids(&self.pos, &moves, &mut ids);
+        ids.into_iter().zip(outcomes.iter().map(|o| o.1)).collect()
+    }
+
+    fn resolve_chance(&mut self, rng: &mut Rng, limit: usize) -> usize {
+        let mut done = 0;
+        while done < limit && self.turn == Turn::Chance {
+            self.pos.chance_outcomes(&mut self.outcomes);
+            if self.outcomes.is_empty() {
+                break;
+            }
+            let k = rng
+                .weighted(self.outcomes.iter().map(|o| o.1))
+                .min(self.outcomes.len() - 1);
+            let mv = self.outcomes[k].0;
+            self.refresh();
+            match self.moves.iter().position(|&m| m == mv) {
+                Some(i) => self.play(i),
+                None => break,
+            }
+            done += 1;
+        }
+        done
+    }
+
+    fn random_step(&mut self, rng: &mut Rng) -> bool {
+        match self.turn {
+            Turn::Over => false,
+            Turn::Chance => self.resolve_chance(rng, 1) == 1,
+            Turn::Player(_) => {
+                self.refresh();
+                if self.moves.is_empty() {
+                    return false;
+                }
+                let k = rng.below(self.moves.len());
+                self.play(k);
+                true
+            }
+        }
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        let n = self.pos.num_players();
+        if self.turn == Turn::Over {
+            (0..n).map(|p| self.pos.returns(p)).collect()
+        } else {
+            vec![0.0; n]
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+
+    fn id_to_text(&mut self, id: u32) -> Result<String> {
+        let k = self.index_of(id)?;
+        Ok(self.pos.move_to_text(self.moves[k]))
+    }
+
+    fn text_to_id(&mut self, text: &str) -> Result<u32> {
+        if self.turn == Turn::Over {
+            return Err(QiyiError::GameOver(format!(
+                "the {} game is over: {text:?} names no legal action",
+                self.def.name()
+            )));
+        }
+        let mv = self
+            .pos
+            .parse_move(text)
+            .map_err(|e| QiyiError::Illegal(format!("{text:?}: {e}")))?;
+        self.refresh();
+        self.moves
+            .iter()
+            .position(|&m| m == mv)
+            .map(|k| self.ids[k])
+            .ok_or_else(|| QiyiError::Illegal(format!("{text:?} is not legal here")))
+    }
+
+    fn to_text(&self) -> String {
+        self.pos.to_text()
+    }
+
+    fn set_text(&mut self, text: &str) -> Result<()> {
+        let pos = <D::G as Notation>::from_text(text).map_err(|e| {
+            QiyiError::Parse(format!("bad {} position {text:?}: {e}", self.def.name()))
+        })?;
+        self.def = self.def.adopt(&pos);
+        self.pos = pos;
+        self.fresh = false;
+        self.turn = self.pos.turn();
+        self.history.clear();
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.pos = self.def.initial();
+        self.fresh = false;
+        self.turn = self.pos.turn();
+        self.history.clear();
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        self.def.observation_shape()
+    }
+
+    fn observe(&self, out: &mut [f32]) -> bool {
+        self.def.observe(&self.pos, out)
+    }
+
+    fn history(&self) -> &[u32] {
+        &self.history
+    }
+
+    fn search(&self, req: &SearchRequest) -> Result<SearchOut<u32>> {
+        match self.turn {
+            Turn::Over => {
+                return Err(QiyiError::GameOver(format!(
+                    "the {} game is over: there is nothing to search",
+                    self.def.name()
+                )))
+            }
+            Turn::Chance => {
+                return Err(QiyiError::Search(
+                    "a chance node: apply a chance outcome before searching".into(),
+                ))
+            }
+            Turn::Player(_) => {}
+        }
+        let out = self.def.search(&self.pos, req)?;
+        // Moves to ids and notation, replaying the principal variation while it stays legal.
+        let mut pos = self.pos.clone();
+        let mut legal = Vec::new();
+        let mut ids = Vec::new();
+        let mut pv = Vec::new();
+        let mut pv_text = Vec::new();
+        for &mv in &out.pv {
+            pos.legal_moves(&mut legal);
+            let Some(k) = legal.iter().position(|&m| m == mv) else {
+                break;
+            };
+            self.def.ids(&pos, &legal, &mut ids);
+            pv.push(ids[k]);
+            pv_text.push(pos.move_to_text(mv));
+            pos.make(mv);
+        }
+        let best = match out.best {
+            Some(mv) => {
+                let mut legal = Vec::new();
+                self.pos.legal_moves(&mut legal);
+                let k = legal.iter().position(|&m| m == mv).ok_or_else(|| {
+                    QiyiError::Search(format!("{} chose an illegal move", out.algorithm))
+                })?;
+                self.def.ids(&self.pos, &legal, &mut ids);
+                Some((ids[k], self.pos.move_to_text(mv)))
+            }
+            None => None,
+        };
+        Ok(SearchOut {
+            best: best.as_ref().map(|b| b.0),
+            best_text: best.map(|b| b.1),
+            score: out.score,
+            pv,
+            pv_text,
+            nodes: out.nodes,
+            depth: out.depth,
+            seconds: out.seconds,
+            algorithm: out.algorithm,
+            exact: out.exact,
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.pos.to_text()
+    }
+}

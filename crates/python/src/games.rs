@@ -1,0 +1,516 @@
+//! The five games as [`GameDef`]s, and `load_game`: names, rule options, action ids,
+//! observations and each game's own search.
+
+use crate::dynamic::{DynState, GameDef, State};
+use crate::error::{QiyiError, Result};
+use crate::search::{run_expectimax, run_mcts, unsupported, Algorithm, SearchOut, SearchRequest};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The games, by the name `load_game` takes (aliases in [`canonical`]).
+pub const GAMES: [&str; 5] = [
+    "xiangqi",
+    "checkers",
+    "chinese_checkers",
+    "peg_solitaire",
+    "aeroplane",
+];
+
+/// The canonical name of `name` (`chinese-checkers` and `peg` are accepted too).
+pub fn canonical(name: &str) -> Option<&'static str> {
+    match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        "xiangqi" | "chinese_chess" => Some("xiangqi"),
+        "checkers" | "english_checkers" => Some("checkers"),
+        "chinese_checkers" => Some("chinese_checkers"),
+        "peg_solitaire" | "peg" => Some("peg_solitaire"),
+        "aeroplane" | "aeroplane_chess" => Some("aeroplane"),
+        _ => None,
+    }
+}
+
+/// The rule options each game takes (the CLI's options, in snake case).
+pub fn rule_keys(game: &str) -> &'static [&'static str] {
+    match game {
+        "chinese_checkers" => &["players", "pieces", "anti_spoil", "goal_lock", "max_moves"],
+        "peg_solitaire" => &["board", "start", "finish"],
+        "aeroplane" => &["players", "rules", "takeoff", "three_sixes", "end"],
+        _ => &[],
+    }
+}
+
+/// Rule options as text, by key.
+pub type Rules = Vec<(String, String)>;
+
+fn get<'a>(rules: &'a Rules, key: &str) -> Option<&'a str> {
+    rules
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn number<T: std::str::FromStr>(rules: &Rules, key: &str, default: T) -> Result<T> {
+    match get(rules, key) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| QiyiError::Rule(format!("rule {key} must be a whole number, not {v:?}"))),
+    }
+}
+
+fn flag(rules: &Rules, key: &str, default: bool) -> Result<bool> {
+    match get(rules, key).map(|v| v.trim().to_ascii_lowercase()) {
+        None => Ok(default),
+        Some(v) if v == "true" || v == "1" => Ok(true),
+        Some(v) if v == "false" || v == "0" => Ok(false),
+        Some(v) => Err(QiyiError::Rule(format!(
+            "rule {key} must be true or false, not {v:?}"
+        ))),
+    }
+}
+
+/// Loads `name` with `rules`, at its first position.
+pub fn load(name: &str, rules: &Rules) -> Result<Box<dyn DynState>> {
+    let game = canonical(name)
+        .ok_or_else(|| QiyiError::UnknownGame(name.to_string(), GAMES.join(", ")))?;
+    let keys = rule_keys(game);
+    for (k, _) in rules {
+        if !keys.contains(&k.as_str()) {
+            return Err(QiyiError::Rule(if keys.is_empty() {
+                format!("{game} has no rule option {k:?} (it takes none)")
+            } else {
+                format!(
+                    "{game} has no rule option {k:?}; its options are {}",
+                    keys.join(", ")
+                )
+            }));
+        }
+    }
+    Ok(match game {
+        "xiangqi" => Box::new(State::new(Xiangqi)),
+        "checkers" => Box::new(State::new(Checkers)),
+        "chinese_checkers" => Box::new(State::new(ChineseCheckers {
+            options: cc_options(rules)?,
+        })),
+        "peg_solitaire" => {
+            let board = qiyi_peg_solitaire::load_board(get(rules, "board").unwrap_or("english"))
+                .map_err(|e| QiyiError::Rule(e.to_string()))?;
+            let problem =
+                qiyi_peg_solitaire::Problem::new(board, get(rules, "start"), get(rules, "finish"))
+                    .map_err(|e| QiyiError::Rule(e.to_string()))?;
+            Box::new(State::new(Peg { problem }))
+        }
+        _ => {
+            let (rules, players) = aero_rules(rules)?;
+            Box::new(State::new(Aeroplane { rules, players }))
+        }
+    })
+}
+
+/// Chinese-checkers options from rule options (the CLI's defaults).
+pub fn cc_options(rules: &Rules) -> Result<qiyi_chinese_checkers::Options> {
+    let options = qiyi_chinese_checkers::Options {
+        players: number(rules, "players", 2)?,
+        pieces: number(rules, "pieces", 10)?,
+        anti_spoil: flag(rules, "anti_spoil", true)?,
+        goal_lock: flag(rules, "goal_lock", false)?,
+        max_moves: number(rules, "max_moves", 200)?,
+    };
+    options
+        .validate()
+        .map_err(|e| QiyiError::Rule(e.to_string()))?;
+    Ok(options)
+}
+
+/// Aeroplane rules and player count from rule options (the CLI's defaults).
+pub fn aero_rules(rules: &Rules) -> Result<(qiyi_aeroplane::Rules, usize)> {
+    let rule_err = |e: qiyi_aeroplane::AeroError| QiyiError::Rule(e.to_string());
+    let mut r = qiyi_aeroplane::Rules::from_options(
+        get(rules, "rules").unwrap_or("standard"),
+        get(rules, "takeoff"),
+        get(rules, "three_sixes"),
+    )
+    .map_err(rule_err)?;
+    if let Some(e) = get(rules, "end") {
+        r.ending = e.parse().map_err(rule_err)?;
+    }
+    let players = number(rules, "players", 4)?;
+    qiyi_aeroplane::Aero::new(r, players).map_err(rule_err)?;
+    Ok((r, players))
+}
+
+fn engine_level(req: &SearchRequest) -> u8 {
+    req.level.clamp(1, 10) as u8
+}
+
+/// Xiangqi: no rule options (the crate's full rules).
+#[derive(Clone, Copy, Debug)]
+pub struct Xiangqi;
+
+impl GameDef for Xiangqi {
+    type G = qiyi_xiangqi::Position;
+    fn name(&self) -> &'static str {
+        "xiangqi"
+    }
+    fn params(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    fn initial(&self) -> Self::G {
+        qiyi_xiangqi::Position::start()
+    }
+    fn num_actions(&self) -> usize {
+        qiyi_xiangqi::encode::NUM_ACTIONS
+    }
+    fn ids(&self, _pos: &Self::G, legal: &[qiyi_xiangqi::Move], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(legal.iter().map(|&m| qiyi_xiangqi::encode::action_id(m)));
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        qiyi_xiangqi::encode::OBSERVATION_SHAPE.to_vec()
+    }
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool {
+        qiyi_xiangqi::encode::observation(pos, out)
+    }
+    fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<qiyi_xiangqi::Move>> {
+        use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
+        match req.algorithm {
+            Algorithm::Engine => {
+                let level = match req.player.as_deref() {
+                    Some("seed") => Level::Seed,
+                    None | Some("engine") | Some("best") => Level::Strength(engine_level(req)),
+                    Some(other) => {
+                        return Err(QiyiError::Search(format!(
+                            "xiangqi players are engine (by level) and seed, not {other:?}"
+                        )))
+                    }
+                };
+                let mut engine = Engine::new(EngineConfig {
+                    hash_mib: 16,
+                    threads: 1,
+                    level,
+                    seed: req.seed,
+                });
+                let r = engine.think(pos, &req.limits, |_| {});
+                Ok(SearchOut::from_result(
+                    r,
+                    format!("qiyi-xiangqi engine ({level:?})"),
+                ))
+            }
+            Algorithm::Mcts => Ok(run_mcts(pos, req)),
+            other => Err(unsupported("xiangqi", other, "engine and mcts")),
+        }
+    }
+}
+
+/// English checkers (WCDF): no rule options.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkers;
+
+impl GameDef for Checkers {
+    type G = qiyi_checkers::Checkers;
+    fn name(&self) -> &'static str {
+        "checkers"
+    }
+    fn params(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    fn initial(&self) -> Self::G {
+        qiyi_checkers::Checkers::start()
+    }
+    fn num_actions(&self) -> usize {
+        qiyi_checkers::encode::NUM_ACTIONS
+    }
+    fn ids(&self, _pos: &Self::G, legal: &[qiyi_checkers::Move], out: &mut Vec<u32>) {
+        out.clear();
+        // Past MAX_VARIANTS loop captures (none known) the id stays in range but may repeat;
+        // applying it then plays the first of them.
+        out.extend(legal.iter().map(|&m| {
+            qiyi_checkers::encode::action_id(legal, m).unwrap_or(
+                (qiyi_checkers::encode::NUM_ACTIONS - 1024) as u32
+                    + (m.from() as u32 - 1) * 32
+                    + m.to() as u32
+                    - 1,
+            )
+        }));
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        qiyi_checkers::encode::OBSERVATION_SHAPE.to_vec()
+    }
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool {
+        qiyi_checkers::encode::observation(pos, out)
+    }
+    fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<qiyi_checkers::Move>> {
+        use qiyi_checkers::engine::player::{Engine, Level};
+        match req.algorithm {
+            Algorithm::Engine => {
+                let level = match req.player.as_deref() {
+                    Some("seed") => Level::Seed {
+                        depth: Level::SEED_DEPTH,
+                    },
+                    None | Some("engine") | Some("best") => Level::Level(engine_level(req)),
+                    Some(other) => {
+                        return Err(QiyiError::Search(format!(
+                            "checkers players are engine (by level) and seed, not {other:?}"
+                        )))
+                    }
+                };
+                let mut engine = Engine::new(level, 1);
+                engine.set_noise_seed(req.seed);
+                let r = engine.think(pos, &req.limits, |_| {});
+                Ok(SearchOut::from_result(
+                    r,
+                    format!("qiyi-checkers engine ({level:?})"),
+                ))
+            }
+            Algorithm::Mcts => Ok(run_mcts(pos, req)),
+            other => Err(unsupported("checkers", other, "engine and mcts")),
+        }
+    }
+}
+
+/// Chinese checkers: players, pieces, anti-spoiling, goal lock, move cap.
+#[derive(Clone, Copy, Debug)]
+pub struct ChineseCheckers {
+    options: qiyi_chinese_checkers::Options,
+}
+
+impl GameDef for ChineseCheckers {
+    type G = qiyi_chinese_checkers::Position;
+    fn name(&self) -> &'static str {
+        "chinese_checkers"
+    }
+    fn params(&self) -> Vec<(String, String)> {
+        let o = &self.options;
+        vec![
+            ("players".into(), o.players.to_string()),
+            ("pieces".into(), o.pieces.to_string()),
+            ("anti_spoil".into(), o.anti_spoil.to_string()),
+            ("goal_lock".into(), o.goal_lock.to_string()),
+            ("max_moves".into(), o.max_moves.to_string()),
+        ]
+    }
+    fn initial(&self) -> Self::G {
+        // The options were validated by `load`.
+        qiyi_chinese_checkers::Position::start(self.options).unwrap_or_default()
+    }
+    fn adopt(&self, pos: &Self::G) -> Self {
+        ChineseCheckers {
+            options: *pos.options(),
+        }
+    }
+    fn num_actions(&self) -> usize {
+        qiyi_chinese_checkers::encode::NUM_ACTIONS
+    }
+    fn ids(&self, _pos: &Self::G, legal: &[qiyi_chinese_checkers::Move], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(
+            legal
+                .iter()
+                .map(|&m| qiyi_chinese_checkers::encode::action_id(m)),
+        );
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        qiyi_chinese_checkers::encode::observation_shape(self.options.players).to_vec()
+    }
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool {
+        qiyi_chinese_checkers::encode::observation(pos, out)
+    }
+    fn search(
+        &self,
+        pos: &Self::G,
+        req: &SearchRequest,
+    ) -> Result<SearchOut<qiyi_chinese_checkers::Move>> {
+        use qiyi_chinese_checkers::engine::{Player, PlayerKind};
+        match req.algorithm {
+            Algorithm::Engine => {
+                let name = req.player.as_deref().unwrap_or("best");
+                let kind = PlayerKind::parse(name, self.options.players)
+                    .map_err(|e| QiyiError::Search(e.to_string()))?;
+                let t = Instant::now();
+                let mv = Player::new(kind, req.level.clamp(1, 10), req.seed).choose(pos);
+                Ok(SearchOut::choice(
+                    mv,
+                    t.elapsed().as_secs_f64(),
+                    format!("chinese-checkers player {kind} (level {})", req.level),
+                ))
+            }
+            Algorithm::Mcts => Ok(run_mcts(pos, req)),
+            other => Err(unsupported(
+                "chinese_checkers",
+                other,
+                "engine (player types) and mcts",
+            )),
+        }
+    }
+}
+
+/// Peg solitaire: board, start hole, finish hole.
+#[derive(Clone, Debug)]
+pub struct Peg {
+    problem: qiyi_peg_solitaire::Problem,
+}
+
+impl GameDef for Peg {
+    type G = qiyi_peg_solitaire::PegPosition;
+    fn name(&self) -> &'static str {
+        "peg_solitaire"
+    }
+    fn params(&self) -> Vec<(String, String)> {
+        let b = &self.problem.board;
+        let finish = match self.problem.finish {
+            qiyi_peg_solitaire::Finish::Hole(h) => b.hole_name(h).to_string(),
+            qiyi_peg_solitaire::Finish::Any => "any".into(),
+        };
+        vec![
+            ("board".into(), b.name().to_string()),
+            ("finish".into(), finish),
+        ]
+    }
+    fn initial(&self) -> Self::G {
+        qiyi_peg_solitaire::PegPosition::new(self.problem.board.clone(), self.problem.start)
+    }
+    fn adopt(&self, pos: &Self::G) -> Self {
+        Peg {
+            problem: qiyi_peg_solitaire::Problem {
+                board: pos.board().clone(),
+                start: pos.pegs(),
+                finish: qiyi_peg_solitaire::Finish::Any,
+            },
+        }
+    }
+    fn num_actions(&self) -> usize {
+        qiyi_peg_solitaire::encode::num_actions(&self.problem.board)
+    }
+    fn ids(&self, _pos: &Self::G, legal: &[u16], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(legal.iter().map(|&m| m as u32));
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![self.problem.board.len()]
+    }
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool {
+        qiyi_peg_solitaire::encode::observation(pos, out)
+    }
+    fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<u16>> {
+        match req.algorithm {
+            Algorithm::Engine | Algorithm::Solve => {
+                let problem = qiyi_peg_solitaire::Problem {
+                    board: Arc::clone(pos.board()),
+                    start: pos.pegs(),
+                    finish: self.problem.finish,
+                };
+                let t = Instant::now();
+                let budget = req.limits.nodes.unwrap_or(100_000_000);
+                let solve = problem.solve(budget);
+                let jumps = pos.board().jumps();
+                let pv: Vec<u16> = solve
+                    .jumps
+                    .iter()
+                    .flatten()
+                    .filter_map(|j| jumps.iter().position(|k| k == j).map(|i| i as u16))
+                    .collect();
+                let (score, exact) = match (&solve.jumps, solve.proved_impossible) {
+                    (Some(_), _) => (1.0, true),
+                    (None, true) => (-1.0, true),
+                    (None, false) => (0.0, false),
+                };
+                Ok(SearchOut {
+                    best: pv.first().copied(),
+                    best_text: None,
+                    score,
+                    depth: pv.len() as u32,
+                    pv,
+                    pv_text: Vec::new(),
+                    nodes: solve.nodes,
+                    seconds: t.elapsed().as_secs_f64(),
+                    algorithm: "peg-solitaire solver (depth-first, dead-position memo)".into(),
+                    exact,
+                })
+            }
+            Algorithm::Mcts => Ok(run_mcts(pos, req)),
+            other => Err(unsupported("peg_solitaire", other, "solve and mcts")),
+        }
+    }
+}
+
+/// Aeroplane chess: players, rule set, take-off, three sixes, ending.
+#[derive(Clone, Copy, Debug)]
+pub struct Aeroplane {
+    rules: qiyi_aeroplane::Rules,
+    players: usize,
+}
+
+impl GameDef for Aeroplane {
+    type G = qiyi_aeroplane::Aero;
+    fn name(&self) -> &'static str {
+        "aeroplane"
+    }
+    fn params(&self) -> Vec<(String, String)> {
+        vec![
+            ("players".into(), self.players.to_string()),
+            ("rules".into(), self.rules.set.to_string()),
+            ("takeoff".into(), self.rules.takeoff.to_string()),
+            ("three_sixes".into(), self.rules.three_sixes.to_string()),
+            ("end".into(), self.rules.ending.to_string()),
+        ]
+    }
+    fn initial(&self) -> Self::G {
+        // The player count was checked by `load`.
+        qiyi_aeroplane::Aero::new(self.rules, self.players)
+            .unwrap_or_else(|_| qiyi_aeroplane::Aero::solo(self.rules))
+    }
+    fn adopt(&self, pos: &Self::G) -> Self {
+        Aeroplane {
+            rules: pos.rules(),
+            players: pos.players(),
+        }
+    }
+    fn num_actions(&self) -> usize {
+        qiyi_aeroplane::encode::NUM_ACTIONS
+    }
+    fn ids(&self, _pos: &Self::G, legal: &[qiyi_aeroplane::AeroMove], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(legal.iter().map(|&m| qiyi_aeroplane::encode::action_id(m)));
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![qiyi_aeroplane::encode::observation_len(self.players)]
+    }
+    fn observe(&self, pos: &Self::G, out: &mut [f32]) -> bool {
+        qiyi_aeroplane::encode::observation(pos, out)
+    }
+    fn search(
+        &self,
+        pos: &Self::G,
+        req: &SearchRequest,
+    ) -> Result<SearchOut<qiyi_aeroplane::AeroMove>> {
+        use qiyi_aeroplane::players::{make_player, PlayerKind};
+        match req.algorithm {
+            Algorithm::Engine => {
+                let name = req.player.as_deref().unwrap_or("best");
+                let kind: PlayerKind = name
+                    .parse()
+                    .map_err(|e: qiyi_aeroplane::AeroError| QiyiError::Search(e.to_string()))?;
+                let t = Instant::now();
+                let mv = make_player(kind, req.seed).choose(pos);
+                Ok(SearchOut::choice(
+                    mv,
+                    t.elapsed().as_secs_f64(),
+                    format!("aeroplane player {kind}"),
+                ))
+            }
+            Algorithm::Mcts => Ok(run_mcts(pos, req)),
+            Algorithm::Expectimax => {
+                let eval = qiyi_aeroplane::search::AeroEval::new(
+                    pos,
+                    qiyi_aeroplane::eval::Weights::TUNED,
+                );
+                Ok(run_expectimax(pos, &eval, "aeroplane evaluation", req))
+            }
+            other => Err(unsupported(
+                "aeroplane",
+                other,
+                "engine (player types), mcts and expectimax",
+            )),
+        }
+    }
+}
