@@ -4,7 +4,7 @@
 //! - A side with no legal move loses (this takes precedence over the draw rules).
 //! - Threefold repetition: the same position with the same side to move for the third time is a
 //!   draw. Only positions since the last capture or man move can repeat, so only those are compared.
-//! - The 40-move rule (WCDF 1.32 as stated in issue 5): 40 moves by each side (80 plies) with no man
+//! - The 40-move rule (WCDF rule 1.32): 40 moves by each side (80 plies) with no man
 //!   moved and no capture is a draw.
 //!
 //! Both draws are applied automatically (the game ends), so `legal_moves` is empty exactly when the

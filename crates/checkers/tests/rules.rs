@@ -1,4 +1,4 @@
-//! One test (at least) per WCDF rule listed in issue 5.
+//! One test (at least) per WCDF rule the crate implements (see the crate README).
 
 use qiyi_checkers::notation::{board_from_fen, move_to_pdn, parse_move};
 use qiyi_checkers::rules::{Outcome, QUIET_PLY_LIMIT};

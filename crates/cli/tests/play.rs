@@ -263,7 +263,10 @@ fn play_first_moves(args: &[&str], seats_to_hear: usize) -> String {
         }
         let seen = out.len();
         writeln!(stdin, "moves").expect("input is written");
-        assert!(until_prompt(&mut out, seen), "no prompt after `moves`:\n{out}");
+        assert!(
+            until_prompt(&mut out, seen),
+            "no prompt after `moves`:\n{out}"
+        );
         let listed = out[seen..]
             .split_once("legal moves: ")
             .and_then(|(_, rest)| rest.split_whitespace().next())
