@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn both_compiled_walks_agree_with_making_every_leaf() {
-        let positions = random_positions(150, 0x5EED_26);
+        let positions = random_positions(150, 2026);
         let with_kings = positions.iter().filter(|b| b.kings() != 0).count();
         assert!(with_kings >= 30, "only {with_kings} positions with kings");
         for b in &positions {
