@@ -1,5 +1,6 @@
-//! Move generation: simple moves by bitboard shifts, capture sequences by depth-first search over
-//! the neighbour tables, and move counting without building the list (bulk-counting perft).
+//! Move generation: simple moves by bitboard shifts, capture sequences by depth-first search
+//! (one shift per jump), and move counting without building the list (bulk-counting perft). The
+//! hot code is compiled once per side to move (a `Side` type) and reports moves to a visitor.
 //!
 //! WCDF rules: capturing is compulsory but any capture sequence may be chosen; a sequence must be
 //! completed; captured pieces are removed at the end of the sequence, so they still block landing
