@@ -375,6 +375,21 @@ impl Board {
         }
     }
 
+    /// The position after up to `plies` uniformly random legal moves from this one (fewer when
+    /// the side to move has none): seeded random positions for tests and varied openings.
+    pub fn random_walk(&self, plies: usize, rng: &mut qiyi_core::Rng) -> Board {
+        let mut board = *self;
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            board.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            board = board.play(moves[rng.below(moves.len())]);
+        }
+        board
+    }
+
     /// Applies `mv` (legal here) to a copy.
     #[inline]
     pub fn play(&self, mv: Move) -> Board {
@@ -577,5 +592,18 @@ mod tests {
         assert!(positions > 10_000, "{positions} positions");
         assert!(man_multi > 100, "{man_multi} multi-jumps of men");
         assert!(king_captures > 100, "{king_captures} king captures");
+    }
+
+    #[test]
+    fn random_walks_are_seeded_and_stop_without_moves() {
+        use qiyi_core::Rng;
+        let start = Board::start();
+        assert_eq!(start.random_walk(0, &mut Rng::new(1)), start);
+        let a = start.random_walk(30, &mut Rng::new(5));
+        assert_eq!(a, start.random_walk(30, &mut Rng::new(5)));
+        assert_ne!(a, start);
+        // White has no piece: no move, the walk stays put.
+        let lost = Board::new(1, 0, 0, Color::White).expect("valid board");
+        assert_eq!(lost.random_walk(5, &mut Rng::new(5)), lost);
     }
 }

@@ -163,28 +163,12 @@ mod tests {
     use super::*;
     use qiyi_core::rng::Rng;
 
-    /// Positions from seeded random games long enough to hold kings and multi-jumps.
-    fn random_positions(n: usize, seed: u64) -> Vec<Board> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        let mut moves = Vec::new();
-        while out.len() < n {
-            let mut b = Board::start();
-            for _ in 0..10 + rng.below(60) {
-                b.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                b = b.play(moves[rng.below(moves.len())]);
-            }
-            out.push(b);
-        }
-        out
-    }
-
     #[test]
     fn both_compiled_walks_agree_with_making_every_leaf() {
-        let positions = random_positions(150, 2026);
+        let mut rng = Rng::new(2026);
+        let positions: Vec<Board> = (0..150)
+            .map(|_| Board::start().random_walk(10 + rng.below(60), &mut rng))
+            .collect();
         let with_kings = positions.iter().filter(|b| b.kings() != 0).count();
         assert!(with_kings >= 30, "only {with_kings} positions with kings");
         for b in &positions {
