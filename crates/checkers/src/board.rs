@@ -17,9 +17,9 @@ pub const EVEN_ROWS: Bitboard = 0x0F0F_0F0F;
 /// Squares on odd rows (5-8, 13-16, 21-24, 29-32).
 pub const ODD_ROWS: Bitboard = 0xF0F0_F0F0;
 /// The first square of every row (1, 5, 9, ...).
-const FIRST_OF_ROW: Bitboard = 0x1111_1111;
+pub(crate) const FIRST_OF_ROW: Bitboard = 0x1111_1111;
 /// The last square of every row (4, 8, 12, ...).
-const LAST_OF_ROW: Bitboard = 0x8888_8888;
+pub(crate) const LAST_OF_ROW: Bitboard = 0x8888_8888;
 /// Where Black men are crowned (29-32).
 pub const BLACK_CROWN_ROW: Bitboard = 0xF000_0000;
 /// Where White men are crowned (1-4).
