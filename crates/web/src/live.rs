@@ -4,7 +4,8 @@
 //! `GET /api/games/{id}/events?after=PLY` sends a `move` event for each ply after `PLY` (its SSE
 //! id is the ply, so a browser that reconnects sends `Last-Event-ID` and resumes where it left
 //! off: no move missed or shown twice), an `undo` event when moves were taken back, a `state`
-//! event with the whole game after every change, and `thinking` events while an AI searches.
+//! event with the whole game after every change (also with its ply as id), and `thinking` events
+//! while an AI searches.
 
 use crate::api::{prepare_search, run_search, view, AppState};
 use crate::error::ApiError;
@@ -70,7 +71,8 @@ impl Cursor {
         self.last = ply;
         let signature = (ply, entry.to_move().is_none(), entry.draw_offer);
         if !events.is_empty() || self.sent != Some(signature) {
-            events.push(json_event("state", &view(&entry)));
+            // The state's id is its ply too: a reconnecting page resumes after it.
+            events.push(json_event("state", &view(&entry)).id(ply.to_string()));
             self.sent = Some(signature);
         } else {
             let progress = entry.thinking.as_ref().map(|t| lock(&t.progress).clone());
