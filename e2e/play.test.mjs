@@ -21,7 +21,7 @@ if (!bin || !existsSync(bin)) {
 
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
     child.stdout.on("data", (d) => {

@@ -164,6 +164,8 @@ async function newGame(position) {
 }
 
 function setState(state) {
+  // A request's answer can arrive after a newer state from the live stream: keep the newest.
+  if (ui.state && state.id === ui.state.id && state.version < ui.state.version && !ui.replay) return;
   ui.state = state;
   ui.sel = [];
   render();

@@ -117,11 +117,10 @@ const Online = (() => {
       if (ui.live !== es) return;
       const st = JSON.parse(ev.data);
       const cur = ui.state;
+      if (cur && !ui.replay && cur.id === st.id && st.version < cur.version) return;
       const changed = !cur || st.ply !== cur.ply || JSON.stringify(st.result) !== JSON.stringify(cur.result) ||
         st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock);
       if (!changed) { showThinking(st.thinking); return; }
-      // A page's own request answers too; ignore a stream state older than what it has.
-      if (cur && st.ply < cur.ply && !ui.replay && st.history.length >= cur.history.length) return;
       const sel = ui.sel;
       ui.state = st;
       ui.sel = cur && st.ply === cur.ply ? sel : [];
@@ -167,7 +166,8 @@ const Online = (() => {
     });
   }
 
-  function render(s) {
+  // The panel of a game (app.js's render() calls it as Online.render).
+  function panel(s) {
     el("online").hidden = !ui.id;
     const two = s.players === 2;
     const over = s.turn.kind === "over";
@@ -225,5 +225,5 @@ const Online = (() => {
     return { base_ms: base * 1000, increment_ms: inc * 1000 };
   }
 
-  return { mode, created, join, follow, render, init, clockSetting };
+  return { mode, created, join, follow, render: panel, init, clockSetting };
 })();

@@ -248,6 +248,8 @@ pub struct GameView {
     seats: Vec<Seat>,
     seed: u64,
     ply: usize,
+    /// Grows with every change of the game: a page keeps the newest state it was sent.
+    version: u64,
     hotseat: bool,
     draw_offer: Option<usize>,
     thinking: Option<Progress>,
@@ -269,6 +271,7 @@ pub fn view(entry: &GameEntry) -> GameView {
         seats: entry.seats.clone(),
         seed: entry.seed,
         ply: entry.session.ply(),
+        version: *entry.changes.borrow(),
         hotseat: entry.hotseat,
         draw_offer: entry.draw_offer,
         clock: entry.clock.as_ref().map(|c| c.view(entry.to_move())),
@@ -356,10 +359,12 @@ pub fn start_game(app: &AppState, new: NewGame) -> Result<Response, ApiError> {
     let game = new.session.game();
     let created = app.store.insert(new)?;
     let base = format!("/play/{game}?id={}", created.id);
+    // The token rides in the fragment, which browsers never send to a server.
     let links: Vec<Option<String>> = created
         .seat_tokens
         .iter()
-        .map(|t| t.as_ref().map(|t| format!("{base}#seat={t}")))
+        .enumerate()
+        .map(|(p, t)| t.as_ref().map(|t| format!("{base}&seat={p}#token={t}")))
         .collect();
     let state = view(&lock(&created.handle));
     crate::live::drive_ai(app, &created.handle);
@@ -453,6 +458,7 @@ fn replay_view(entry: &GameEntry, n: usize) -> Result<GameView, ApiError> {
         seats: entry.seats.clone(),
         seed: entry.seed,
         ply: session.ply(),
+        version: *entry.changes.borrow(),
         hotseat: entry.hotseat,
         draw_offer: None,
         clock: None,

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 /// Limits of the store.
 #[derive(Clone, Debug)]
 pub struct StoreConfig {
-    /// Most games held in memory at once; creating one more answers 503 when none can be
-    /// dropped (games are dropped from memory only, never from the database).
+    /// Most games held in memory at once; past it the least recently used game nobody watches
+    /// leaves memory (never the database), and 503 answers only when every game is in use.
     pub capacity: usize,
     /// A game untouched this long is dropped from memory (it stays in the database).
     pub idle_expiry: Duration,
@@ -204,6 +204,16 @@ fn result_from_json(v: &serde_json::Value) -> Option<GameResult> {
     })
 }
 
+/// The change counter of a game loaded now: it starts at the time in microseconds, so versions
+/// keep growing across restarts (a page never mistakes a newer state for an older one).
+fn new_changes() -> Arc<tokio::sync::watch::Sender<u64>> {
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0);
+    Arc::new(tokio::sync::watch::channel(micros).0)
+}
+
 /// Rebuilds a game from its stored record by replaying every move from the start; the die rolls
 /// the replay draws must be the stored ones (they come from the game's seed).
 pub fn rebuild(record: &GameRecord) -> Result<GameEntry, ApiError> {
@@ -274,7 +284,7 @@ pub fn rebuild(record: &GameRecord) -> Result<GameEntry, ApiError> {
         created: record.created,
         last_used: Instant::now(),
         thinking: None,
-        changes: Arc::new(tokio::sync::watch::channel(0).0),
+        changes: new_changes(),
         deleted: false,
         clock,
     })
@@ -339,13 +349,35 @@ impl Store {
         before - games.len()
     }
 
-    /// Stores a new game (with its first die rolls) and returns its id and tokens; 503 when
-    /// memory is full after purging.
-    pub fn insert(&self, new: NewGame) -> Result<Created, ApiError> {
+    /// Makes room for one more game in memory: drops expired games, then the least recently
+    /// used ones nobody watches or searches (they stay in the database); 503 when every game
+    /// held is in use.
+    fn make_room(&self) -> Result<(), ApiError> {
         self.purge_expired();
-        if self.len() >= self.config.capacity {
-            return Err(ApiError::TooManyGames(self.config.capacity));
+        let mut games = lock(&self.games);
+        while games.len() >= self.config.capacity {
+            let idle = games
+                .iter()
+                .filter_map(|(id, h)| {
+                    let e = lock(h);
+                    let free = e.thinking.is_none() && e.changes.receiver_count() == 0;
+                    free.then(|| (e.last_used, id.clone()))
+                })
+                .min();
+            match idle {
+                Some((_, id)) => {
+                    games.remove(&id);
+                }
+                None => return Err(ApiError::TooManyGames(self.config.capacity)),
+            }
         }
+        Ok(())
+    }
+
+    /// Stores a new game (with its first die rolls) and returns its id and tokens; 503 when
+    /// memory is full of games in use.
+    pub fn insert(&self, new: NewGame) -> Result<Created, ApiError> {
+        self.make_room()?;
         let mut id = tokens::new_id();
         while lock(&self.games).contains_key(&id) || self.db.exists(&id)? {
             id = tokens::new_id();
@@ -392,7 +424,7 @@ impl Store {
             created: crate::db::timestamp(),
             last_used: Instant::now(),
             thinking: None,
-            changes: Arc::new(tokio::sync::watch::channel(0).0),
+            changes: new_changes(),
             deleted: false,
         };
         let record = GameRecord {
@@ -441,6 +473,7 @@ impl Store {
                     .load(id)?
                     .ok_or_else(|| ApiError::NotFound(id.to_string()))?;
                 let entry = rebuild(&record)?;
+                self.make_room()?;
                 let mut games = lock(&self.games);
                 games
                     .entry(id.to_string())

@@ -437,12 +437,30 @@ async fn position_paste_replaces_the_game() {
 
 #[tokio::test]
 async fn store_cap_and_expiry() {
-    let app = app_with(StoreConfig {
-        capacity: 3,
-        idle_expiry: Duration::from_secs(3600),
-    });
-    for _ in 0..3 {
-        create(&app, json!({"game": "nim"})).await;
+    // A full memory drops the least recently used game (still in the database)...
+    let state = AppState::new(
+        Store::new(StoreConfig {
+            capacity: 3,
+            idle_expiry: Duration::from_secs(3600),
+        }),
+        2,
+    );
+    let app = qiyi_web::router(state.clone());
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(create(&app, json!({"game": "nim"})).await.0);
+    }
+    assert_eq!(state.store.len(), 3);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{}", ids[0]), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // ...but not one a page is watching: with every game watched, one more answers 503.
+    let mut streams = Vec::new();
+    for id in &ids[1..] {
+        let req = Request::builder()
+            .uri(format!("/api/games/{id}/events"))
+            .body(Body::empty())
+            .expect("request");
+        streams.push(app.clone().oneshot(req).await.expect("stream"));
     }
     let (status, v) = call(&app, "POST", "/api/games", Some(r#"{"game":"nim"}"#)).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
@@ -450,6 +468,7 @@ async fn store_cap_and_expiry() {
         .as_str()
         .expect("error")
         .contains("too many games"));
+    drop(streams);
 
     // An idle game leaves memory but not the database: it comes back when asked for.
     let state = AppState::new(

@@ -53,7 +53,10 @@ async fn two_player_xiangqi(app: &axum::Router) -> Game {
     assert_ne!(red, black);
     assert_eq!(red.len(), 32, "128-bit hex token");
     let links = v["links"]["seats"].as_array().expect("links");
-    assert!(links[0].as_str().expect("link").contains(&red));
+    assert!(links[0]
+        .as_str()
+        .expect("link")
+        .ends_with(&format!("&seat=0#token={red}")));
     let watch = v["links"]["watch"].as_str().expect("watch").to_string();
     assert!(!watch.contains(&red) && !watch.contains(&black));
     Game {
