@@ -1,33 +1,11 @@
 //! Seat links: only a seat's token acts for that seat; watch links, other seats' tokens, made-up
 //! tokens and stale requests are refused with 403/409 and leave the stored game unchanged.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+mod common;
+use axum::http::StatusCode;
+use common::call;
 use qiyi_web::api::AppState;
 use qiyi_web::store::Store;
-use serde_json::{json, Value};
-use tower::ServiceExt;
-
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: &str,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = req.body(Body::from(body.to_string())).expect("request");
-    let resp = app.clone().oneshot(req).await.expect("response");
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes).to_string() }));
-    (status, v)
-}
 
 struct Game {
     id: String,

@@ -2,8 +2,10 @@
 //! schema's file opens, the archive lists and exports games, live pages see moves as they
 //! happen and resume where they left off, and AI seats of link games move by themselves.
 
+mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use common::call;
 use http_body_util::BodyExt;
 use qiyi_web::api::AppState;
 use qiyi_web::db::Db;
@@ -28,26 +30,6 @@ fn app_on(path: &str) -> (AppState, axum::Router) {
         2,
     );
     (state.clone(), qiyi_web::router(state))
-}
-
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: &str,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let req = req.body(Body::from(body.to_string())).expect("request");
-    let resp = app.clone().oneshot(req).await.expect("response");
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes).to_string() }));
-    (status, v)
 }
 
 async fn create(app: &axum::Router, body: Value) -> Value {
