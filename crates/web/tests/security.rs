@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use common::call;
 use qiyi_web::api::AppState;
 use qiyi_web::store::Store;
+use serde_json::Value;
 
 struct Game {
     id: String,
@@ -242,4 +243,64 @@ async fn tokens_appear_only_in_the_creation_answer() {
     ] {
         assert!(!text.contains(&g.red) && !text.contains(&g.black), "{text}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_fall_ends_a_clocked_game() {
+    let app = qiyi_web::router(AppState::new(Store::new(Default::default()), 2));
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"xiangqi","seats":[{"kind":"human"},{"kind":"human"}],
+            "clock":{"base_ms":1000,"increment_ms":0}}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(
+        v["state"]["clock"]["running"],
+        Value::Null,
+        "starts with the first move"
+    );
+    let id = v["id"].as_str().expect("id").to_string();
+    let red = v["seat_tokens"][0].as_str().expect("token").to_string();
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&red),
+        r#"{"move":"h2e2"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["running"], 1, "{v}");
+    // Black lets the clock run out: the server ends the game on time, Red wins.
+    tokio::time::sleep(std::time::Duration::from_millis(1400)).await;
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    assert_eq!(v["result"]["winner"], 0, "{v}");
+    assert!(v["result"]["reason"]
+        .as_str()
+        .expect("reason")
+        .contains("ran out of time"));
+    assert_eq!(v["clock"]["remaining_ms"][1], 0);
+    // Bad clocks are refused.
+    for clock in [r#"{"base_ms":5}"#, r#"{"base_ms":60000,"inc":1}"#] {
+        let body = format!(r#"{{"game":"xiangqi","clock":{clock}}}"#);
+        let (status, v) = call(&app, "POST", "/api/games", None, &body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{clock}: {v}");
+    }
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game":"aeroplane","clock":{"base_ms":60000}}"#,
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "clocks are for two-player games"
+    );
 }
