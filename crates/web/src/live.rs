@@ -18,6 +18,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Query of the event stream.
@@ -53,7 +54,7 @@ fn json_event(name: &str, data: &impl serde::Serialize) -> Event {
 impl Cursor {
     /// The events that bring the page from what it has to the game as it is.
     fn catch_up(&mut self) -> Vec<Event> {
-        let entry = lock(&self.handle);
+        let mut entry = lock(&self.handle);
         if entry.deleted {
             self.done = true;
             return vec![json_event("gone", &json!({ "id": entry.id }))];
@@ -72,7 +73,23 @@ impl Cursor {
         let signature = (ply, entry.to_move().is_none(), entry.draw_offer);
         if !events.is_empty() || self.sent != Some(signature) {
             // The state's id is its ply too: a reconnecting page resumes after it.
-            events.push(json_event("state", &view(&entry)).id(ply.to_string()));
+            let version = *entry.changes.borrow();
+            let text = match &entry.state_cache {
+                Some((v, text)) if *v == version => text.clone(),
+                _ => {
+                    let text: Arc<str> = serde_json::to_string(&view(&entry))
+                        .unwrap_or_else(|_| "null".into())
+                        .into();
+                    entry.state_cache = Some((version, text.clone()));
+                    text
+                }
+            };
+            events.push(
+                Event::default()
+                    .event("state")
+                    .data(&*text)
+                    .id(ply.to_string()),
+            );
             self.sent = Some(signature);
         } else {
             let progress = entry.thinking.as_ref().map(|t| lock(&t.progress).clone());

@@ -71,6 +71,9 @@ pub struct GameEntry {
     pub deleted: bool,
     /// The clock of a clocked two-player game.
     pub clock: Option<Clock>,
+    /// The state as JSON for live pages, with the version it was made at (made once per change,
+    /// shared by every watcher).
+    pub state_cache: Option<(u64, Arc<str>)>,
 }
 
 impl GameEntry {
@@ -287,6 +290,7 @@ pub fn rebuild(record: &GameRecord) -> Result<GameEntry, ApiError> {
         changes: new_changes(),
         deleted: false,
         clock,
+        state_cache: None,
     })
 }
 
@@ -426,6 +430,7 @@ impl Store {
             thinking: None,
             changes: new_changes(),
             deleted: false,
+            state_cache: None,
         };
         let record = GameRecord {
             id: id.clone(),
