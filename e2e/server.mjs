@@ -27,7 +27,7 @@ export function requireBinary() {
 /** Spawns `qiyi serve --port 0 --json`; resolves with `{ child, url }` once it prints the URL. */
 export function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
     child.stdout.on("data", (d) => {

@@ -39,6 +39,8 @@ struct Cli {
 enum Command {
     /// Serve the page to play every game in the browser (prints the URL).
     Serve(serve::ServeArgs),
+    /// List or export the games `qiyi serve` stored (`qiyi games list|export --db PATH`).
+    Games(serve::GamesArgs),
     /// Count the leaves of the move tree to a depth (move-generator check).
     Perft(PerftArgs),
     /// Analyse a position with the engine: each depth's score, nodes and PV, then the best move.
@@ -284,6 +286,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let g = &cli.global;
     match cli.command {
         Command::Serve(a) => serve::serve(g, a),
+        Command::Games(a) => serve::games(g, a),
         Command::Perft(args) => match args.game {
             PerftGame::Checkers(a) => checkers::perft(g, a),
             PerftGame::Xiangqi(a) => xiangqi::perft(g, a),

@@ -15,12 +15,17 @@ const ui = {
   flipped: false,
   hint: null,       // path of the hinted move
   gen: 0,           // bumps on every new game so stale AI answers are dropped
+  token: null,      // this page's seat token (hot-seat: every seat), from its link or creation
+  seat: null,       // the seat this page plays in a link game (null: every human seat / none)
+  live: null,       // the game's live event stream (online.js)
 };
 
 async function api(method, url, body) {
+  const headers = body === undefined ? {} : { "content-type": "application/json" };
+  if (ui.token && method !== "GET") headers.authorization = "Bearer " + ui.token;
   const res = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data;
@@ -34,6 +39,12 @@ function note(text) { $("info").textContent = text; }
 function seatOf(player) {
   const s = ui.state && ui.state.seats[player];
   return s ? s.kind : "human";
+}
+
+// Whether this page may move for player p: a human seat this page holds.
+function mine(p) {
+  if (seatOf(p) !== "human" || !ui.token) return false;
+  return ui.seat === null || ui.seat === p;
 }
 
 function playerName(p) {
@@ -137,9 +148,13 @@ async function newGame(position) {
   ui.sel = []; ui.hint = null;
   const body = { game, seats: seatsFromForm(), rules: ruleValues(), seed: Number($("seed").value) || 0 };
   if (position) body.position = position;
+  body.hotseat = Online.mode() === "here";
+  const clock = Online.clockSetting();
+  if (clock && seatsFromForm().length === 2) body.clock = clock;
   try {
     const data = await api("POST", "/api/games", body);
     ui.id = data.id;
+    Online.created(data);
     setState(data.state);
     note("");
     maybeAi();
@@ -149,6 +164,8 @@ async function newGame(position) {
 }
 
 function setState(state) {
+  // A request's answer can arrive after a newer state from the live stream: keep the newest.
+  if (ui.state && state.id === ui.state.id && state.version < ui.state.version && !ui.replay) return;
   ui.state = state;
   ui.sel = [];
   render();
@@ -196,13 +213,14 @@ function render() {
   });
   ol.scrollTop = ol.scrollHeight;
   // buttons
-  const humanTurn = s.turn.kind === "player" && seatOf(s.turn.player) === "human";
+  const humanTurn = s.turn.kind === "player" && mine(s.turn.player);
   $("undo").disabled = ui.busy || !s.history.some((h) => h.player !== null);
   $("hint").disabled = ui.busy || !humanTurn;
-  $("ai-move").disabled = ui.busy || s.turn.kind !== "player";
+  $("ai-move").disabled = ui.busy || s.turn.kind !== "player" || !((s.hotseat && ui.token) || mine(s.turn.player));
   $("solve").disabled = ui.busy || s.turn.kind !== "player";
   drawBoard();
   if (board.extra) board.extra($("extra"), s, ui);
+  Online.render(s);
 }
 
 function drawBoard() {
@@ -229,7 +247,7 @@ function drawBoard() {
   const under = board.under ? board.under(s, d) : "";
   let marks = "";
   const legal = s.legal || [];
-  const humanTurn = s.turn.kind === "player" && seatOf(s.turn.player) === "human" && !ui.busy;
+  const humanTurn = s.turn.kind === "player" && mine(s.turn.player) && !ui.busy && !ui.replay;
   if (humanTurn) {
     const matches = legal.filter((m) => startsWith(m.path, ui.sel));
     if (ui.sel.length) {
@@ -289,7 +307,7 @@ function onBoardClick(ev) {
 
 function clickCell(cell) {
   const s = ui.state;
-  if (!s || ui.busy || s.turn.kind !== "player" || seatOf(s.turn.player) !== "human") return;
+  if (!s || ui.busy || ui.replay || s.turn.kind !== "player" || !mine(s.turn.player)) return;
   const legal = s.legal;
   let sel = ui.sel.concat([cell]);
   let matches = legal.filter((m) => startsWith(m.path, sel));
@@ -311,7 +329,7 @@ async function play(text) {
   ui.hint = null;
   ui.sel = [];
   try {
-    setState(await api("POST", `/api/games/${ui.id}/moves`, { move: text }));
+    setState(await api("POST", `/api/games/${ui.id}/moves`, { move: text, ply: ui.state.ply }));
     note("");
     maybeAi();
   } catch (e) {
@@ -357,7 +375,8 @@ async function aiMove(options) {
 
 async function maybeAi() {
   const s = ui.state;
-  if (!s || ui.busy || s.turn.kind !== "player" || seatOf(s.turn.player) === "human") return;
+  // In link games the server moves the AI seats by itself.
+  if (!s || ui.busy || !s.hotseat || s.turn.kind !== "player" || seatOf(s.turn.player) === "human") return;
   const data = await aiMove();
   if (data) setTimeout(maybeAi, 250);
 }
@@ -442,7 +461,8 @@ async function main() {
       maybeAi();
     } catch (e) { note(e.message); }
   });
-  await newGame();
+  Online.init();
+  if (!(await Online.join())) await newGame();
 }
 
 main();

@@ -55,3 +55,8 @@ pub async fn lab() -> Response {
 pub async fn asset(Path(path): Path<String>) -> Response {
     file(&path)
 }
+
+/// `GET /games`: the archive page (stored games, newest first, each replayable).
+pub async fn archive() -> Response {
+    file("games.html")
+}

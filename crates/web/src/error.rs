@@ -27,9 +27,15 @@ pub enum ApiError {
     /// The endpoint does not apply to this game (solve for a two-player game).
     #[error("{0}")]
     NotSupported(String),
+    /// The request's seat token is missing, malformed, or does not hold the seat it acts for.
+    #[error("forbidden: {0}")]
+    Forbidden(String),
     /// The server holds as many games as it may.
     #[error("too many games in memory ({0}); try again later")]
     TooManyGames(usize),
+    /// The server is at a limit (live connections) or shutting down.
+    #[error("{0}")]
+    Unavailable(String),
     /// A search task failed unexpectedly.
     #[error("internal error: {0}")]
     Internal(String),
@@ -43,9 +49,10 @@ impl ApiError {
                 StatusCode::BAD_REQUEST
             }
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::IllegalMove(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooManyGames(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyGames(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

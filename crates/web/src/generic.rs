@@ -212,6 +212,14 @@ impl<A: Adapter> GameSession for Session<A> {
         self.stack.len()
     }
 
+    fn history_from(&self, from: usize) -> Vec<HistoryEntry> {
+        self.stack
+            .iter()
+            .skip(from)
+            .map(|(_, e)| e.clone())
+            .collect()
+    }
+
     fn play(&mut self, text: &str) -> Result<(), ApiError> {
         let player = match self.pos.turn() {
             Turn::Player(p) => p,

@@ -1,7 +1,9 @@
 //! qiyi-web: `qiyi serve`, the axum server that lets people play every qiyi game in the browser.
 //!
 //! The page (plain HTML/CSS/JS in `assets/`, embedded with rust-embed) talks to a JSON API
-//! (documented in `API.md`) over games kept in memory ([`store`]). Every game is one
+//! (documented in `API.md`) over games stored in SQLite ([`db`]) and cached in memory
+//! ([`store`]); pages follow a game live ([`live`]) and act for a seat with its token
+//! ([`tokens`]). Every game is one
 //! [`session::GameSession`], built by [`generic::Session`] from the game's rules and a small
 //! [`generic::Adapter`]; AI searches run on blocking threads so they never stall other requests.
 //!
@@ -21,12 +23,18 @@
 
 pub mod api;
 pub mod assets;
+pub mod clock;
+pub mod db;
 pub mod engine;
 pub mod error;
 pub mod games;
 pub mod generic;
+pub mod host;
+pub mod live;
+pub mod record;
 pub mod session;
 pub mod store;
+pub mod tokens;
 
 use axum::routing::get;
 use axum::Router;
@@ -46,6 +54,19 @@ pub struct ServeConfig {
     pub store: store::StoreConfig,
     /// Searches run at once (default: the number of cores).
     pub parallel_searches: usize,
+    /// The SQLite file of the games (`:memory:` keeps them in memory only).
+    pub db: String,
+    /// Host limits (body size, live connections, games per address per minute).
+    pub limits: api::Limits,
+}
+
+/// Where games are stored by default: `$XDG_DATA_HOME/qiyi/games.sqlite` on Linux (the user's
+/// data directory elsewhere), or `./qiyi-games.sqlite` when there is none.
+pub fn default_db_path() -> String {
+    match dirs::data_dir() {
+        Some(dir) => dir.join("qiyi").join("games.sqlite").display().to_string(),
+        None => "qiyi-games.sqlite".into(),
+    }
 }
 
 impl Default for ServeConfig {
@@ -57,6 +78,11 @@ impl Default for ServeConfig {
             parallel_searches: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
+            db: default_db_path(),
+            limits: api::Limits {
+                games_per_minute: Some(30),
+                ..api::Limits::default()
+            },
         }
     }
 }
@@ -67,28 +93,58 @@ pub enum ServeError {
     /// The address does not parse or cannot be bound.
     #[error("cannot listen on {0}: {1}")]
     Bind(String, std::io::Error),
+    /// The database cannot be opened.
+    #[error("cannot open the game database: {0}")]
+    Db(#[from] db::DbError),
     /// The async runtime could not start, or serving failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
 }
 
-/// The whole application: the page, its assets and the API under `/api`.
+/// The whole application: the page, its assets and the API under `/api`, with the host layers.
 pub fn router(state: api::AppState) -> Router {
-    Router::new()
+    let app = Router::new()
         .route("/", get(assets::index))
         .route("/play/{game}", get(assets::play))
+        .route("/games", get(assets::archive))
         .route("/lab", get(assets::lab))
         .route("/assets/{*path}", get(assets::asset))
         .route(
             "/favicon.ico",
             get(|| async { assets::file("favicon.svg") }),
         )
-        .nest("/api", api::routes())
-        .with_state(state)
+        .nest("/api", api::routes(&state))
+        .with_state(state.clone());
+    host::layers(app, &state)
 }
 
-/// Binds, calls `on_ready` with the page's URL, and serves until Ctrl-C.
+/// Waits for Ctrl-C or (on Unix) SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Opens the database, binds, calls `on_ready` with the page's URL, and serves until Ctrl-C or
+/// SIGTERM; then ends live streams and searches, lets running requests finish (every write is
+/// committed before its answer) and checkpoints the database.
 pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    let db = db::Db::open(&config.db)?;
     let addr = format!("{}:{}", config.host, config.port);
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
@@ -99,11 +155,14 @@ pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<
     } else {
         local.ip().to_string()
     };
-    on_ready(&format!("http://{host}:{}/", local.port()));
-    let state = api::AppState::new(
-        store::Store::new(config.store.clone()),
+    let state = api::AppState::with_limits(
+        store::Store::with_db(config.store.clone(), db),
         config.parallel_searches,
+        config.limits.clone(),
     );
+    on_ready(&format!("http://{host}:{}/", local.port()));
+    // AI seats whose turn it was when the server stopped play on.
+    let _ = state.resume_ai_seats();
     let purge_store = state.store.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
@@ -112,11 +171,17 @@ pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<
             purge_store.purge_expired();
         }
     });
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let stopping = state.clone();
+    axum::serve(
+        listener,
+        router(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        stop_signal().await;
+        stopping.begin_shutdown();
+    })
+    .await?;
+    state.store.db().checkpoint()?;
     Ok(())
 }
 

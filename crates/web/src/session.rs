@@ -186,6 +186,8 @@ pub trait GameSession: Send {
     fn snapshot(&self) -> Snapshot;
     /// The number of moves played (chance outcomes included); changes with every move and undo.
     fn ply(&self) -> usize;
+    /// The record from ply `from + 1` on (moves and chance outcomes), cheaper than a snapshot.
+    fn history_from(&self, from: usize) -> Vec<HistoryEntry>;
     /// Plays `text` (the game's notation, as listed in [`Snapshot::legal`]).
     fn play(&mut self, text: &str) -> Result<(), ApiError>;
     /// Takes back the last move a player chose (with the chance outcomes that followed it).

@@ -6,8 +6,17 @@ use http_body_util::BodyExt;
 use qiyi_web::api::AppState;
 use qiyi_web::store::{Store, StoreConfig};
 use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use tower::ServiceExt;
+
+/// The hot-seat token of every game the tests created (the tests play as the one browser that
+/// holds every seat; `security.rs` tests the seat links).
+fn tokens() -> &'static Mutex<HashMap<String, String>> {
+    static TOKENS: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
+    TOKENS.get_or_init(|| Mutex::new(HashMap::new()))
+}
 
 fn app_with(config: StoreConfig) -> axum::Router {
     qiyi_web::router(AppState::new(Store::new(config), 4))
@@ -23,10 +32,15 @@ async fn call(
     uri: &str,
     body: Option<&str>,
 ) -> (StatusCode, Value) {
-    let req = Request::builder()
+    let mut req = Request::builder()
         .method(method)
         .uri(uri)
-        .header("content-type", "application/json")
+        .header("content-type", "application/json");
+    let id = uri.split('/').nth(3).unwrap_or("");
+    if let Some(token) = tokens().lock().expect("tokens").get(id) {
+        req = req.header("authorization", format!("Bearer {token}"));
+    }
+    let req = req
         .body(Body::from(body.unwrap_or("").to_string()))
         .expect("request");
     let resp = app.clone().oneshot(req).await.expect("response");
@@ -37,9 +51,18 @@ async fn call(
     (status, value)
 }
 
-async fn create(app: &axum::Router, body: Value) -> (String, Value) {
+async fn create(app: &axum::Router, mut body: Value) -> (String, Value) {
+    if body.get("hotseat").is_none() {
+        body["hotseat"] = json!(true);
+    }
     let (status, v) = call(app, "POST", "/api/games", Some(&body.to_string())).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let token = v["hotseat_token"].as_str().expect("hot-seat token");
+    tokens()
+        .lock()
+        .expect("tokens")
+        .insert(id, token.to_string());
     (
         v["id"].as_str().expect("id").to_string(),
         v["state"].clone(),
@@ -414,12 +437,30 @@ async fn position_paste_replaces_the_game() {
 
 #[tokio::test]
 async fn store_cap_and_expiry() {
-    let app = app_with(StoreConfig {
-        capacity: 3,
-        idle_expiry: Duration::from_secs(3600),
-    });
-    for _ in 0..3 {
-        create(&app, json!({"game": "nim"})).await;
+    // A full memory drops the least recently used game (still in the database)...
+    let state = AppState::new(
+        Store::new(StoreConfig {
+            capacity: 3,
+            idle_expiry: Duration::from_secs(3600),
+        }),
+        2,
+    );
+    let app = qiyi_web::router(state.clone());
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(create(&app, json!({"game": "nim"})).await.0);
+    }
+    assert_eq!(state.store.len(), 3);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{}", ids[0]), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // ...but not one a page is watching: with every game watched, one more answers 503.
+    let mut streams = Vec::new();
+    for id in &ids[1..] {
+        let req = Request::builder()
+            .uri(format!("/api/games/{id}/events"))
+            .body(Body::empty())
+            .expect("request");
+        streams.push(app.clone().oneshot(req).await.expect("stream"));
     }
     let (status, v) = call(&app, "POST", "/api/games", Some(r#"{"game":"nim"}"#)).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
@@ -427,15 +468,32 @@ async fn store_cap_and_expiry() {
         .as_str()
         .expect("error")
         .contains("too many games"));
+    drop(streams);
 
-    let app = app_with(StoreConfig {
-        capacity: 3,
-        idle_expiry: Duration::from_millis(50),
-    });
+    // An idle game leaves memory but not the database: it comes back when asked for.
+    let state = AppState::new(
+        Store::new(StoreConfig {
+            capacity: 3,
+            idle_expiry: Duration::from_millis(50),
+        }),
+        2,
+    );
+    let app = qiyi_web::router(state.clone());
     let (id, _) = create(&app, json!({"game": "nim"})).await;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(r#"{"move":"1:1"}"#),
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(120)).await;
-    let (status, _) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(state.store.purge_expired(), 1);
+    assert_eq!(state.store.len(), 0);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["history"][0]["text"], "1:1", "{v}");
+    tokio::time::sleep(Duration::from_millis(120)).await;
     for _ in 0..3 {
         create(&app, json!({"game": "nim"})).await;
     }

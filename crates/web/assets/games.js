@@ -1,0 +1,62 @@
+// The archive page: stored games, newest first, paged; import a record to review it.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let page = Number(new URLSearchParams(location.search).get("page")) || 1;
+
+  function when(secs) {
+    return new Date(secs * 1000).toLocaleString();
+  }
+
+  async function load() {
+    const rows = $("rows");
+    try {
+      const res = await fetch(`/api/games?page=${page}`);
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error || res.status);
+      rows.innerHTML = "";
+      if (!data.games.length) rows.innerHTML = '<tr><td colspan="5">No games yet.</td></tr>';
+      for (const g of data.games) {
+        const tr = document.createElement("tr");
+        const open = document.createElement("a");
+        open.href = `/play/${encodeURIComponent(g.game)}?id=${g.id}`;
+        open.textContent = g.game;
+        open.className = "game-link";
+        const exp = document.createElement("a");
+        exp.href = `/api/games/${g.id}/export`;
+        exp.textContent = "export";
+        const cells = [open, g.status, String(g.plies), when(g.updated), exp];
+        for (const c of cells) {
+          const td = document.createElement("td");
+          if (typeof c === "string") td.textContent = c; else td.append(c);
+          tr.append(td);
+        }
+        rows.append(tr);
+      }
+      const pages = Math.max(1, Math.ceil(data.total / data.per_page));
+      $("page").textContent = `page ${page} of ${pages} (${data.total} games)`;
+      $("prev").disabled = page <= 1;
+      $("next").disabled = page >= pages;
+    } catch (e) {
+      rows.innerHTML = "";
+      const tr = document.createElement("tr");
+      tr.textContent = "Cannot list the games: " + e.message;
+      rows.append(tr);
+    }
+  }
+
+  $("prev").addEventListener("click", () => { page = Math.max(1, page - 1); load(); });
+  $("next").addEventListener("click", () => { page += 1; load(); });
+  $("import").addEventListener("click", async () => {
+    try {
+      const res = await fetch("/api/games/import", { method: "POST", body: $("record").value });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error || res.status);
+      try { localStorage.setItem("qiyi-token-" + data.id, data.hotseat_token); localStorage.setItem("qiyi-seat-" + data.id, ""); } catch (e) { /* ignore */ }
+      location.href = `/play/${encodeURIComponent(data.state.game)}?id=${data.id}`;
+    } catch (e) {
+      $("import-info").textContent = e.message;
+    }
+  });
+  load();
+})();

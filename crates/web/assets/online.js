@@ -1,0 +1,229 @@
+// Playing together: seat links, the live event stream, resign/draw, clocks and replay. app.js calls
+// these hooks; the board drawing stays in boards.js.
+"use strict";
+
+const Online = (() => {
+  const el = (id) => document.getElementById(id);
+  const tokenKey = (id) => "qiyi-token-" + id;
+  const seatKey = (id) => "qiyi-seat-" + id;
+  let clockTimer = null;
+  let clockBase = null; // { at: ms timestamp, clock }
+
+  function mode() { return el("mode") ? el("mode").value : "here"; }
+
+  function remember(id, token, seat) {
+    try {
+      localStorage.setItem(tokenKey(id), token);
+      localStorage.setItem(seatKey(id), seat === null ? "" : String(seat));
+    } catch (e) { /* private mode: the link still works for this page */ }
+  }
+
+  function recall(id) {
+    try {
+      const token = localStorage.getItem(tokenKey(id));
+      const seat = localStorage.getItem(seatKey(id));
+      return { token, seat: seat === null || seat === "" ? null : Number(seat) };
+    } catch (e) { return { token: null, seat: null }; }
+  }
+
+  function address(id, seat) {
+    return `/play/${encodeURIComponent(game)}?id=${id}` + (seat === null || seat === undefined ? "" : `&seat=${seat}`);
+  }
+
+  // A new game from this page: hot-seat keeps every seat here; link games show each seat's link.
+  function created(data) {
+    const st = data.state;
+    if (data.hotseat_token) {
+      ui.token = data.hotseat_token; ui.seat = null;
+      remember(data.id, ui.token, null);
+    } else {
+      ui.token = null; ui.seat = null;
+    }
+    ui.replay = null;
+    history.replaceState(null, "", address(data.id, null));
+    showLinks(st.hotseat ? null : data.links, st);
+    follow(st.ply);
+  }
+
+  function showLinks(links, st) {
+    const box = el("links");
+    box.innerHTML = "";
+    if (!links) return;
+    const head = document.createElement("p");
+    head.textContent = "Send each player their own link (it is their secret); anyone may watch with the last one.";
+    box.append(head);
+    const rows = links.seats.map((l, p) => [st.player_names[p] || "player " + (p + 1), l, p]).filter((r) => r[1]);
+    rows.push(["watch", links.watch, null]);
+    for (const [name, link, p] of rows) {
+      const row = document.createElement("div");
+      row.className = "link-row";
+      const url = new URL(link, location.origin).href;
+      const input = document.createElement("input");
+      input.readOnly = true; input.value = url; input.className = "link"; input.dataset.seat = p === null ? "watch" : String(p);
+      const copy = document.createElement("button");
+      copy.textContent = "copy";
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(url); note(name + " link copied"); }
+        catch (e) { input.select(); note("select and copy the link"); }
+      });
+      const open = document.createElement("a");
+      open.href = url; open.textContent = p === null ? "watch here" : "play here"; open.className = "button-link";
+      const label = document.createElement("span");
+      label.className = "name"; label.textContent = name;
+      row.append(label, input, copy, open);
+      box.append(row);
+    }
+  }
+
+  // Opens the game named in the address (`?id=`), taking the seat token from `#token=` once.
+  async function join() {
+    const params = new URLSearchParams(location.search);
+    const id = params.get("id");
+    if (!id) return false;
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const seatParam = params.get("seat");
+    if (hash.get("token")) {
+      remember(id, hash.get("token"), seatParam === null ? null : Number(seatParam));
+      // Keep the secret out of the address bar (screenshots, shared screens).
+      history.replaceState(null, "", address(id, seatParam === null ? null : Number(seatParam)));
+    }
+    const saved = recall(id);
+    ui.id = id;
+    ui.token = saved.token;
+    ui.seat = saved.seat;
+    el("setup").open = false;
+    try {
+      const st = await api("GET", `/api/games/${id}`);
+      if (st.game !== game) { location.replace(address(id, null).replace(`/play/${encodeURIComponent(game)}`, "/play/" + st.game)); return true; }
+      setState(st);
+      follow(st.ply);
+      note(ui.token ? (ui.seat === null ? "playing every seat here" : "you play " + playerName(ui.seat)) : "watching");
+      maybeAi();
+    } catch (e) {
+      note("Cannot open game " + id + ": " + e.message);
+    }
+    return true;
+  }
+
+  // Follows the game live: every move, die and result as it happens, resuming after `ply`.
+  function follow(ply) {
+    if (ui.live) ui.live.close();
+    if (typeof EventSource === "undefined") return;
+    const es = new EventSource(`/api/games/${ui.id}/events?after=${ply}`);
+    ui.live = es;
+    es.addEventListener("open", () => { el("live-status").textContent = "live"; });
+    es.addEventListener("error", () => { el("live-status").textContent = "reconnecting…"; });
+    es.addEventListener("state", (ev) => {
+      if (ui.live !== es) return;
+      const st = JSON.parse(ev.data);
+      const cur = ui.state;
+      if (cur && !ui.replay && cur.id === st.id && st.version < cur.version) return;
+      const changed = !cur || st.ply !== cur.ply || JSON.stringify(st.result) !== JSON.stringify(cur.result) ||
+        st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock);
+      if (!changed) { showThinking(st.thinking); return; }
+      const sel = ui.sel;
+      ui.state = st;
+      ui.sel = cur && st.ply === cur.ply ? sel : [];
+      render();
+      showThinking(st.thinking);
+      if (!ui.busy) maybeAi();
+    });
+    es.addEventListener("thinking", (ev) => showThinking(JSON.parse(ev.data)));
+    es.addEventListener("gone", () => { note("this game was deleted"); es.close(); });
+  }
+
+  function showThinking(p) {
+    if (ui.busy) return; // the page's own search shows its progress
+    const box = el("thinking");
+    if (p) {
+      box.hidden = false;
+      el("thinking-text").textContent = `AI thinking… depth ${p.depth} score ${p.score} nodes ${p.nodes}`;
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  function fmt(ms) {
+    const t = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+  }
+
+  function drawClocks() {
+    const box = el("clocks");
+    const c = clockBase && clockBase.clock;
+    if (!c) { box.hidden = true; return; }
+    box.hidden = false;
+    const now = Date.now();
+    box.innerHTML = "";
+    c.remaining_ms.forEach((ms, p) => {
+      const running = c.running === p;
+      const left = running ? ms - (now - clockBase.at) : ms;
+      const d = document.createElement("div");
+      d.className = "clock" + (running ? " running" : "") + (left < 10000 ? " low" : "");
+      d.id = "clock-" + p;
+      d.textContent = playerName(p) + "  " + fmt(left);
+      box.append(d);
+    });
+  }
+
+  // The panel of a game (app.js's render() calls it as Online.render).
+  function panel(s) {
+    el("online").hidden = !ui.id;
+    const two = s.players === 2;
+    const over = s.turn.kind === "over";
+    const canAct = ui.token && (ui.seat !== null || s.hotseat);
+    el("resign").hidden = !(two && canAct && !over);
+    el("offer-draw").hidden = !(two && canAct && !over);
+    el("offer-draw").textContent = s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "Accept draw" : "Offer draw";
+    el("export").href = `/api/games/${ui.id}/export`;
+    el("clock-row").hidden = !(ui.catalog && (board.players ? board.players(ruleValues()) : 2) === 2);
+    clockBase = s.clock ? { at: Date.now(), clock: s.clock } : null;
+    drawClocks();
+    if (clockTimer) clearInterval(clockTimer);
+    if (s.clock && s.clock.running !== null) clockTimer = setInterval(drawClocks, 250);
+    el("replay").hidden = !s.history.length;
+    el("rp-ply").textContent = ui.replay ? `ply ${ui.replay.ply} / ${ui.replay.total}` : `ply ${s.ply}`;
+  }
+
+  async function act(path, body) {
+    try { setState(await api("POST", `/api/games/${ui.id}/${path}`, body || {})); note(""); }
+    catch (e) { note(e.message); }
+  }
+
+  // Replay: step through the record; the board shows the position at that ply (read-only).
+  async function step(to) {
+    const total = (ui.replay ? ui.replay.total : ui.state.ply);
+    const live = ui.replay ? ui.replay.live : ui.state;
+    const ply = Math.max(0, Math.min(total, to));
+    if (ply === total) {
+      ui.replay = null;
+      setState(live);
+      return;
+    }
+    try {
+      const st = await api("GET", `/api/games/${ui.id}?ply=${ply}`);
+      ui.replay = { ply, total, live };
+      ui.state = st; ui.sel = []; render();
+    } catch (e) { note(e.message); }
+  }
+
+  function init() {
+    el("resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+    el("offer-draw").addEventListener("click", () => act("draw"));
+    el("rp-first").addEventListener("click", () => step(0));
+    el("rp-prev").addEventListener("click", () => step((ui.replay ? ui.replay.ply : ui.state.ply) - 1));
+    el("rp-next").addEventListener("click", () => step((ui.replay ? ui.replay.ply : ui.state.ply) + 1));
+    el("rp-last").addEventListener("click", () => step(Infinity));
+    const clock = el("clock");
+    if (clock) clock.addEventListener("change", () => {});
+  }
+
+  function clockSetting() {
+    const v = el("clock") ? el("clock").value : "";
+    if (!v) return null;
+    const [base, inc] = v.split("+").map(Number);
+    return { base_ms: base * 1000, increment_ms: inc * 1000 };
+  }
+
+  return { mode, created, join, follow, render: panel, init, clockSetting };
+})();

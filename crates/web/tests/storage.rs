@@ -1,0 +1,432 @@
+//! Games in SQLite: a game outlives its server (rebuilt by replaying its record), an older
+//! schema's file opens, the archive lists and exports games, live pages see moves as they
+//! happen and resume where they left off, and AI seats of link games move by themselves.
+
+mod common;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::call;
+use http_body_util::BodyExt;
+use qiyi_web::api::AppState;
+use qiyi_web::db::Db;
+use qiyi_web::store::{Store, StoreConfig};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn temp_db(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("qiyi-test-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name).display().to_string()
+}
+
+fn app_on(path: &str) -> (AppState, axum::Router) {
+    let state = AppState::new(
+        Store::with_db(StoreConfig::default(), Db::open(path).expect("db")),
+        2,
+    );
+    (state.clone(), qiyi_web::router(state))
+}
+
+async fn create(app: &axum::Router, body: Value) -> Value {
+    let (status, v) = call(app, "POST", "/api/games", None, &body.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn games_survive_a_restart_with_dice_and_moves() {
+    let path = temp_db("restart.sqlite");
+    let (id, token, before) = {
+        let (_, app) = app_on(&path);
+        let v = create(
+            &app,
+            json!({"game": "aeroplane", "rules": {"players": 2}, "seed": 9, "hotseat": true,
+                   "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+        let id = v["id"].as_str().expect("id").to_string();
+        let token = v["hotseat_token"].as_str().expect("token").to_string();
+        let mut state = v["state"].clone();
+        for _ in 0..30 {
+            let Some(mv) = state["legal"][0]["text"].as_str().map(str::to_string) else {
+                break;
+            };
+            let (status, s) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&token),
+                &json!({ "move": mv }).to_string(),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{s}");
+            state = s;
+        }
+        (id, token, state)
+    };
+    assert!(before["history"].as_array().expect("history").len() > 30);
+    // A new server on the same file rebuilds the game by replaying its record.
+    let (state, app) = app_on(&path);
+    assert_eq!(state.store.len(), 0);
+    let (status, after) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["position"], before["position"]);
+    assert_eq!(after["history"], before["history"]);
+    assert_eq!(after["legal"], before["legal"]);
+    // The old token still plays.
+    let mv = after["legal"][0]["text"]
+        .as_str()
+        .expect("legal move")
+        .to_string();
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        &json!({ "move": mv }).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// The schema of version 1 exactly as that release wrote it (frozen here on purpose).
+const SCHEMA_V1: &str = "CREATE TABLE games (
+        id TEXT PRIMARY KEY, game TEXT NOT NULL, rules TEXT NOT NULL, position TEXT,
+        seed INTEGER NOT NULL, seats TEXT NOT NULL, hotseat INTEGER NOT NULL,
+        created INTEGER NOT NULL, updated INTEGER NOT NULL, status TEXT NOT NULL);
+    CREATE TABLE tokens (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        hash BLOB NOT NULL, seat INTEGER);
+    CREATE INDEX tokens_game ON tokens(game_id);
+    CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL, player INTEGER, text TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+    CREATE INDEX games_updated ON games(updated);
+    PRAGMA user_version = 1;";
+
+#[tokio::test]
+async fn a_database_of_the_previous_schema_opens_and_plays_on() {
+    let path = temp_db("v1.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.execute_batch(SCHEMA_V1).expect("v1 schema");
+        let token = "00112233445566778899aabbccddeeff";
+        conn.execute(
+            "INSERT INTO games VALUES ('00000000000000a1', 'tictactoe', '{}', NULL, 1,
+             '[{\"kind\":\"human\"},{\"kind\":\"human\"}]', 1, 1700000000, 1700000000, 'playing')",
+            [],
+        )
+        .expect("game");
+        conn.execute(
+            "INSERT INTO tokens VALUES ('00000000000000a1', ?1, NULL)",
+            [&qiyi_web::tokens::hash(token)[..]],
+        )
+        .expect("token");
+        conn.execute_batch(
+            "INSERT INTO moves VALUES ('00000000000000a1', 1, 0, 'a1');
+             INSERT INTO moves VALUES ('00000000000000a1', 2, 1, 'b2');",
+        )
+        .expect("moves");
+    }
+    let (_, app) = app_on(&path);
+    let (status, v) = call(&app, "GET", "/api/games/00000000000000a1", None, "").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["history"][1]["text"], "b2");
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games/00000000000000a1/moves",
+        Some("00112233445566778899aabbccddeeff"),
+        r#"{"move":"c3"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, qiyi_web::db::schema_version());
+    let n: i64 = conn
+        .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(n, 3, "the new move is stored in the migrated file");
+}
+
+#[tokio::test]
+async fn a_record_that_does_not_replay_is_an_error_not_a_panic() {
+    let path = temp_db("bad.sqlite");
+    let (_, app) = app_on(&path);
+    let v = create(&app, json!({"game": "tictactoe", "hotseat": true})).await;
+    let id = v["id"].as_str().expect("id").to_string();
+    drop(app);
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    conn.execute(
+        "INSERT INTO moves (game_id, ply, player, text) VALUES (?1, 1, 0, 'z9')",
+        [&id],
+    )
+    .expect("insert");
+    let (_, app) = app_on(&path);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .expect("error")
+            .contains("does not replay"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn archive_lists_pages_and_exports_each_format() {
+    let (_, app) = app_on(":memory:");
+    let x = create(
+        &app,
+        json!({"game": "xiangqi", "hotseat": true, "seats": [{"kind":"human"},{"kind":"human"}]}),
+    )
+    .await;
+    let xid = x["id"].as_str().expect("id");
+    let xt = x["hotseat_token"].as_str().expect("token");
+    for mv in ["h2e2", "h9g7", "h0g2"] {
+        let (s, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{xid}/moves"),
+            Some(xt),
+            &json!({"move": mv}).to_string(),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let c = create(
+        &app,
+        json!({"game": "checkers", "hotseat": true, "seats": [{"kind":"human"},{"kind":"human"}]}),
+    )
+    .await;
+    let cid = c["id"].as_str().expect("id");
+    let ct = c["hotseat_token"].as_str().expect("token");
+    let first = c["state"]["legal"][0]["text"]
+        .as_str()
+        .expect("move")
+        .to_string();
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{cid}/moves"),
+        Some(ct),
+        &json!({"move": first}).to_string(),
+    )
+    .await;
+    let a = create(
+        &app,
+        json!({"game": "aeroplane", "rules": {"players": 2}, "seed": 3}),
+    )
+    .await;
+    let aid = a["id"].as_str().expect("id");
+
+    let (status, list) = call(&app, "GET", "/api/games?page=1", None, "").await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list["total"], 3);
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert!(
+        ids.contains(&xid) && ids.contains(&cid) && ids.contains(&aid),
+        "{list}"
+    );
+    let (status, _) = call(&app, "GET", "/api/games?page=0", None, "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, cat) = call(&app, "GET", "/api/games", None, "").await;
+    assert!(
+        cat["games"][0]["title"].is_string(),
+        "without page: the catalog"
+    );
+
+    let export = |id: &str, q: &str| format!("/api/games/{id}/export{q}");
+    let (status, v) = call(&app, "GET", &export(xid, ""), None, "").await;
+    assert_eq!(status, StatusCode::OK);
+    let pgn = v["raw"].as_str().expect("pgn text").to_string();
+    assert!(
+        pgn.contains("[Game \"Chinese Chess\"]")
+            && pgn.contains("[FEN \"")
+            && pgn.contains("[Format \"ICCS\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. H2-E2 H9-G7 2. H0-G2 *"), "{pgn}");
+    let (_, v) = call(&app, "GET", &export(xid, "?moves=wxf"), None, "").await;
+    let wxf = v["raw"].as_str().expect("pgn text").to_string();
+    assert!(wxf.contains("1. C2=5 H8+7 2. H2+3 *"), "{wxf}");
+    let (_, v) = call(&app, "GET", &export(cid, ""), None, "").await;
+    let pdn = v["raw"].as_str().expect("pdn text").to_string();
+    assert!(pdn.contains(&format!("1. {first} *")), "{pdn}");
+    let (_, record) = call(&app, "GET", &export(aid, ""), None, "").await;
+    assert_eq!(record["game"], "aeroplane");
+    assert!(
+        !record["moves"].as_array().expect("moves").is_empty(),
+        "die rolls are in the record"
+    );
+
+    // Each export imports back to the same moves.
+    for (id, text) in [
+        (xid, pgn),
+        (xid, wxf),
+        (cid, pdn),
+        (aid, record.to_string()),
+    ] {
+        let (status, v) = call(&app, "POST", "/api/games/import", None, &text).await;
+        assert_eq!(status, StatusCode::CREATED, "{text}: {v}");
+        let (_, orig) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+        assert_eq!(v["state"]["history"], orig["history"], "{text}");
+        assert_eq!(v["state"]["position"], orig["position"]);
+    }
+    for bad in [
+        "",
+        "[Game \"Chinese Chess\"]\n\n1. H2-E9 *",
+        "{\"game\":\"go\",\"moves\":[]}",
+        "1. 99-98 *",
+    ] {
+        let (status, v) = call(&app, "POST", "/api/games/import", None, bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+}
+
+/// Reads SSE frames from a response body until `want` appears (or 5 s pass); returns the text.
+async fn read_until(body: &mut Body, want: &str) -> String {
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !text.contains(want) {
+        let frame = tokio::time::timeout_at(deadline, body.frame()).await;
+        match frame {
+            Ok(Some(Ok(f))) => {
+                if let Some(data) = f.data_ref() {
+                    text.push_str(&String::from_utf8_lossy(data));
+                }
+            }
+            _ => panic!("no '{want}' in the stream; got: {text}"),
+        }
+    }
+    text
+}
+
+async fn open_events(app: &axum::Router, uri: &str, last: Option<&str>) -> Body {
+    let mut req = Request::builder().uri(uri);
+    if let Some(l) = last {
+        req = req.header("last-event-id", l);
+    }
+    let resp = app
+        .clone()
+        .oneshot(req.body(Body::empty()).expect("req"))
+        .await
+        .expect("resp");
+    assert_eq!(resp.status(), StatusCode::OK);
+    resp.into_body()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_pages_see_moves_and_the_ai_moves_by_itself() {
+    let (_, app) = app_on(":memory:");
+    let v = create(
+        &app,
+        json!({"game": "tictactoe", "seats": [{"kind":"human"},{"kind":"ai","level":2}]}),
+    )
+    .await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let token = v["seat_tokens"][0].as_str().expect("token").to_string();
+    assert!(v["seat_tokens"][1].is_null());
+    let mut watcher = open_events(&app, &format!("/api/games/{id}/events"), None).await;
+    read_until(&mut watcher, "event: state").await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        r#"{"move":"a1"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // The watcher sees the move, then the AI's answer (the server plays the AI seat).
+    let text = read_until(&mut watcher, "id: 2").await;
+    assert!(
+        text.contains("event: move") && text.contains("\"text\":\"a1\""),
+        "{text}"
+    );
+    assert!(text.contains("id: 1"), "{text}");
+    // A page that reconnects after ply 1 gets ply 2 once, and not ply 1 again.
+    let mut again = open_events(&app, &format!("/api/games/{id}/events"), Some("1")).await;
+    let text = read_until(&mut again, "event: state").await;
+    assert!(
+        text.contains("id: 2") && !text.contains("id: 1\n"),
+        "{text}"
+    );
+    // A bad resume point is a clear error.
+    let req = Request::builder()
+        .uri(format!("/api/games/{id}/events?after=x"))
+        .body(Body::empty())
+        .expect("req");
+    let resp = app.clone().oneshot(req).await.expect("resp");
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn live_connections_are_capped() {
+    let state = AppState::with_limits(
+        Store::new(StoreConfig::default()),
+        2,
+        qiyi_web::api::Limits {
+            max_live: 1,
+            ..Default::default()
+        },
+    );
+    let app = qiyi_web::router(state);
+    let v = create(&app, json!({"game": "nim"})).await;
+    let id = v["id"].as_str().expect("id");
+    let _first = open_events(&app, &format!("/api/games/{id}/events"), None).await;
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}/events"), None, "").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(v["error"]
+        .as_str()
+        .expect("error")
+        .contains("live connections"));
+}
+
+#[tokio::test]
+async fn oversize_bodies_and_rate_limits_get_json_errors() {
+    let state = AppState::with_limits(
+        Store::new(StoreConfig::default()),
+        2,
+        qiyi_web::api::Limits {
+            max_body: 1000,
+            games_per_minute: Some(2),
+            ..Default::default()
+        },
+    );
+    let app = qiyi_web::router(state);
+    let big = format!("{{\"game\":\"nim\",\"position\":\"{}\"}}", "1".repeat(5000));
+    let (status, v) = call(&app, "POST", "/api/games/import", None, &big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .expect("error")
+            .contains("larger than 1000"),
+        "{v}"
+    );
+    create(&app, json!({"game": "nim"})).await;
+    create(&app, json!({"game": "nim"})).await;
+    let (status, v) = call(&app, "POST", "/api/games", None, r#"{"game":"nim"}"#).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .expect("error")
+            .contains("too many games"),
+        "{v}"
+    );
+}

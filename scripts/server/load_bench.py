@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Load benchmark of `qiyi serve`: many games, two live watchers each, random human moves.
+
+Creates GAMES Xiangqi games played by links (two human seats, or one human and one AI seat with
+--ai), opens WATCHERS event streams per game (Server-Sent Events, as the page does), and sends
+random legal moves through the API from CLIENTS concurrent clients. For every move it measures the
+time from sending the POST to each watcher receiving that move's event, and reports p50/p90/p99/
+max of those latencies, the move POST round trips, and the server's resident memory (VmRSS) before
+and after.
+
+    python3 scripts/server/load_bench.py --qiyi target/release/qiyi --games 200 --watchers 2 --moves 4000
+
+Only the Python standard library (asyncio streams; the client's own time is in the figures).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import tempfile
+import time
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def http(host, port, method, path, body=None, token=None):
+    reader, writer = await asyncio.open_connection(host, port)
+    data = b"" if body is None else json.dumps(body).encode()
+    head = f"{method} {path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {len(data)}\r\n" \
+           f"content-type: application/json\r\nconnection: close\r\n"
+    if token:
+        head += f"authorization: Bearer {token}\r\n"
+    writer.write(head.encode() + b"\r\n" + data)
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    status = int(head.split()[1])
+    if b"transfer-encoding: chunked" in head.lower():
+        out = b""
+        rest = payload
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line, 16)
+            if size == 0:
+                break
+            out += rest[:size]
+            rest = rest[size + 2:]
+        payload = out
+    return status, json.loads(payload) if payload else None
+
+
+class Watcher:
+    """One live page: reads a game's event stream and stamps each move event's arrival."""
+
+    def __init__(self, game_id, sent, latencies):
+        self.game_id = game_id
+        self.sent = sent          # (game id, ply) -> send time
+        self.latencies = latencies
+        self.ready = asyncio.Event()
+
+    async def run(self, host, port):
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(f"GET /api/games/{self.game_id}/events HTTP/1.1\r\nhost: {host}\r\n"
+                     f"accept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        event = None
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            line = line.decode(errors="replace").strip()
+            if line.startswith("event:"):
+                event = line[6:].strip()
+                if event == "state":
+                    self.ready.set()
+            elif line.startswith("id:") and event == "move":
+                ply = int(line[3:].strip())
+                t = self.sent.get((self.game_id, ply))
+                if t is not None:
+                    self.latencies.append(time.perf_counter() - t)
+
+
+def pct(xs, p):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+async def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--qiyi", default="target/release/qiyi")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--watchers", type=int, default=2, help="live connections per game")
+    ap.add_argument("--moves", type=int, default=4000)
+    ap.add_argument("--clients", type=int, default=20, help="concurrent move senders")
+    ap.add_argument("--ai", action="store_true", help="second seat an AI (level 1) moved by the server")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    db = os.path.join(tempfile.mkdtemp(prefix="qiyi-load-"), "games.sqlite")
+    proc = subprocess.Popen([args.qiyi, "serve", "--db", db, "--port", "0", "--json",
+                             "--games-per-minute", "0", "--max-live", "100000"],
+                            stdout=subprocess.PIPE, text=True)
+    url = json.loads(proc.stdout.readline())["url"]
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    port = int(port)
+    print(f"load benchmark: {args.games} games, {args.games * args.watchers} live connections, "
+          f"{args.moves} moves from {args.clients} clients, AI seats: {args.ai}, seed {args.seed}")
+    rss0 = rss_kib(proc.pid)
+    games = []
+    second = {"kind": "ai", "level": 1} if args.ai else {"kind": "human"}
+    for i in range(args.games):
+        status, v = await http(host, port, "POST", "/api/games", {
+            "game": "xiangqi", "seed": i, "seats": [{"kind": "human"}, second]})
+        assert status == 201, v
+        games.append({"id": v["id"], "tokens": v["seat_tokens"], "busy": False})
+    sent = {}
+    latencies = []
+    watchers = [Watcher(g["id"], sent, latencies) for g in games for _ in range(args.watchers)]
+    tasks = [asyncio.create_task(w.run(host, port)) for w in watchers]
+    await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in watchers)), 60)
+    rss_open = rss_kib(proc.pid)
+    posts = []
+    done = [0]
+    errors = [0]
+
+    async def client(k):
+        crng = random.Random(args.seed * 100 + k)
+        while done[0] < args.moves:
+            g = crng.choice(games)
+            if g["busy"]:
+                await asyncio.sleep(0)
+                continue
+            g["busy"] = True
+            try:
+                status, st = await http(host, port, "GET", f"/api/games/{g['id']}")
+                if status != 200 or not st["legal"] or st["turn"]["kind"] != "player":
+                    continue
+                p = st["turn"]["player"]
+                token = g["tokens"][p]
+                if token is None:
+                    continue  # the AI's turn: the server moves it
+                mv = crng.choice(st["legal"])["text"]
+                ply = st["ply"]
+                t0 = time.perf_counter()
+                sent[(g["id"], ply + 1)] = t0
+                status, _ = await http(host, port, "POST", f"/api/games/{g['id']}/moves",
+                                       {"move": mv, "ply": ply}, token)
+                posts.append(time.perf_counter() - t0)
+                if status == 200:
+                    done[0] += 1
+                else:
+                    errors[0] += 1
+            finally:
+                g["busy"] = False
+
+    t_start = time.perf_counter()
+    await asyncio.gather(*(client(k) for k in range(args.clients)))
+    elapsed = time.perf_counter() - t_start
+    await asyncio.sleep(1.0)
+    rss_end = rss_kib(proc.pid)
+    for t in tasks:
+        t.cancel()
+    proc.terminate()
+    proc.wait(timeout=30)
+    ms = lambda x: f"{x * 1000:.1f}"
+    expected = done[0] * args.watchers
+    print(f"moves: {done[0]} in {elapsed:.1f} s ({done[0] / elapsed:.0f}/s), refused: {errors[0]}")
+    print(f"POST round trip ms: p50 {ms(pct(posts, 50))} p99 {ms(pct(posts, 99))}")
+    print(f"POST to watcher ms ({len(latencies)} deliveries of {expected} expected): "
+          f"p50 {ms(pct(latencies, 50))} p90 {ms(pct(latencies, 90))} p99 {ms(pct(latencies, 99))} "
+          f"max {ms(max(latencies) if latencies else float('nan'))}")
+    print(f"server RSS: {rss0 / 1024:.1f} MiB at start, {rss_open / 1024:.1f} MiB with the games and "
+          f"streams open, {rss_end / 1024:.1f} MiB at the end")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
