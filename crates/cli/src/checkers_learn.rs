@@ -223,7 +223,9 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
     if !(0.0..0.5).contains(&args.holdout) {
         bail!("--holdout must be in [0, 0.5), not {}", args.holdout);
     }
-    if !(args.lr > 0.0 && args.lr < 1.0) || !(args.lr_decay > 0.0 && args.lr_decay <= 1.0) {
+    let lr_ok = args.lr > 0.0 && args.lr < 1.0;
+    let decay_ok = args.lr_decay > 0.0 && args.lr_decay <= 1.0;
+    if !(lr_ok && decay_ok) {
         bail!("--lr must be in (0, 1) and --lr-decay in (0, 1]");
     }
     let arch = Arch {

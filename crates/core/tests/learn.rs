@@ -137,6 +137,8 @@ fn backward_matches_finite_differences() {
         &mut Vec::new(),
     );
     let mut checked = 0;
+    #[allow(clippy::needless_range_loop)]
+    // i indexes the parameters, their gradient and the loss probe alike
     for i in 0..arch.params() {
         let orig = net.params[i];
         let h = 1e-3;
@@ -289,8 +291,7 @@ fn incremental_accumulators_equal_recomputed_ones() {
             pos.legal_moves(&mut moves);
             let mv = moves[rng.below(moves.len())];
             let undo = pos.make(mv);
-            let mut fresh =
-                Accumulated::<TicTacToe, TttFeatures>::new(pos.inner().clone(), net.clone());
+            let mut fresh = Accumulated::<TicTacToe, TttFeatures>::new(*pos.inner(), net.clone());
             assert_eq!(pos.accumulator(0), fresh.accumulator(0));
             assert_eq!(pos.accumulator(1), fresh.accumulator(1));
             fresh.refresh();
@@ -299,8 +300,7 @@ fn incremental_accumulators_equal_recomputed_ones() {
         }
         while let Some((mv, undo)) = line.pop() {
             pos.unmake(mv, undo);
-            let fresh =
-                Accumulated::<TicTacToe, TttFeatures>::new(pos.inner().clone(), net.clone());
+            let fresh = Accumulated::<TicTacToe, TttFeatures>::new(*pos.inner(), net.clone());
             assert_eq!(pos.accumulator(0), fresh.accumulator(0));
             assert_eq!(pos.accumulator(1), fresh.accumulator(1));
         }

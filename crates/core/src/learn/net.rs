@@ -181,10 +181,9 @@ impl Network {
                 dh[i] += dz * p[row + i];
             }
         }
-        for i in 0..2 * hidden {
-            let a = act.acc[i];
+        for (d, &a) in dh.iter_mut().zip(&act.acc) {
             if a <= 0.0 || a >= 1.0 {
-                dh[i] = 0.0;
+                *d = 0.0;
             }
         }
         for (half, feats) in [stm, other].into_iter().enumerate() {

@@ -270,14 +270,14 @@ impl Trainer {
         self.step += 1;
         let c1 = 1.0 - B1.powi(self.step.min(i32::MAX as u64) as i32);
         let c2 = 1.0 - B2.powi(self.step.min(i32::MAX as u64) as i32);
-        let g = &self.grads[0];
-        for i in 0..self.net.params.len() {
-            let gi = g[i] / count;
-            self.m[i] = B1 * self.m[i] + (1.0 - B1) * gi;
-            self.v[i] = B2 * self.v[i] + (1.0 - B2) * gi * gi;
-            let mh = self.m[i] / c1;
-            let vh = self.v[i] / c2;
-            self.net.params[i] -= lr * mh / (vh.sqrt() + EPS);
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((p, g), (m, v)) in self.net.params.iter_mut().zip(&self.grads[0]).zip(moments) {
+            let gi = g / count;
+            *m = B1 * *m + (1.0 - B1) * gi;
+            *v = B2 * *v + (1.0 - B2) * gi * gi;
+            let mh = *m / c1;
+            let vh = *v / c2;
+            *p -= lr * mh / (vh.sqrt() + EPS);
         }
         self.net.clip();
     }
