@@ -112,9 +112,10 @@ pub fn engine_options(threads: usize, tt_mib: usize) -> SearchOptions {
 #[derive(Clone, Debug, Default)]
 pub enum EvalChoice {
     /// The hand-written features of [`super::eval`].
-    #[default]
     Hand,
-    /// The embedded network ([`nn::embedded`]).
+    /// The embedded network ([`nn::embedded`]): the default since it won an SPRT(0, 10) against
+    /// the hand evaluation at equal time (+112 =192 −58 in 362 games at 50 ms a move).
+    #[default]
     Net,
     /// A network read from a file.
     NetFile(Arc<QuantNet>),
