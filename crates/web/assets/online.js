@@ -119,7 +119,8 @@ const Online = (() => {
       const cur = ui.state;
       if (cur && !ui.replay && cur.id === st.id && st.version < cur.version) return;
       const changed = !cur || st.ply !== cur.ply || JSON.stringify(st.result) !== JSON.stringify(cur.result) ||
-        st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock);
+        st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock) ||
+        JSON.stringify(st.resigned) !== JSON.stringify(cur.resigned);
       if (!changed) { showThinking(st.thinking); return; }
       const sel = ui.sel;
       ui.state = st;
@@ -172,7 +173,14 @@ const Online = (() => {
     const two = s.players === 2;
     const over = s.turn.kind === "over";
     const canAct = ui.token && (ui.seat !== null || s.hotseat);
-    el("resign").hidden = !(two && canAct && !over);
+    const resigned = s.resigned || [];
+    // Two players: either side resigns. More: the seat this page holds drops out (hot-seat: the
+    // player to move), and the others play on.
+    const mine = ui.seat !== null ? ui.seat : (s.turn.kind === "player" ? s.turn.player : null);
+    el("resign").hidden = !(canAct && !over && (two || (mine !== null && !resigned.includes(mine))));
+    el("resign").dataset.seat = two || mine === null ? "" : String(mine);
+    el("resigned-seats").hidden = !resigned.length;
+    el("resigned-seats").textContent = resigned.length ? "Resigned (the server plays their turns): " + resigned.map(playerName).join(", ") : "";
     el("offer-draw").hidden = !(two && canAct && !over);
     el("offer-draw").textContent = s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "Accept draw" : "Offer draw";
     el("export").href = `/api/games/${ui.id}/export`;
@@ -208,7 +216,13 @@ const Online = (() => {
   }
 
   function init() {
-    el("resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+    el("resign").addEventListener("click", () => {
+      const seat = el("resign").dataset.seat;
+      if (seat === "") { if (confirm("Resign this game?")) act("resign"); return; }
+      const p = Number(seat);
+      // A seat link acts for its own seat; a hot-seat page names the seat.
+      if (confirm(`Resign ${playerName(p)}? The others play on without it.`)) act("resign", ui.seat === null ? { player: p } : {});
+    });
     el("offer-draw").addEventListener("click", () => act("draw"));
     el("rp-first").addEventListener("click", () => step(0));
     el("rp-prev").addEventListener("click", () => step((ui.replay ? ui.replay.ply : ui.state.ply) - 1));

@@ -9,6 +9,7 @@ use crate::engine::{level_time, LEVELS};
 use crate::error::ApiError;
 use crate::games;
 use crate::record;
+use crate::resign;
 use crate::session::{
     AiAnswer, AiRequest, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer,
 };
@@ -252,6 +253,8 @@ pub struct GameView {
     version: u64,
     hotseat: bool,
     draw_offer: Option<usize>,
+    /// Seats that resigned from a game of more than two players (the server plays their turns).
+    resigned: Vec<usize>,
     thinking: Option<Progress>,
     clock: Option<crate::clock::ClockView>,
     #[serde(flatten)]
@@ -265,6 +268,8 @@ pub fn view(entry: &GameEntry) -> GameView {
         snapshot.result = Some(r.clone());
         snapshot.turn = crate::session::TurnView::Over;
         snapshot.legal.clear();
+    } else if let Some(r) = snapshot.result.take() {
+        snapshot.result = Some(resign::rank_resigned(r, &entry.resigned));
     }
     GameView {
         id: entry.id.clone(),
@@ -274,6 +279,7 @@ pub fn view(entry: &GameEntry) -> GameView {
         version: *entry.changes.borrow(),
         hotseat: entry.hotseat,
         draw_offer: entry.draw_offer,
+        resigned: entry.resigned.iter().map(|r| r.player).collect(),
         clock: entry.clock.as_ref().map(|c| c.view(entry.to_move())),
         thinking: entry.thinking.as_ref().map(|t| lock(&t.progress).clone()),
         snapshot,
@@ -461,6 +467,7 @@ fn replay_view(entry: &GameEntry, n: usize) -> Result<GameView, ApiError> {
         version: *entry.changes.borrow(),
         hotseat: entry.hotseat,
         draw_offer: None,
+        resigned: resign::resigned_by(&entry.resigned, session.ply()),
         clock: None,
         thinking: None,
         snapshot: session.snapshot(),
@@ -536,8 +543,8 @@ fn not_thinking(entry: &GameEntry) -> Result<(), ApiError> {
     }
 }
 
-/// Plays `mv` for the side to move, commits it, and wakes the AI seats.
-/// Plays `mv` for the side to move, charges its clock, and commits (a move made after the
+/// Plays `mv` for the side to move, charges its clock, plays the turns of resigned seats that
+/// follow, and commits (a move made after the
 /// mover's flag fell is void: the game ends on time instead, and 409 says so).
 pub(crate) fn play_and_commit(
     app: &AppState,
@@ -558,6 +565,7 @@ pub(crate) fn play_and_commit(
             ));
         }
     }
+    resign::play_resigned_turns(entry)?;
     app.store.commit(entry, before)
 }
 
@@ -620,24 +628,23 @@ async fn undo(
     let mut entry = lock(&handle);
     require_all_seats(&entry, &headers, "undo")?;
     not_thinking(&entry)?;
-    // All or nothing: check there are enough moves before taking any back.
-    let choices = entry
-        .session
-        .history_from(0)
-        .iter()
-        .filter(|h| h.player.is_some())
-        .count();
-    if choices < plies {
-        return Err(ApiError::Conflict(format!(
-            "cannot take back {plies} move(s): not enough moves played"
-        )));
-    }
-    for _ in 0..plies {
+    // All or nothing: check there are enough moves before taking any back. The server's moves
+    // for resigned seats go back with the move before them.
+    let undos = resign::undo_count(&entry.session.history_from(0), &entry.resigned, plies)
+        .ok_or_else(|| {
+            ApiError::Conflict(format!(
+                "cannot take back {plies} move(s): not enough moves played"
+            ))
+        })?;
+    for _ in 0..undos {
         entry.session.undo()?;
     }
     entry.ended = None;
     entry.draw_offer = None;
+    // Resignations made after the ply the game returns to are taken back too.
     let keep = entry.session.ply();
+    entry.resigned.retain(|r| r.ply <= keep);
+    resign::play_resigned_turns(&mut entry)?;
     app.store.commit(&mut entry, keep)?;
     Ok(Json(view(&entry)))
 }
@@ -723,12 +730,27 @@ async fn resign(
     if entry.to_move().is_none() {
         return Err(ApiError::Conflict("the game is over".into()));
     }
-    let reason = format!("{} resigned", player_name(&entry, p));
-    entry.ended = Some(decided(&entry, Some(1 - p), reason)?);
-    stop_search(&entry);
     let keep = entry.session.ply();
+    if entry.seats.len() > 2 {
+        // The seat drops out; the others play on (see `crate::resign`). A search for its turn
+        // (a hint) is stopped: the server now plays that turn.
+        if entry.to_move() == Some(p) {
+            stop_search(&entry);
+        }
+        resign::resign_seat(&mut entry, p)?;
+        if entry.ended.is_some() {
+            stop_search(&entry);
+        }
+    } else {
+        let reason = format!("{} resigned", player_name(&entry, p));
+        entry.ended = Some(decided(&entry, Some(1 - p), reason)?);
+        stop_search(&entry);
+    }
     app.store.commit(&mut entry, keep)?;
-    Ok(Json(view(&entry)))
+    let state = view(&entry);
+    drop(entry);
+    crate::live::drive_ai(&app, &handle);
+    Ok(Json(state))
 }
 
 async fn draw(

@@ -9,7 +9,7 @@
 //! date when it is opened.
 
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use thiserror::Error;
@@ -31,7 +31,8 @@ pub enum DbError {
 /// The schema, one step per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
 ///
 /// Version 1 held games, tokens and moves; version 2 added the clock settings, the end of a game
-/// decided outside the rules (resignation, agreement, flag), and the time each move took.
+/// decided outside the rules (resignation, agreement, flag), and the time each move took; version 3
+/// the seats that resigned from a game of more than two players (the game goes on without them).
 pub const MIGRATIONS: &[&str] = &[
     // 1: games, seat tokens (SHA-256 hashes), moves.
     "CREATE TABLE games (
@@ -64,6 +65,8 @@ pub const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN clock TEXT;
     ALTER TABLE games ADD COLUMN ended TEXT;
     ALTER TABLE moves ADD COLUMN ms INTEGER;",
+    // 3: resignations in games of more than two players.
+    "ALTER TABLE games ADD COLUMN resigned TEXT;",
 ];
 
 /// The schema version this code writes.
@@ -82,6 +85,16 @@ pub struct StoredMove {
     pub text: String,
     /// Milliseconds on the mover's clock when it was played (clocked games).
     pub ms: Option<u64>,
+}
+
+/// A seat that resigned from a game of more than two players, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resignation {
+    /// The seat (0-based player number).
+    pub player: usize,
+    /// The game's ply when it resigned (moves after it are the server's for that seat).
+    pub ply: usize,
 }
 
 /// A seat token as stored: its SHA-256 hash and the seat it holds (`None`: every seat, hot-seat).
@@ -120,6 +133,8 @@ pub struct GameRecord {
     pub clock: Option<serde_json::Value>,
     /// The end decided outside the rules (resignation, agreement, flag) as JSON.
     pub ended: Option<serde_json::Value>,
+    /// Seats that resigned from a game of more than two players, in order.
+    pub resigned: Vec<Resignation>,
     /// Seat tokens.
     pub tokens: Vec<StoredToken>,
     /// Moves and die rolls in order.
@@ -159,6 +174,15 @@ fn now() -> i64 {
 
 fn json_text(v: &serde_json::Value) -> String {
     v.to_string()
+}
+
+/// The resignations as stored: `NULL` when there are none, else a JSON array.
+fn resigned_text(resigned: &[Resignation]) -> Option<String> {
+    if resigned.is_empty() {
+        None
+    } else {
+        serde_json::to_string(resigned).ok()
+    }
 }
 
 impl Db {
@@ -210,7 +234,8 @@ impl Db {
         let tx = conn.transaction()?;
         tx.execute(
             "INSERT INTO games (id, game, rules, position, seed, seats, hotseat, created, updated,
-                status, clock, ended) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11)",
+                status, clock, ended, resigned)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12)",
             params![
                 record.id,
                 record.game,
@@ -223,6 +248,7 @@ impl Db {
                 record.status,
                 record.clock.as_ref().map(json_text),
                 record.ended.as_ref().map(json_text),
+                resigned_text(&record.resigned),
             ],
         )?;
         for t in &record.tokens {
@@ -237,7 +263,7 @@ impl Db {
     }
 
     /// Replaces the moves from ply `keep + 1` on by `moves` (which continue from `keep`), and
-    /// sets the status and decided end, in one transaction.
+    /// sets the status, decided end and resignations, in one transaction.
     pub fn write_moves(
         &self,
         id: &str,
@@ -245,6 +271,7 @@ impl Db {
         moves: &[StoredMove],
         status: &str,
         ended: Option<&serde_json::Value>,
+        resigned: &[Resignation],
     ) -> Result<(), DbError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -254,8 +281,14 @@ impl Db {
         )?;
         insert_moves(&tx, id, moves)?;
         let changed = tx.execute(
-            "UPDATE games SET updated = ?2, status = ?3, ended = ?4 WHERE id = ?1",
-            params![id, now(), status, ended.map(json_text)],
+            "UPDATE games SET updated = ?2, status = ?3, ended = ?4, resigned = ?5 WHERE id = ?1",
+            params![
+                id,
+                now(),
+                status,
+                ended.map(json_text),
+                resigned_text(resigned)
+            ],
         )?;
         if changed == 0 {
             return Err(DbError::Corrupt(id.into(), "the game is not stored".into()));
@@ -275,8 +308,8 @@ impl Db {
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM moves WHERE game_id = ?1", params![id])?;
         tx.execute(
-            "UPDATE games SET position = ?2, updated = ?3, status = 'playing', ended = NULL
-             WHERE id = ?1",
+            "UPDATE games SET position = ?2, updated = ?3, status = 'playing', ended = NULL,
+                resigned = NULL WHERE id = ?1",
             params![id, position, now()],
         )?;
         insert_moves(&tx, id, moves)?;
@@ -305,7 +338,7 @@ impl Db {
         let row = conn
             .query_row(
                 "SELECT id, game, rules, position, seed, seats, hotseat, created, updated, status,
-                    clock, ended FROM games WHERE id = ?1",
+                    clock, ended, resigned FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -321,6 +354,7 @@ impl Db {
                         r.get::<_, String>(9)?,
                         r.get::<_, Option<String>>(10)?,
                         r.get::<_, Option<String>>(11)?,
+                        r.get::<_, Option<String>>(12)?,
                     ))
                 },
             )
@@ -338,6 +372,7 @@ impl Db {
             status,
             clock,
             ended,
+            resigned,
         )) = row
         else {
             return Ok(None);
@@ -350,6 +385,11 @@ impl Db {
         let seats = parse("seats", &seats)?;
         let clock = clock.map(|c| parse("clock", &c)).transpose()?;
         let ended = ended.map(|c| parse("ended", &c)).transpose()?;
+        let resigned: Vec<Resignation> = match resigned {
+            Some(text) => serde_json::from_str(&text)
+                .map_err(|e| DbError::Corrupt(id.clone(), format!("resigned: {e}")))?,
+            None => Vec::new(),
+        };
         let mut tokens = Vec::new();
         let mut stmt = conn.prepare("SELECT hash, seat FROM tokens WHERE game_id = ?1")?;
         let rows = stmt.query_map(params![id], |r| {
@@ -392,6 +432,7 @@ impl Db {
             status,
             clock,
             ended,
+            resigned,
             tokens,
             moves,
         }))

@@ -252,6 +252,13 @@ impl<A: Adapter> GameSession for Session<A> {
         Ok(())
     }
 
+    fn legal_texts(&self) -> Vec<String> {
+        self.legal()
+            .into_iter()
+            .map(|mv| self.pos.move_to_text(mv))
+            .collect()
+    }
+
     fn player_to_move(&self) -> Option<usize> {
         match self.pos.turn() {
             Turn::Player(p) => Some(p),

@@ -32,6 +32,7 @@ pub mod generic;
 pub mod host;
 pub mod live;
 pub mod record;
+pub mod resign;
 pub mod session;
 pub mod store;
 pub mod tokens;

@@ -37,8 +37,8 @@ struct Cursor {
     shutdown: tokio::sync::watch::Receiver<bool>,
     /// Last ply sent.
     last: usize,
-    /// (ply, over, draw offer) of the last `state` event.
-    sent: Option<(usize, bool, Option<usize>)>,
+    /// (ply, over, draw offer, resignations) of the last `state` event.
+    sent: Option<(usize, bool, Option<usize>, usize)>,
     first: bool,
     done: bool,
     _permit: tokio::sync::OwnedSemaphorePermit,
@@ -70,7 +70,12 @@ impl Cursor {
             events.push(json_event("move", &h).id(id));
         }
         self.last = ply;
-        let signature = (ply, entry.to_move().is_none(), entry.draw_offer);
+        let signature = (
+            ply,
+            entry.to_move().is_none(),
+            entry.draw_offer,
+            entry.resigned.len(),
+        );
         if !events.is_empty() || self.sent != Some(signature) {
             // The state's id is its ply too: a reconnecting page resumes after it.
             let version = *entry.changes.borrow();

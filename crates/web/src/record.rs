@@ -233,6 +233,7 @@ pub fn export(entry: &GameEntry, moves: Option<&str>) -> Result<Exported, ApiErr
                 "moves": entry.session.history_from(0).iter().map(|h| json!({
                     "ply": h.ply, "player": h.player, "text": h.text
                 })).collect::<Vec<_>>(),
+                "resigned": entry.resigned,
                 "result": result,
             });
             let text = serde_json::to_string_pretty(&record)

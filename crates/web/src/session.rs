@@ -192,6 +192,9 @@ pub trait GameSession: Send {
     fn play(&mut self, text: &str) -> Result<(), ApiError>;
     /// Takes back the last move a player chose (with the chance outcomes that followed it).
     fn undo(&mut self) -> Result<(), ApiError>;
+    /// The legal moves of the player to move in the game's notation, in the rules' order
+    /// (cheaper than a snapshot; empty when no player chooses).
+    fn legal_texts(&self) -> Vec<String>;
     /// The player to move, `None` when the game is over (chance is resolved automatically).
     fn player_to_move(&self) -> Option<usize>;
     /// Replaces the position by one given in the game's text notation (FEN paste); clears history.

@@ -8,7 +8,7 @@
 //! never across a search (searches run on a copy).
 
 use crate::clock::{Clock, ClockSetting};
-use crate::db::{Db, DbError, GameRecord, StoredMove, StoredToken};
+use crate::db::{Db, DbError, GameRecord, Resignation, StoredMove, StoredToken};
 use crate::error::ApiError;
 use crate::games;
 use crate::session::{GameResult, GameSession, Progress, Seat};
@@ -57,6 +57,8 @@ pub struct GameEntry {
     pub tokens: Vec<StoredToken>,
     /// The end decided outside the rules: resignation, agreement or the clock.
     pub ended: Option<GameResult>,
+    /// Seats that resigned from a game of more than two players, in order ([`crate::resign`]).
+    pub resigned: Vec<Resignation>,
     /// The player who offers a draw, until the next move.
     pub draw_offer: Option<usize>,
     /// Seconds since the epoch at creation.
@@ -91,11 +93,15 @@ impl GameEntry {
         self.changes.send_modify(|v| *v = v.wrapping_add(1));
     }
 
-    /// The result, whether by the rules or decided outside them.
+    /// The result, whether by the rules (with resigned seats ranked last) or decided outside
+    /// them.
     pub fn result(&self) -> Option<GameResult> {
-        self.ended
-            .clone()
-            .or_else(|| self.session.snapshot().result)
+        self.ended.clone().or_else(|| {
+            self.session
+                .snapshot()
+                .result
+                .map(|r| crate::resign::rank_resigned(r, &self.resigned))
+        })
     }
 
     /// `"over"` or `"playing"`, as stored.
@@ -269,6 +275,13 @@ pub fn rebuild(record: &GameRecord) -> Result<GameEntry, ApiError> {
         }
         None => None,
     };
+    if let Some(r) = record.resigned.iter().find(|r| r.player >= seats.len()) {
+        return Err(corrupt(format!(
+            "seat {} resigned but the game has {} seats",
+            r.player,
+            seats.len()
+        )));
+    }
     let ended = match &record.ended {
         Some(v) => Some(result_from_json(v).ok_or_else(|| corrupt("bad result".into()))?),
         None => None,
@@ -283,6 +296,7 @@ pub fn rebuild(record: &GameRecord) -> Result<GameEntry, ApiError> {
         hotseat: record.hotseat,
         tokens: record.tokens.clone(),
         ended,
+        resigned: record.resigned.clone(),
         draw_offer: None,
         created: record.created,
         last_used: Instant::now(),
@@ -424,6 +438,7 @@ impl Store {
             hotseat: new.hotseat,
             tokens: stored,
             ended: None,
+            resigned: Vec::new(),
             draw_offer: None,
             created: crate::db::timestamp(),
             last_used: Instant::now(),
@@ -449,6 +464,7 @@ impl Store {
                 .map(|c| serde_json::to_value(c).map_err(|e| ApiError::Internal(e.to_string())))
                 .transpose()?,
             ended: None,
+            resigned: Vec::new(),
             tokens: entry.tokens.clone(),
             moves: stored_moves(entry.session.as_ref(), 0, None),
         };
@@ -496,9 +512,14 @@ impl Store {
     pub fn commit(&self, entry: &mut GameEntry, keep: usize) -> Result<(), ApiError> {
         let moves = stored_moves(entry.session.as_ref(), keep, entry.clock.as_ref());
         let ended = entry.ended.as_ref().map(result_json);
-        let result = self
-            .db
-            .write_moves(&entry.id, keep, &moves, entry.status(), ended.as_ref());
+        let result = self.db.write_moves(
+            &entry.id,
+            keep,
+            &moves,
+            entry.status(),
+            ended.as_ref(),
+            &entry.resigned,
+        );
         self.after_write(entry, result)
     }
 
@@ -508,6 +529,7 @@ impl Store {
         let result = self.db.set_position(&entry.id, position, &moves);
         if result.is_ok() {
             entry.position = Some(position.to_string());
+            entry.resigned.clear();
         }
         self.after_write(entry, result)
     }

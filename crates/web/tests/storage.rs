@@ -430,3 +430,217 @@ async fn oversize_bodies_and_rate_limits_get_json_errors() {
         "{v}"
     );
 }
+
+/// Plays the first legal move for the player to move with that seat's token; returns the state.
+async fn play_first(app: &axum::Router, id: &str, tokens: &[String], state: &Value) -> Value {
+    let p = state["turn"]["player"].as_u64().expect("a player to move") as usize;
+    let mv = state["legal"][0]["text"].as_str().expect("a legal move");
+    let (status, v) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&tokens[p]),
+        &json!({ "move": mv }).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+/// The moves of `history` chosen by `player`.
+fn moves_of(history: &Value, player: usize) -> usize {
+    history
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter(|h| h["player"] == player)
+        .count()
+}
+
+#[tokio::test]
+async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
+    let path = temp_db("resign.sqlite");
+    let (id, before, export) = {
+        let (_, app) = app_on(&path);
+        let v = create(
+            &app,
+            json!({"game": "aeroplane", "rules": {"players": 4}, "seed": 5,
+                   "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"},
+                             {"kind": "human"}]}),
+        )
+        .await;
+        let id = v["id"].as_str().expect("id").to_string();
+        let tokens: Vec<String> = v["seat_tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| t.as_str().expect("human seat token").to_string())
+            .collect();
+        let watch = v["links"]["watch"].as_str().expect("watch").to_string();
+        let mut state = v["state"].clone();
+        for _ in 0..6 {
+            state = play_first(&app, &id, &tokens, &state).await;
+        }
+        let resign = format!("/api/games/{id}/resign");
+        // Refused: no token, the watch link, a made-up token, and one seat's token naming another
+        // seat. The game is unchanged.
+        for (token, body) in [
+            (None, "{}"),
+            (Some(watch.as_str()), "{}"),
+            (Some("0123456789abcdef0123456789abcdef"), "{}"),
+            (Some(tokens[0].as_str()), r#"{"player": 1}"#),
+        ] {
+            let (status, v) = call(&app, "POST", &resign, token, body).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{token:?} {body}: {v}");
+        }
+        let (_, unchanged) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+        assert_eq!(unchanged["history"], state["history"]);
+        assert_eq!(unchanged["resigned"], json!([]));
+
+        // Seat 1 resigns with its own token: the game goes on without it.
+        let (status, v) = call(&app, "POST", &resign, Some(&tokens[1]), "{}").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["resigned"], json!([1]));
+        assert!(v["result"].is_null(), "three seats are left: {v}");
+        assert_ne!(
+            v["turn"]["player"], 1,
+            "the server plays a resigned seat's turns"
+        );
+        let (status, again) = call(&app, "POST", &resign, Some(&tokens[1]), "{}").await;
+        assert_eq!(status, StatusCode::CONFLICT, "{again}");
+        let resigned_at = v["ply"].as_u64().expect("ply");
+        state = v;
+        // Play on through several rounds: seat 1 is never asked to move, and the server moves
+        // for it whenever its die allows a move.
+        let mut turns_seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            if state["result"].is_object() {
+                break;
+            }
+            turns_seen.insert(state["turn"]["player"].as_u64().expect("player"));
+            state = play_first(&app, &id, &tokens, &state).await;
+        }
+        assert!(!turns_seen.contains(&1), "{turns_seen:?}");
+        assert_eq!(turns_seen.len(), 3, "{turns_seen:?}");
+        let after_resign: Vec<&Value> = state["history"]
+            .as_array()
+            .expect("history")
+            .iter()
+            .filter(|h| h["ply"].as_u64().expect("ply") > resigned_at)
+            .collect();
+        assert!(
+            after_resign.iter().any(|h| h["player"] == 1),
+            "the server moved seat 1's planes after it resigned"
+        );
+        // The watcher's view says who resigned; a token of a seat still in may not resign for it.
+        let (status, _) = call(&app, "POST", &resign, Some(&tokens[2]), r#"{"player": 3}"#).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        // Seats 3 and then 0 resign: seat 2 is the last one left and wins.
+        let (status, v) = call(&app, "POST", &resign, Some(&tokens[3]), "{}").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(v["result"].is_null(), "{v}");
+        let (status, v) = call(&app, "POST", &resign, Some(&tokens[0]), "{}").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["resigned"], json!([1, 3, 0]));
+        assert_eq!(v["turn"]["kind"], "over");
+        assert_eq!(v["result"]["winner"], 2, "{v}");
+        assert_eq!(v["result"]["returns"], json!([-1.0, -1.0, 1.0, -1.0]));
+        let (status, _) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&tokens[2]),
+            r#"{"move":"a"}"#,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CONFLICT, "the game is over");
+        let (_, export) = call(&app, "GET", &format!("/api/games/{id}/export"), None, "").await;
+        (id, v, export)
+    };
+    assert!(moves_of(&before["history"], 1) > 0);
+    // The export keeps the resignations with their plies.
+    let text = export["raw"].as_str().map(str::to_string);
+    let record: Value = match text {
+        Some(t) => serde_json::from_str(&t).expect("JSON record"),
+        None => export,
+    };
+    let resigned: Vec<u64> = record["resigned"]
+        .as_array()
+        .expect("resigned in the export")
+        .iter()
+        .map(|r| r["player"].as_u64().expect("player"))
+        .collect();
+    assert_eq!(resigned, vec![1, 3, 0]);
+    assert_eq!(record["result"]["winner"], 2);
+    // A new server on the same file replays the record to the same game, resignations included.
+    let (state, app) = app_on(&path);
+    assert_eq!(state.store.len(), 0);
+    let (status, after) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    for key in ["history", "position", "resigned", "result", "turn", "legal"] {
+        assert_eq!(after[key], before[key], "{key} after the reload");
+    }
+}
+
+#[tokio::test]
+async fn a_resigned_seat_of_chinese_checkers_is_skipped_and_ranked_last_after_a_reload() {
+    let path = temp_db("resign-cc.sqlite");
+    let (id, tokens, before) = {
+        let (_, app) = app_on(&path);
+        let v = create(
+            &app,
+            json!({"game": "chinese-checkers", "rules": {"players": 3},
+                   "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+        let id = v["id"].as_str().expect("id").to_string();
+        let tokens: Vec<String> = v["seat_tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| t.as_str().expect("token").to_string())
+            .collect();
+        let mut state = v["state"].clone();
+        state = play_first(&app, &id, &tokens, &state).await;
+        assert_eq!(state["turn"]["player"], 1);
+        // Seat 1 resigns on its own turn: the server moves for it at once and seat 2 is next.
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(&tokens[1]),
+            "{}",
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["turn"]["player"], 2, "{v}");
+        assert_eq!(moves_of(&v["history"], 1), 1);
+        state = v;
+        for _ in 0..4 {
+            state = play_first(&app, &id, &tokens, &state).await;
+            assert_ne!(state["turn"]["player"], 1);
+        }
+        assert_eq!(moves_of(&state["history"], 1), 3);
+        (id, tokens, state)
+    };
+    // After a reload the game replays to the same position and plays on the same way.
+    let (_, app) = app_on(&path);
+    let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    for key in ["history", "position", "resigned", "turn", "legal"] {
+        assert_eq!(after[key], before[key], "{key} after the reload");
+    }
+    let next = play_first(&app, &id, &tokens, &after).await;
+    assert_eq!(next["resigned"], json!([1]));
+    assert_ne!(next["turn"]["player"], 1);
+    // Seat 0 resigns too: seat 2 is the last left and wins.
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&tokens[0]),
+        "{}",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["winner"], 2, "{v}");
+}
