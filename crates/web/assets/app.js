@@ -18,6 +18,7 @@ const ui = {
   token: null,      // this page's seat token (hot-seat: every seat), from its link or creation
   seat: null,       // the seat this page plays in a link game (null: every human seat / none)
   live: null,       // the game's live event stream (online.js)
+  alias: {},        // cell -> the cell a tap on it stands for (pieces that are one move)
 };
 
 async function api(method, url, body) {
@@ -233,11 +234,13 @@ function drawBoard() {
   let overlay = "";
   const at = (id) => d.cells[id];
   const r = d.r;
+  const rad = (id) => (d.radii && d.radii[id]) || r;
+  ui.alias = d.alias || {};
   const last = lastEntry();
   if (last) {
     last.path.forEach((c, i) => {
       const p = at(c);
-      if (p) overlay += `<circle class="${i === 0 && last.path.length > 1 ? "last-from" : "last-to"}" cx="${p[0]}" cy="${p[1]}" r="${r * 0.95}"/>`;
+      if (p) overlay += `<circle class="${i === 0 && last.path.length > 1 ? "last-from" : "last-to"}" cx="${p[0]}" cy="${p[1]}" r="${rad(c) * 0.95}"/>`;
     });
     if (last.path.length > 2 && board.showPath !== false) {
       const pts = last.path.map(at).filter(Boolean).map((p) => p.join(",")).join(" ");
@@ -252,7 +255,7 @@ function drawBoard() {
     const matches = legal.filter((m) => startsWith(m.path, ui.sel));
     if (ui.sel.length) {
       const p = at(ui.sel[ui.sel.length - 1]);
-      if (p) marks += `<circle class="sel" cx="${p[0]}" cy="${p[1]}" r="${r * 1.05}"/>`;
+      if (p) marks += `<circle class="sel" cx="${p[0]}" cy="${p[1]}" r="${rad(ui.sel[ui.sel.length - 1]) * 1.05}"/>`;
       if (ui.sel.length > 1) {
         const pts = ui.sel.map(at).filter(Boolean).map((q) => q.join(",")).join(" ");
         marks += `<polyline class="path-line" points="${pts}"/>`;
@@ -265,7 +268,7 @@ function drawBoard() {
     } else if (board.markMovable) {
       for (const c of new Set(legal.map((m) => m.path[0]))) {
         const q = at(c);
-        if (q) marks += `<circle class="movable" cx="${q[0]}" cy="${q[1]}" r="${r * 1.05}"/>`;
+        if (q) marks += `<circle class="movable" cx="${q[0]}" cy="${q[1]}" r="${rad(c) * 1.05}"/>`;
       }
     } else {
       // placement games: every playable cell gets a dot
@@ -278,13 +281,13 @@ function drawBoard() {
   if (ui.hint) {
     for (const c of ui.hint) {
       const q = at(c);
-      if (q) marks += `<circle class="hint-mark" cx="${q[0]}" cy="${q[1]}" r="${r * 1.1}"/>`;
+      if (q) marks += `<circle class="hint-mark" cx="${q[0]}" cy="${q[1]}" r="${rad(c) * 1.1}"/>`;
     }
   }
   let hits = "";
   for (const [id, p] of Object.entries(d.cells)) {
     const tip = d.tips && d.tips[id] ? `<title>${d.tips[id]}</title>` : "";
-    hits += `<circle class="cell-hit" data-cell="${id}" cx="${p[0]}" cy="${p[1]}" r="${r}">${tip}</circle>`;
+    hits += `<circle class="cell-hit" data-cell="${id}" cx="${p[0]}" cy="${p[1]}" r="${rad(id)}">${tip}</circle>`;
   }
   svg.innerHTML = under + d.body + overlay + (d.pieces || '') + marks + hits;
   svg.addEventListener("click", onBoardClick);
@@ -305,8 +308,9 @@ function onBoardClick(ev) {
   clickCell(t.dataset.cell);
 }
 
-function clickCell(cell) {
+function clickCell(tapped) {
   const s = ui.state;
+  const cell = (ui.alias && ui.alias[tapped]) || tapped;
   if (!s || ui.busy || ui.replay || s.turn.kind !== "player" || !mine(s.turn.player)) return;
   const legal = s.legal;
   let sel = ui.sel.concat([cell]);

@@ -1,5 +1,7 @@
 // Board drawings, one per game. Each `draw(state, ui)` returns the SVG markup of the board
-// (`body`) and of the pieces (`pieces`, drawn above the last-move highlight), the centre of every clickable cell (`cells: {id: [x, y]}`) and the cell radius `r`;
+// (`body`) and of the pieces (`pieces`, drawn above the last-move highlight), the centre of every clickable cell (`cells: {id: [x, y]}`) and the cell radius `r`
+// (`radii: {id: r}` overrides it for small cells; `alias: {id: id}` names the cell a tap on a
+// cell stands for, when two pieces are one move);
 // app.js adds the last-move highlight, selection, legal-move dots and click targets on top.
 "use strict";
 
@@ -223,7 +225,7 @@ const AERO = {
     if (d === view.hangar) return f(AERO.hangar[0] + (i % 2 ? 0.5 : -0.5), AERO.hangar[1] + (i < 2 ? -0.5 : 0.5));
     if (d === 0) return f(...AERO.pad);
     if (d <= 50) return AERO.ring((13 * seat + d - 1) % 52);
-    if (d >= view.centre) return f(0.55, 0);
+    if (d >= view.centre) return f(0.75, 0);                 // apart enough for four tap areas a seat
     return f(6.6 - (d - 50), 0);                             // home column 51..55
   },
 };
@@ -280,8 +282,10 @@ Boards.aeroplane = {
       body += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${SEAT_COLORS[seat]}" stroke-width="3" stroke-dasharray="7 5"/>` +
         `<text x="${(x1 + x2) / 2}" y="${(y1 + y2) / 2 + 6}" font-size="18" text-anchor="middle" fill="${SEAT_COLORS[seat]}">✈</text>`;
     }
-    // Planes: sharing a square, they stack with a count.
-    const cells = {}, tips = {};
+    // Planes: those sharing a square are fanned out over it, smaller, each with its own tap area
+    // (a plain stack left only the top plane tappable on a phone). Planes of one seat at the same
+    // progress are one move (the rules offer the lowest-lettered); tapping any of them plays it.
+    const cells = {}, tips = {}, radii = {}, alias = {};
     const spots = {};
     for (const p of view.planes) {
       const seat = view.seats[p.player];
@@ -291,21 +295,26 @@ Boards.aeroplane = {
     }
     let pieces = "";
     for (const stack of Object.values(spots)) {
-      stack.forEach(({ p, seat, x: x0, y: y0 }, n) => {
-        const x = x0 + n * 4, y = y0 - n * 5;
+      const n = stack.length;
+      const cols = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / cols);
+      const step = (2 * sq) / cols;                        // the square split into a grid
+      const pr = n > 1 ? 0.47 * step : 0.36 * U;           // drawn (and tap) radius
+      stack.forEach(({ p, seat, x: x0, y: y0 }, k) => {
+        const x = x0 + (n > 1 ? ((k % cols) - (cols - 1) / 2) * step : 0);
+        const y = y0 + (n > 1 ? (Math.floor(k / cols) - (rows - 1) / 2) * step : 0);
         cells[p.id] = [x, y];
+        if (n > 1) radii[p.id] = pr;
+        const twin = stack.find((q) => q.p.player === p.player && q.p.progress === p.progress);
+        if (twin.p.id !== p.id) alias[p.id] = twin.p.id;
         const pct = (100 * p.hit).toFixed(1);
         const where = p.progress === view.hangar ? "hangar" : p.progress === 0 ? "launch pad" : p.progress >= view.centre ? "home" : "progress " + p.progress;
         tips[p.id] = `${s.player_names[p.player]} plane ${"abcd"[p.plane]} · ${where} · chance of being hit before its next turn: ${pct}%`;
-        pieces += `<g><circle cx="${x}" cy="${y}" r="${0.36 * U}" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="2"/>` +
-          `<text x="${x}" y="${y + 4.5}" font-size="12" text-anchor="middle" fill="#fff" font-weight="700">✈${"abcd"[p.plane]}</text></g>`;
+        const fs = n > 1 ? Math.max(7, pr * 0.95) : 12;
+        pieces += `<g><circle cx="${x}" cy="${y}" r="${pr}" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="${n > 1 ? 1.2 : 2}"/>` +
+          `<text x="${x}" y="${y + fs * 0.38}" font-size="${fs}" text-anchor="middle" fill="#fff" font-weight="700">${n > 1 ? "" : "✈"}${"abcd"[p.plane]}</text></g>`;
       });
-      if (stack.length > 1) {
-        const top = stack[stack.length - 1], x = top.x + (stack.length - 1) * 4 + 0.36 * U, y = top.y - (stack.length - 1) * 5 - 0.36 * U;
-        pieces += `<circle cx="${x}" cy="${y}" r="8" fill="#222"/><text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" fill="#fff">${stack.length}</text>`;
-      }
     }
-    return { width: W, height: W, r: 0.4 * U, cells, body, pieces, tips };
+    return { width: W, height: W, r: 0.4 * U, cells, radii, alias, body, pieces, tips };
   },
   extra(box, s, ui) {
     let die = box.querySelector(".die");
