@@ -6,6 +6,8 @@
 //  3. Aeroplane on a 360x740 phone: tapping each plane of the seat to move (a stack of two
 //     included) enters that plane's move; no two planes' tap areas overlap.
 //  4. Resign in a three-player game: the seat's page shows Resign, the seat drops out.
+//  5. A clocked Xiangqi game: both clocks shown, the side to move's counts down, the increment is
+//     added after a move.
 //
 //   QIYI_BIN=target/release/qiyi node e2e/multiplayer.test.mjs     (screenshots: $E2E_SHOTS)
 import { chromium } from "playwright-core";
@@ -214,6 +216,45 @@ try {
     record("resign a seat of a three-player game from its page", true, `watcher sees "${text}"; ${st.player_names[st.turn.player]} to move`);
   } catch (e) {
     record("resign a seat of a three-player game from its page", false, e.message + (rerrors.length ? " | " + rerrors.join("; ") : ""));
+  }
+
+  // ---- 5. Clocks of a two-player Xiangqi game ----
+  const cerrors = [];
+  try {
+    const g = await post(server.url + "/api/games", { game: "xiangqi", clock: { base_ms: 60000, increment_ms: 5000 }, seats: [{ kind: "human" }, { kind: "human" }] });
+    const red = await openPage(browser, server.url + g.links.seats[0], cerrors, "red");
+    const black = await openPage(browser, server.url + g.links.seats[1], cerrors, "black");
+    // The displayed seconds of each clock, and which one runs.
+    const clocks = (page) => page.evaluate(() => [0, 1].map((p) => {
+      const c = document.getElementById("clock-" + p);
+      if (!c || c.offsetParent === null) return null;
+      const [m, s] = c.textContent.trim().split(/\s+/).pop().split(":").map(Number);
+      return { s: m * 60 + s, running: c.classList.contains("running") };
+    }));
+    const start = await clocks(red);
+    if (start.some((c) => !c) || start[0].s !== 60 || start[1].s !== 60) throw new Error("at the start: " + JSON.stringify(start));
+    await playMove(red, "h2e2");
+    await seesPly(black, 1, 2000);
+    // Red gained the increment; Black's clock runs and counts down.
+    const a = await clocks(black);
+    await black.waitForTimeout(2300);
+    const b = await clocks(black);
+    if (a[0].s !== 65 || b[0].s !== 65 || a[0].running) throw new Error(`Red after its move: ${JSON.stringify([a[0], b[0]])}, want 65 s standing`);
+    if (!b[1].running || !(b[1].s <= a[1].s - 2 && b[1].s >= 55)) throw new Error(`Black's clock did not count down: ${a[1].s} then ${b[1].s}`);
+    const waited = 60 - b[1].s;
+    await playMove(black, "h9g7");
+    await seesPly(red, 2, 2000);
+    // Black's time is what it had left plus the increment, as the server keeps it.
+    const st = await (await fetch(`${server.url}/api/games/${g.id}`)).json();
+    const c = await clocks(red);
+    const serverBlack = Math.ceil(st.clock.remaining_ms[1] / 1000);
+    if (Math.abs(c[1].s - serverBlack) > 1 || serverBlack < 60 + 5 - waited - 2 || serverBlack > 65 - waited + 1) throw new Error(`Black after its move shows ${c[1].s} s, server ${serverBlack} s, after ~${waited} s used`);
+    if (!c[0].running || c[1].running) throw new Error("Red's clock does not run after Black's move: " + JSON.stringify(c));
+    await red.screenshot({ path: join(shots, "multi-xiangqi-clock.png") });
+    if (cerrors.length) throw new Error(cerrors.join("; "));
+    record("clocked xiangqi: both clocks, countdown, increment", true, `Red 60 → 65 s after its move; Black ${a[1].s} → ${b[1].s} s while to move, ${c[1].s} s after its move (+5)`);
+  } catch (e) {
+    record("clocked xiangqi: both clocks, countdown, increment", false, e.message + (cerrors.length ? " | " + cerrors.join("; ") : ""));
   }
 
   // ---- 2. Aeroplane chess: two humans by links and two AI seats to the end ----
