@@ -447,6 +447,26 @@ async fn play_first(app: &axum::Router, id: &str, tokens: &[String], state: &Val
     v
 }
 
+/// The seat tokens of a creation answer whose seats are all human.
+fn human_tokens(created: &Value) -> Vec<String> {
+    created["seat_tokens"]
+        .as_array()
+        .expect("seat_tokens")
+        .iter()
+        .map(|t| t.as_str().expect("a human seat's token").to_string())
+        .collect()
+}
+
+/// Resigns with `token` (and the JSON `body`); returns the status and the answer.
+async fn resign_with(
+    app: &axum::Router,
+    id: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/games/{id}/resign"), token, body).await
+}
+
 /// The moves of `history` chosen by `player`.
 fn moves_of(history: &Value, player: usize) -> usize {
     history
@@ -470,18 +490,12 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
         )
         .await;
         let id = v["id"].as_str().expect("id").to_string();
-        let tokens: Vec<String> = v["seat_tokens"]
-            .as_array()
-            .expect("tokens")
-            .iter()
-            .map(|t| t.as_str().expect("human seat token").to_string())
-            .collect();
+        let tokens = human_tokens(&v);
         let watch = v["links"]["watch"].as_str().expect("watch").to_string();
         let mut state = v["state"].clone();
         for _ in 0..6 {
             state = play_first(&app, &id, &tokens, &state).await;
         }
-        let resign = format!("/api/games/{id}/resign");
         // Refused: no token, the watch link, a made-up token, and one seat's token naming another
         // seat. The game is unchanged.
         for (token, body) in [
@@ -490,7 +504,7 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
             (Some("0123456789abcdef0123456789abcdef"), "{}"),
             (Some(tokens[0].as_str()), r#"{"player": 1}"#),
         ] {
-            let (status, v) = call(&app, "POST", &resign, token, body).await;
+            let (status, v) = resign_with(&app, &id, token, body).await;
             assert_eq!(status, StatusCode::FORBIDDEN, "{token:?} {body}: {v}");
         }
         let (_, unchanged) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
@@ -498,7 +512,7 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
         assert_eq!(unchanged["resigned"], json!([]));
 
         // Seat 1 resigns with its own token: the game goes on without it.
-        let (status, v) = call(&app, "POST", &resign, Some(&tokens[1]), "{}").await;
+        let (status, v) = resign_with(&app, &id, Some(&tokens[1]), "{}").await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["resigned"], json!([1]));
         assert!(v["result"].is_null(), "three seats are left: {v}");
@@ -506,7 +520,7 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
             v["turn"]["player"], 1,
             "the server plays a resigned seat's turns"
         );
-        let (status, again) = call(&app, "POST", &resign, Some(&tokens[1]), "{}").await;
+        let (status, again) = resign_with(&app, &id, Some(&tokens[1]), "{}").await;
         assert_eq!(status, StatusCode::CONFLICT, "{again}");
         let resigned_at = v["ply"].as_u64().expect("ply");
         state = v;
@@ -533,13 +547,13 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
             "the server moved seat 1's planes after it resigned"
         );
         // The watcher's view says who resigned; a token of a seat still in may not resign for it.
-        let (status, _) = call(&app, "POST", &resign, Some(&tokens[2]), r#"{"player": 3}"#).await;
+        let (status, _) = resign_with(&app, &id, Some(&tokens[2]), r#"{"player": 3}"#).await;
         assert_eq!(status, StatusCode::FORBIDDEN);
         // Seats 3 and then 0 resign: seat 2 is the last one left and wins.
-        let (status, v) = call(&app, "POST", &resign, Some(&tokens[3]), "{}").await;
+        let (status, v) = resign_with(&app, &id, Some(&tokens[3]), "{}").await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert!(v["result"].is_null(), "{v}");
-        let (status, v) = call(&app, "POST", &resign, Some(&tokens[0]), "{}").await;
+        let (status, v) = resign_with(&app, &id, Some(&tokens[0]), "{}").await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["resigned"], json!([1, 3, 0]));
         assert_eq!(v["turn"]["kind"], "over");
@@ -594,24 +608,12 @@ async fn a_resigned_seat_of_chinese_checkers_is_skipped_and_ranked_last_after_a_
         )
         .await;
         let id = v["id"].as_str().expect("id").to_string();
-        let tokens: Vec<String> = v["seat_tokens"]
-            .as_array()
-            .expect("tokens")
-            .iter()
-            .map(|t| t.as_str().expect("token").to_string())
-            .collect();
+        let tokens = human_tokens(&v);
         let mut state = v["state"].clone();
         state = play_first(&app, &id, &tokens, &state).await;
         assert_eq!(state["turn"]["player"], 1);
         // Seat 1 resigns on its own turn: the server moves for it at once and seat 2 is next.
-        let (status, v) = call(
-            &app,
-            "POST",
-            &format!("/api/games/{id}/resign"),
-            Some(&tokens[1]),
-            "{}",
-        )
-        .await;
+        let (status, v) = resign_with(&app, &id, Some(&tokens[1]), "{}").await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["turn"]["player"], 2, "{v}");
         assert_eq!(moves_of(&v["history"], 1), 1);
@@ -633,14 +635,7 @@ async fn a_resigned_seat_of_chinese_checkers_is_skipped_and_ranked_last_after_a_
     assert_eq!(next["resigned"], json!([1]));
     assert_ne!(next["turn"]["player"], 1);
     // Seat 0 resigns too: seat 2 is the last left and wins.
-    let (status, v) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        Some(&tokens[0]),
-        "{}",
-    )
-    .await;
+    let (status, v) = resign_with(&app, &id, Some(&tokens[0]), "{}").await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["result"]["winner"], 2, "{v}");
 }
