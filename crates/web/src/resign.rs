@@ -6,13 +6,15 @@
 //! when its turn comes the server plays for it at once, choosing the least it can: a pass where
 //! the rules allow one, else the first legal move in the rules' order (what Board Game Arena's
 //! "zombie" turns do). Those moves are stored like any other, so replaying the record reproduces
-//! them. When only one seat that has not resigned is left, the game ends and that seat wins.
+//! them. When only one seat that has not resigned is left, the game ends and that seat wins; when
+//! every human seat has resigned, the game ends too (nobody is left to play for: the AI seats
+//! still in share the result, with return 0).
 //!
 //! Two-player games keep the usual resignation (the other side wins at once, see `crate::api`).
 
 use crate::db::Resignation;
 use crate::error::ApiError;
-use crate::session::{GameResult, HistoryEntry};
+use crate::session::{GameResult, HistoryEntry, Seat};
 use crate::store::GameEntry;
 
 /// The most turns the server plays in a row for resigned seats after one change (a guard: the
@@ -35,8 +37,8 @@ pub fn active(players: usize, resigned: &[Resignation]) -> Vec<usize> {
 }
 
 /// Seat `p` of `entry` (a game of more than two players) resigns: it drops out, the server
-/// plays its turns from now on, and the game ends when one seat is left. 409 when the seat has
-/// already resigned. The caller commits.
+/// plays its turns from now on, and the game ends when one seat is left or no human seat is.
+/// 409 when the seat has already resigned. The caller commits.
 pub fn resign_seat(entry: &mut GameEntry, p: usize) -> Result<(), ApiError> {
     let names = entry.session.snapshot().player_names;
     let name = |q: usize| {
@@ -57,23 +59,35 @@ pub fn resign_seat(entry: &mut GameEntry, p: usize) -> Result<(), ApiError> {
     });
     entry.draw_offer = None;
     let left = active(entry.seats.len(), &entry.resigned);
-    if let [winner] = left[..] {
-        let returns = (0..entry.seats.len())
-            .map(|q| if q == winner { 1.0 } else { -1.0 })
-            .collect();
-        let out: Vec<String> = entry.resigned.iter().map(|r| name(r.player)).collect();
-        entry.ended = Some(GameResult {
-            returns,
-            winner: Some(winner),
-            reason: format!(
-                "{} resigned: {} is the last player left",
-                out.join(", "),
-                name(winner)
-            ),
-        });
-        return Ok(());
+    let humans_left = left
+        .iter()
+        .any(|&q| entry.seats.get(q) == Some(&Seat::Human));
+    if left.len() > 1 && humans_left {
+        return play_resigned_turns(entry);
     }
-    play_resigned_turns(entry)
+    let out: Vec<String> = entry.resigned.iter().map(|r| name(r.player)).collect();
+    let winner = (left.len() == 1).then(|| left[0]);
+    let returns = (0..entry.seats.len())
+        .map(|q| match winner {
+            Some(w) if w == q => 1.0,
+            _ if has_resigned(&entry.resigned, q) => -1.0,
+            _ => 0.0,
+        })
+        .collect();
+    let reason = match winner {
+        Some(w) => format!(
+            "{} resigned: {} is the last player left",
+            out.join(", "),
+            name(w)
+        ),
+        None => format!("{} resigned: no human player is left", out.join(", ")),
+    };
+    entry.ended = Some(GameResult {
+        returns,
+        winner,
+        reason,
+    });
+    Ok(())
 }
 
 /// Plays the turns of resigned seats while one of them is to move (a pass where legal, else

@@ -639,3 +639,70 @@ async fn a_resigned_seat_of_chinese_checkers_is_skipped_and_ranked_last_after_a_
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["result"]["winner"], 2, "{v}");
 }
+
+#[tokio::test]
+async fn undo_takes_back_a_resignation_and_the_servers_moves_after_it() {
+    let (_, app) = app_on(":memory:");
+    let v = create(
+        &app,
+        json!({"game": "chinese-checkers", "rules": {"players": 3}, "hotseat": true,
+               "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let token = v["hotseat_token"].as_str().expect("token").to_string();
+    let tokens = vec![token.clone(); 3];
+    let start = v["state"]["position"].clone();
+    play_first(&app, &id, &tokens, &v["state"]).await;
+    // The hot-seat page names the seat; the server then plays seat 1's turn.
+    let (status, v) = resign_with(&app, &id, Some(&token), r#"{"player": 1}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["resigned"], json!([1]));
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["turn"]["player"], 2);
+    // One undo takes back seat 0's move with the server's move for seat 1 after it, and the
+    // resignation made after the ply it returns to.
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(&token),
+        "{}",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 0);
+    assert_eq!(v["resigned"], json!([]));
+    assert_eq!(v["turn"]["player"], 0);
+    assert_eq!(v["position"], start);
+}
+
+#[tokio::test]
+async fn a_game_ends_when_every_human_seat_has_resigned() {
+    let (_, app) = app_on(":memory:");
+    let v = create(
+        &app,
+        json!({"game": "aeroplane", "rules": {"players": 4}, "seed": 3,
+               "seats": [{"kind": "human"}, {"kind": "human"},
+                         {"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]}),
+    )
+    .await;
+    let id = v["id"].as_str().expect("id").to_string();
+    let tokens: Vec<String> = v["seat_tokens"]
+        .as_array()
+        .expect("seat_tokens")
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect();
+    assert_eq!(tokens.len(), 2);
+    let (status, v) = resign_with(&app, &id, Some(&tokens[0]), "{}").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v["result"].is_null(), "a human seat is still in: {v}");
+    let (status, v) = resign_with(&app, &id, Some(&tokens[1]), "{}").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["turn"]["kind"], "over", "{v}");
+    assert!(v["result"]["winner"].is_null(), "{v}");
+    assert_eq!(v["result"]["returns"], json!([-1.0, -1.0, 0.0, 0.0]));
+    let (_, stored) = call(&app, "GET", "/api/games?page=1", None, "").await;
+    assert_eq!(stored["games"][0]["status"], "over");
+}
