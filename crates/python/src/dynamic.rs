@@ -1,6 +1,7 @@
 //! One object-safe view of every game ([`DynState`]) over a small per-game definition
 //! ([`GameDef`]): integer action ids, observations, text, search.
 
+use crate::batch::{Batch, Games};
 use crate::error::{QiyiError, Result};
 use crate::search::{SearchOut, SearchRequest};
 use qiyi_core::{Game, Notation, Rng, Turn};
@@ -66,6 +67,8 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// `n` copies stepped together, game `i` with the generator `Rng::derive(seed, i)`.
+    fn batch(&self, n: usize, seed: u64) -> Box<dyn Batch>;
     /// The action `id` in the game's notation.
     fn id_to_text(&mut self, id: u32) -> Result<String>;
     /// The action written `text` in the game's notation.
@@ -134,12 +137,34 @@ impl<D: GameDef> State<D> {
         }
     }
 
-    fn play(&mut self, k: usize) {
+    /// Plays the `k`-th legal move (as [`DynState::legal_ids`] orders them; they are fresh).
+    pub(crate) fn play(&mut self, k: usize) {
         let mv = self.moves[k];
         self.history.push(self.ids[k]);
         self.pos.make(mv);
         self.fresh = false;
         self.turn = self.pos.turn();
+    }
+
+    /// The index of the first legal move with id `id`, or `None` (also once the game is over).
+    pub(crate) fn find(&mut self, id: u32) -> Option<usize> {
+        if self.turn == Turn::Over {
+            return None;
+        }
+        self.refresh();
+        self.ids.iter().position(|&i| i == id)
+    }
+
+    /// Writes every player's return into `out` (zeros before the end).
+    pub(crate) fn write_returns(&self, out: &mut [f32]) {
+        let over = self.turn == Turn::Over;
+        for (p, r) in out.iter_mut().enumerate() {
+            *r = if over {
+                self.pos.returns(p) as f32
+            } else {
+                0.0
+            };
+        }
     }
 
     fn index_of(&mut self, id: u32) -> Result<usize> {
@@ -255,6 +280,10 @@ impl<D: GameDef> DynState for State<D> {
 
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
+    }
+
+    fn batch(&self, n: usize, seed: u64) -> Box<dyn Batch> {
+        Box::new(Games::new(self, n, seed))
     }
 
     fn id_to_text(&mut self, id: u32) -> Result<String> {

@@ -67,3 +67,62 @@ def test_step_random_counts_moves():
     v = qiyi.VectorGames("checkers", 10, seed=2)
     assert v.step_random(50) == 500
     assert v.episodes >= 0
+
+
+def _replay_chance(single, vector_history):
+    """Applies to `single` the chance outcomes the vector game drew after `single`'s history."""
+    played = len(single.history())
+    for a in vector_history[played:]:
+        assert single.is_chance_node()
+        single.apply_action(a)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_trajectories_match_single_states(name):
+    """Each vector game is the game a lone State plays with the same actions (and, for
+    aeroplane, the same dice): same positions, same returns, same restarts."""
+    n = 6
+    game = qiyi.load_game(name)
+    v = qiyi.VectorGames(name, n, seed=11)
+    singles = [game.new_initial_state() for _ in range(n)]
+    for i, s in enumerate(singles):
+        _replay_chance(s, v.state(i).history())
+    ended = 0
+    for _ in range(400):
+        actions = v.sample_actions()
+        obs, rewards, done = v.step(actions)
+        for i, s in enumerate(singles):
+            s.apply_action(int(actions[i]))
+            if done[i]:
+                ended += 1
+                assert s.is_terminal()
+                assert rewards[i].tolist() == pytest.approx(s.returns())
+                s = singles[i] = game.new_initial_state()
+            else:
+                assert not rewards[i].any()
+            _replay_chance(s, v.state(i).history())
+            assert s.to_text() == v.state(i).to_text()
+            assert s.current_player() == v.state(i).current_player()
+            assert np.array_equal(obs[i], s.observation_tensor())
+    assert ended > 0 or name == "xiangqi"
+
+
+@pytest.mark.parametrize("name", ["checkers", "aeroplane", "chinese_checkers"])
+def test_threads_do_not_change_the_games(name):
+    runs = []
+    for threads in (1, 2, 3):
+        v = qiyi.VectorGames(name, 300, seed=4, threads=threads)
+        trace = []
+        for _ in range(60):
+            a = v.sample_actions()
+            obs, r, d = v.step(a)
+            trace.append((a.tobytes(), r.tobytes(), d.tobytes(), obs.tobytes()))
+        moves = v.step_random(40)
+        runs.append((trace, moves, v.episodes, v.observations().tobytes()))
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_bad_thread_counts_are_errors():
+    for threads in (0, 10_000):
+        with pytest.raises(qiyi.ShapeError):
+            qiyi.VectorGames("checkers", 4, threads=threads)
