@@ -104,7 +104,7 @@ def test_trajectories_match_single_states(name):
             assert s.to_text() == v.state(i).to_text()
             assert s.current_player() == v.state(i).current_player()
             assert np.array_equal(obs[i], s.observation_tensor())
-    assert ended > 0 or name == "xiangqi"
+    assert ended > 0  # restarts are checked too (every game ends within 400 steps here)
 
 
 @pytest.mark.parametrize("name", ["checkers", "aeroplane", "chinese_checkers"])
