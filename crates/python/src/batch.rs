@@ -15,7 +15,7 @@ const MAX_CHANCE_CHAIN: usize = 10_000;
 const MIN_GAMES_PER_TASK: usize = 64;
 
 /// Where a step writes: per game a row of `players` rewards, a done flag and, when asked, a row
-/// of the observation.
+/// of the observation. Every row is overwritten.
 pub struct StepOut<'a> {
     /// `n * players` rewards (the returns of games that ended in this step, 0 elsewhere).
     pub rewards: &'a mut [f32],
@@ -106,9 +106,11 @@ fn play_picked<D: GameDef>(
     {
         s.play(k);
         s.resolve_chance(r, MAX_CHANCE_CHAIN);
-        if s.current_player() == TERMINAL {
-            s.write_returns(&mut out.rewards[i * players..(i + 1) * players]);
-            out.done[i] = true;
+        // Every row is written (zeros for games still running): `out` may hold the last step's.
+        let ended = s.current_player() == TERMINAL;
+        s.write_returns(&mut out.rewards[i * players..(i + 1) * players]);
+        out.done[i] = ended;
+        if ended {
             finished += 1;
             s.reset();
             s.resolve_chance(r, MAX_CHANCE_CHAIN);

@@ -31,7 +31,80 @@ pub struct VectorGames {
     episodes: u64,
 }
 
+/// What `step` returns: observations (or `None`), rewards, done flags.
+type StepArrays<'py> = (
+    Option<Bound<'py, PyArrayDyn<f32>>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// An `out` array that cannot be written now (read-only, or borrowed elsewhere).
+fn busy(e: numpy::BorrowError) -> PyErr {
+    QiyiError::Shape(format!("an out array cannot be written: {e}")).into()
+}
+
+/// An `out` array that is not one C-contiguous block.
+fn not_contiguous(e: numpy::NotContiguousError) -> PyErr {
+    QiyiError::Shape(format!("an out array must be C-contiguous: {e}")).into()
+}
+
 impl VectorGames {
+    /// Reads `out=(observations, rewards, done)` and checks each array's type and shape.
+    fn out_arrays<'py>(&self, out: &Bound<'py, PyAny>, observe: bool) -> PyResult<StepArrays<'py>> {
+        let n = self.games.count();
+        let bad = |what: String| -> PyErr { QiyiError::Shape(what).into() };
+        let (obs, rewards, done): (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>) = out
+            .extract()
+            .map_err(|_| bad("out must be a tuple (observations or None, rewards, done)".into()))?;
+        let rewards = rewards.cast_into::<PyArray2<f32>>().map_err(|_| {
+            bad(format!(
+                "out rewards must be a float32 array of shape ({n}, {})",
+                self.players
+            ))
+        })?;
+        if rewards.shape() != [n, self.players] {
+            return Err(bad(format!(
+                "out rewards has shape {:?}, expected ({n}, {})",
+                rewards.shape(),
+                self.players
+            )));
+        }
+        let done = done
+            .cast_into::<PyArray1<bool>>()
+            .map_err(|_| bad(format!("out done must be a bool array of shape ({n},)")))?;
+        if done.shape() != [n] {
+            return Err(bad(format!(
+                "out done has shape {:?}, expected ({n},)",
+                done.shape()
+            )));
+        }
+        let mut shape = vec![n];
+        shape.extend(&self.obs_shape);
+        let obs = if observe {
+            let obs = obs.cast_into::<PyArrayDyn<f32>>().map_err(|_| {
+                bad(format!(
+                    "out observations must be a float32 array of shape {shape:?}"
+                ))
+            })?;
+            if obs.shape() != shape.as_slice() {
+                return Err(bad(format!(
+                    "out observations has shape {:?}, expected {shape:?}",
+                    obs.shape()
+                )));
+            }
+            Some(obs)
+        } else {
+            None
+        };
+        let c_order = rewards.is_c_contiguous()
+            && done.is_c_contiguous()
+            && obs.as_ref().map_or(true, |o| o.is_c_contiguous());
+        if !c_order {
+            return Err(bad("out arrays must be C-contiguous (row-major)".into()));
+        }
+        Ok((obs, rewards, done))
+    }
+
     fn obs_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
         let mut shape = vec![self.games.count()];
         shape.extend(&self.obs_shape);
@@ -151,19 +224,18 @@ impl VectorGames {
     /// rewards, done)`: rewards `(n, num_players)` are the returns of games that just ended (0
     /// elsewhere), and those games restart. Every action is checked before any is played.
     /// With `observe=False` the observations are not computed and `None` is returned in their
-    /// place (for loops that read only masks, or observe every k steps).
-    #[allow(clippy::type_complexity)]
-    #[pyo3(signature = (actions, observe=true))]
+    /// place (for loops that read only masks, or observe every k steps). `out=(observations,
+    /// rewards, done)` (arrays of those shapes and dtypes, C-contiguous; `observations` may be
+    /// `None` when `observe=False`) makes the step write into them and return them instead of
+    /// new arrays: a loop that passes the same arrays allocates nothing.
+    #[pyo3(signature = (actions, observe=true, out=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
         observe: bool,
-    ) -> PyResult<(
-        Option<Bound<'py, PyArrayDyn<f32>>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    )> {
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<StepArrays<'py>> {
         let n = self.games.count();
         let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
             QiyiError::Shape(format!(
@@ -181,18 +253,26 @@ impl VectorGames {
             *dst = src;
         }
         drop(arr);
-        let rewards = PyArray2::<f32>::zeros(py, [n, self.players], false);
-        let done = PyArray1::<bool>::zeros(py, n, false);
-        let obs = observe.then(|| self.obs_array(py));
+        let (obs, rewards, done) = match out {
+            Some(out) => self.out_arrays(out, observe)?,
+            None => (
+                observe.then(|| self.obs_array(py)),
+                PyArray2::<f32>::zeros(py, [n, self.players], false),
+                PyArray1::<bool>::zeros(py, n, false),
+            ),
+        };
         let finished = {
-            let mut rewards_rw = rewards.readwrite();
-            let mut done_rw = done.readwrite();
-            let mut obs_rw = obs.as_ref().map(|o| o.readwrite());
+            let mut rewards_rw = rewards.try_readwrite().map_err(busy)?;
+            let mut done_rw = done.try_readwrite().map_err(busy)?;
+            let mut obs_rw = match obs.as_ref() {
+                Some(o) => Some(o.try_readwrite().map_err(busy)?),
+                None => None,
+            };
             let out = StepOut {
-                rewards: rewards_rw.as_slice_mut()?,
-                done: done_rw.as_slice_mut()?,
+                rewards: rewards_rw.as_slice_mut().map_err(not_contiguous)?,
+                done: done_rw.as_slice_mut().map_err(not_contiguous)?,
                 obs: match obs_rw.as_mut() {
-                    Some(o) => Some(o.as_slice_mut()?),
+                    Some(o) => Some(o.as_slice_mut().map_err(not_contiguous)?),
                     None => None,
                 },
             };

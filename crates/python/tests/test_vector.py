@@ -126,3 +126,46 @@ def test_bad_thread_counts_are_errors():
     for threads in (0, 10_000):
         with pytest.raises(qiyi.ShapeError):
             qiyi.VectorGames("checkers", 4, threads=threads)
+
+
+def test_step_into_out_arrays_matches_new_arrays():
+    a = qiyi.VectorGames("peg_solitaire", 8, seed=5)
+    b = qiyi.VectorGames("peg_solitaire", 8, seed=5)
+    obs = np.full((8, *qiyi.load_game("peg_solitaire").observation_tensor_shape()), 7, np.float32)
+    rewards = np.full((8, 1), 7, np.float32)
+    done = np.ones(8, bool)
+    ended = 0
+    for _ in range(60):
+        actions = a.sample_actions()
+        assert np.array_equal(actions, b.sample_actions())
+        want = a.step(actions)
+        got = b.step(actions, out=(obs, rewards, done))
+        assert got[0] is obs and got[1] is rewards and got[2] is done
+        for w, g in zip(want, got):
+            assert np.array_equal(w, g)  # every row rewritten, stale values included
+        ended += done.sum()
+    assert ended > 0
+    got = b.step(b.sample_actions(), observe=False, out=(None, rewards, done))
+    assert got[0] is None and got[1] is rewards
+
+
+def test_bad_out_arrays_are_errors():
+    v = qiyi.VectorGames("checkers", 4, seed=1)
+    obs = np.zeros((4, 5, 32), np.float32)
+    good = (obs, np.zeros((4, 2), np.float32), np.zeros(4, bool))
+    read_only = np.zeros((4, 2), np.float32)
+    read_only.flags.writeable = False
+    for out in [
+        (obs, np.zeros((4, 3), np.float32), good[2]),  # wrong shape
+        (obs, np.zeros((4, 2), np.float64), good[2]),  # wrong dtype
+        (obs, good[1], np.zeros(5, bool)),
+        (None, good[1], good[2]),  # observations asked for, no array for them
+        (np.zeros((4, 5, 31), np.float32), good[1], good[2]),
+        (obs, np.zeros((2, 4), np.float32).T, good[2]),  # not C-contiguous
+        (obs, read_only, good[2]),
+        (obs, good[1]),
+        "rewards",
+    ]:
+        with pytest.raises(qiyi.ShapeError):
+            v.step(v.sample_actions(), out=out)
+    v.step(v.sample_actions(), out=good)
