@@ -180,12 +180,7 @@ impl<D: GameDef> Batch for Games<D> {
 
     fn sample(&mut self, out: &mut [i64]) {
         for ((s, r), o) in self.states.iter_mut().zip(self.rngs.iter_mut()).zip(out) {
-            let ids = s.legal_ids();
-            *o = if ids.is_empty() {
-                -1
-            } else {
-                ids[r.below(ids.len())] as i64
-            };
+            *o = s.sample_id(r).map_or(-1, i64::from);
         }
     }
 

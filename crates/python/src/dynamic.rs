@@ -27,8 +27,13 @@ pub trait GameDef: Clone + Send + Sync + 'static {
     }
     /// Distinct action ids (ids lie in `0..num_actions`).
     fn num_actions(&self) -> usize;
+    /// The id of `legal[k]` (`legal`: the legal moves of `pos`; some ids depend on the others).
+    fn id(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], k: usize) -> u32;
     /// Writes the id of every move of `legal` (the legal moves of `pos`) into `out`.
-    fn ids(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], out: &mut Vec<u32>);
+    fn ids(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend((0..legal.len()).map(|k| self.id(pos, legal, k)));
+    }
     /// The shape of the observation tensor.
     fn observation_shape(&self) -> Vec<usize>;
     /// Writes the observation (of the shape above) into `out`.
@@ -91,15 +96,19 @@ pub trait DynState: Send + Sync {
     fn describe(&self) -> String;
 }
 
-/// [`DynState`] for one game: the position and its legal moves with their ids, computed once
-/// per position.
+/// [`DynState`] for one game: the position and its legal moves, computed once per position, and
+/// their ids, computed once per position when asked for (a random playout needs only the id of
+/// the move it plays).
 #[derive(Clone)]
 pub struct State<D: GameDef> {
     def: D,
     pos: D::G,
     moves: Vec<<D::G as Game>::Move>,
     ids: Vec<u32>,
+    /// `moves` are those of `pos`.
     fresh: bool,
+    /// `ids` are those of `moves`.
+    ids_fresh: bool,
     /// `pos.turn()`, kept after every change (some games find the end by generating moves).
     turn: Turn,
     /// Scratch space for chance outcomes.
@@ -123,6 +132,7 @@ impl<D: GameDef> State<D> {
             moves: Vec::new(),
             ids: Vec::new(),
             fresh: false,
+            ids_fresh: false,
             turn,
             outcomes: Vec::new(),
             history: Vec::new(),
@@ -132,15 +142,42 @@ impl<D: GameDef> State<D> {
     fn refresh(&mut self) {
         if !self.fresh {
             self.pos.legal_moves(&mut self.moves);
-            self.def.ids(&self.pos, &self.moves, &mut self.ids);
             self.fresh = true;
+            self.ids_fresh = false;
         }
+    }
+
+    fn refresh_ids(&mut self) {
+        self.refresh();
+        if !self.ids_fresh {
+            self.def.ids(&self.pos, &self.moves, &mut self.ids);
+            self.ids_fresh = true;
+        }
+    }
+
+    /// The id of the `k`-th legal move (the moves are fresh).
+    fn id_at(&self, k: usize) -> u32 {
+        if self.ids_fresh {
+            self.ids[k]
+        } else {
+            self.def.id(&self.pos, &self.moves, k)
+        }
+    }
+
+    /// A uniformly random legal id drawn with `rng` (one draw), or `None` without legal moves.
+    pub(crate) fn sample_id(&mut self, rng: &mut Rng) -> Option<u32> {
+        self.refresh();
+        if self.moves.is_empty() {
+            return None;
+        }
+        Some(self.id_at(rng.below(self.moves.len())))
     }
 
     /// Plays the `k`-th legal move (as [`DynState::legal_ids`] orders them; they are fresh).
     pub(crate) fn play(&mut self, k: usize) {
         let mv = self.moves[k];
-        self.history.push(self.ids[k]);
+        let id = self.id_at(k);
+        self.history.push(id);
         self.pos.make(mv);
         self.fresh = false;
         self.turn = self.pos.turn();
@@ -151,7 +188,7 @@ impl<D: GameDef> State<D> {
         if self.turn == Turn::Over {
             return None;
         }
-        self.refresh();
+        self.refresh_ids();
         self.ids.iter().position(|&i| i == id)
     }
 
@@ -174,7 +211,7 @@ impl<D: GameDef> State<D> {
                 self.def.name()
             )));
         }
-        self.refresh();
+        self.refresh_ids();
         self.ids.iter().position(|&i| i == id).ok_or_else(|| {
             QiyiError::Illegal(format!(
                 "action {id} is not legal here (legal: {:?})",
@@ -210,7 +247,7 @@ impl<D: GameDef> DynState for State<D> {
     }
 
     fn legal_ids(&mut self) -> &[u32] {
-        self.refresh();
+        self.refresh_ids();
         &self.ids
     }
 
@@ -302,7 +339,7 @@ impl<D: GameDef> DynState for State<D> {
             .pos
             .parse_move(text)
             .map_err(|e| QiyiError::Illegal(format!("{text:?}: {e}")))?;
-        self.refresh();
+        self.refresh_ids();
         self.moves
             .iter()
             .position(|&m| m == mv)
