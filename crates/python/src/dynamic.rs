@@ -188,8 +188,12 @@ impl<D: GameDef> State<D> {
         if self.turn == Turn::Over {
             return None;
         }
-        self.refresh_ids();
-        self.ids.iter().position(|&i| i == id)
+        self.refresh();
+        if self.ids_fresh {
+            return self.ids.iter().position(|&i| i == id);
+        }
+        // The ids one by one, up to the first match: a move list is rarely asked for twice.
+        (0..self.moves.len()).find(|&k| self.def.id(&self.pos, &self.moves, k) == id)
     }
 
     /// Writes every player's return into `out` (zeros before the end).
