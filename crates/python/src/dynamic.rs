@@ -1,6 +1,7 @@
 //! One object-safe view of every game ([`DynState`]) over a small per-game definition
 //! ([`GameDef`]): integer action ids, observations, text, search.
 
+use crate::batch::{Batch, Games};
 use crate::error::{QiyiError, Result};
 use crate::search::{SearchOut, SearchRequest};
 use qiyi_core::{Game, Notation, Rng, Turn};
@@ -26,8 +27,13 @@ pub trait GameDef: Clone + Send + Sync + 'static {
     }
     /// Distinct action ids (ids lie in `0..num_actions`).
     fn num_actions(&self) -> usize;
+    /// The id of `legal[k]` (`legal`: the legal moves of `pos`; some ids depend on the others).
+    fn id(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], k: usize) -> u32;
     /// Writes the id of every move of `legal` (the legal moves of `pos`) into `out`.
-    fn ids(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], out: &mut Vec<u32>);
+    fn ids(&self, pos: &Self::G, legal: &[<Self::G as Game>::Move], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend((0..legal.len()).map(|k| self.id(pos, legal, k)));
+    }
     /// The shape of the observation tensor.
     fn observation_shape(&self) -> Vec<usize>;
     /// Writes the observation (of the shape above) into `out`.
@@ -66,6 +72,8 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// `n` copies stepped together, game `i` with the generator `Rng::derive(seed, i)`.
+    fn batch(&self, n: usize, seed: u64) -> Box<dyn Batch>;
     /// The action `id` in the game's notation.
     fn id_to_text(&mut self, id: u32) -> Result<String>;
     /// The action written `text` in the game's notation.
@@ -88,15 +96,19 @@ pub trait DynState: Send + Sync {
     fn describe(&self) -> String;
 }
 
-/// [`DynState`] for one game: the position and its legal moves with their ids, computed once
-/// per position.
+/// [`DynState`] for one game: the position and its legal moves, computed once per position, and
+/// their ids, computed once per position when asked for (a random playout needs only the id of
+/// the move it plays).
 #[derive(Clone)]
 pub struct State<D: GameDef> {
     def: D,
     pos: D::G,
     moves: Vec<<D::G as Game>::Move>,
     ids: Vec<u32>,
+    /// `moves` are those of `pos`.
     fresh: bool,
+    /// `ids` are those of `moves`.
+    ids_fresh: bool,
     /// `pos.turn()`, kept after every change (some games find the end by generating moves).
     turn: Turn,
     /// Scratch space for chance outcomes.
@@ -120,6 +132,7 @@ impl<D: GameDef> State<D> {
             moves: Vec::new(),
             ids: Vec::new(),
             fresh: false,
+            ids_fresh: false,
             turn,
             outcomes: Vec::new(),
             history: Vec::new(),
@@ -129,17 +142,70 @@ impl<D: GameDef> State<D> {
     fn refresh(&mut self) {
         if !self.fresh {
             self.pos.legal_moves(&mut self.moves);
-            self.def.ids(&self.pos, &self.moves, &mut self.ids);
             self.fresh = true;
+            self.ids_fresh = false;
         }
     }
 
-    fn play(&mut self, k: usize) {
+    fn refresh_ids(&mut self) {
+        self.refresh();
+        if !self.ids_fresh {
+            self.def.ids(&self.pos, &self.moves, &mut self.ids);
+            self.ids_fresh = true;
+        }
+    }
+
+    /// The id of the `k`-th legal move (the moves are fresh).
+    fn id_at(&self, k: usize) -> u32 {
+        if self.ids_fresh {
+            self.ids[k]
+        } else {
+            self.def.id(&self.pos, &self.moves, k)
+        }
+    }
+
+    /// A uniformly random legal id drawn with `rng` (one draw), or `None` without legal moves.
+    pub(crate) fn sample_id(&mut self, rng: &mut Rng) -> Option<u32> {
+        self.refresh();
+        if self.moves.is_empty() {
+            return None;
+        }
+        Some(self.id_at(rng.below(self.moves.len())))
+    }
+
+    /// Plays the `k`-th legal move (as [`DynState::legal_ids`] orders them; they are fresh).
+    pub(crate) fn play(&mut self, k: usize) {
         let mv = self.moves[k];
-        self.history.push(self.ids[k]);
+        let id = self.id_at(k);
+        self.history.push(id);
         self.pos.make(mv);
         self.fresh = false;
         self.turn = self.pos.turn();
+    }
+
+    /// The index of the first legal move with id `id`, or `None` (also once the game is over).
+    pub(crate) fn find(&mut self, id: u32) -> Option<usize> {
+        if self.turn == Turn::Over {
+            return None;
+        }
+        self.refresh();
+        if self.ids_fresh {
+            return self.ids.iter().position(|&i| i == id);
+        }
+        // The ids one by one, up to the first match: a move list is rarely asked for twice.
+        (0..self.moves.len()).find(|&k| self.def.id(&self.pos, &self.moves, k) == id)
+    }
+
+    /// Writes every player's return into `out` (zeros before the end).
+    pub(crate) fn write_returns(&self, out: &mut [f32]) {
+        let over = self.turn == Turn::Over;
+        for (p, r) in out.iter_mut().enumerate() {
+            *r = if over {
+                self.pos.returns(p) as f32
+            } else {
+                0.0
+            };
+        }
     }
 
     fn index_of(&mut self, id: u32) -> Result<usize> {
@@ -149,7 +215,7 @@ impl<D: GameDef> State<D> {
                 self.def.name()
             )));
         }
-        self.refresh();
+        self.refresh_ids();
         self.ids.iter().position(|&i| i == id).ok_or_else(|| {
             QiyiError::Illegal(format!(
                 "action {id} is not legal here (legal: {:?})",
@@ -185,7 +251,7 @@ impl<D: GameDef> DynState for State<D> {
     }
 
     fn legal_ids(&mut self) -> &[u32] {
-        self.refresh();
+        self.refresh_ids();
         &self.ids
     }
 
@@ -257,6 +323,10 @@ impl<D: GameDef> DynState for State<D> {
         Box::new(self.clone())
     }
 
+    fn batch(&self, n: usize, seed: u64) -> Box<dyn Batch> {
+        Box::new(Games::new(self, n, seed))
+    }
+
     fn id_to_text(&mut self, id: u32) -> Result<String> {
         let k = self.index_of(id)?;
         Ok(self.pos.move_to_text(self.moves[k]))
@@ -273,7 +343,7 @@ impl<D: GameDef> DynState for State<D> {
             .pos
             .parse_move(text)
             .map_err(|e| QiyiError::Illegal(format!("{text:?}: {e}")))?;
-        self.refresh();
+        self.refresh_ids();
         self.moves
             .iter()
             .position(|&m| m == mv)

@@ -161,9 +161,8 @@ impl GameDef for Xiangqi {
     fn num_actions(&self) -> usize {
         qiyi_xiangqi::encode::NUM_ACTIONS
     }
-    fn ids(&self, _pos: &Self::G, legal: &[qiyi_xiangqi::Move], out: &mut Vec<u32>) {
-        out.clear();
-        out.extend(legal.iter().map(|&m| qiyi_xiangqi::encode::action_id(m)));
+    fn id(&self, _pos: &Self::G, legal: &[qiyi_xiangqi::Move], k: usize) -> u32 {
+        qiyi_xiangqi::encode::action_id(legal[k])
     }
     fn observation_shape(&self) -> Vec<usize> {
         qiyi_xiangqi::encode::OBSERVATION_SHAPE.to_vec()
@@ -220,18 +219,16 @@ impl GameDef for Checkers {
     fn num_actions(&self) -> usize {
         qiyi_checkers::encode::NUM_ACTIONS
     }
-    fn ids(&self, _pos: &Self::G, legal: &[qiyi_checkers::Move], out: &mut Vec<u32>) {
-        out.clear();
+    fn id(&self, _pos: &Self::G, legal: &[qiyi_checkers::Move], k: usize) -> u32 {
+        let m = legal[k];
         // Past MAX_VARIANTS loop captures (none known) the id stays in range but may repeat;
         // applying it then plays the first of them.
-        out.extend(legal.iter().map(|&m| {
-            qiyi_checkers::encode::action_id(legal, m).unwrap_or(
-                (qiyi_checkers::encode::NUM_ACTIONS - 1024) as u32
-                    + (m.from() as u32 - 1) * 32
-                    + m.to() as u32
-                    - 1,
-            )
-        }));
+        qiyi_checkers::encode::action_id(legal, m).unwrap_or(
+            (qiyi_checkers::encode::NUM_ACTIONS - 1024) as u32
+                + (m.from() as u32 - 1) * 32
+                + m.to() as u32
+                - 1,
+        )
     }
     fn observation_shape(&self) -> Vec<usize> {
         qiyi_checkers::encode::OBSERVATION_SHAPE.to_vec()
@@ -301,13 +298,8 @@ impl GameDef for ChineseCheckers {
     fn num_actions(&self) -> usize {
         qiyi_chinese_checkers::encode::NUM_ACTIONS
     }
-    fn ids(&self, _pos: &Self::G, legal: &[qiyi_chinese_checkers::Move], out: &mut Vec<u32>) {
-        out.clear();
-        out.extend(
-            legal
-                .iter()
-                .map(|&m| qiyi_chinese_checkers::encode::action_id(m)),
-        );
+    fn id(&self, _pos: &Self::G, legal: &[qiyi_chinese_checkers::Move], k: usize) -> u32 {
+        qiyi_chinese_checkers::encode::action_id(legal[k])
     }
     fn observation_shape(&self) -> Vec<usize> {
         qiyi_chinese_checkers::encode::observation_shape(self.options.players).to_vec()
@@ -381,9 +373,8 @@ impl GameDef for Peg {
     fn num_actions(&self) -> usize {
         qiyi_peg_solitaire::encode::num_actions(&self.problem.board)
     }
-    fn ids(&self, _pos: &Self::G, legal: &[u16], out: &mut Vec<u32>) {
-        out.clear();
-        out.extend(legal.iter().map(|&m| m as u32));
+    fn id(&self, _pos: &Self::G, legal: &[u16], k: usize) -> u32 {
+        legal[k] as u32
     }
     fn observation_shape(&self) -> Vec<usize> {
         vec![self.problem.board.len()]
@@ -468,9 +459,8 @@ impl GameDef for Aeroplane {
     fn num_actions(&self) -> usize {
         qiyi_aeroplane::encode::NUM_ACTIONS
     }
-    fn ids(&self, _pos: &Self::G, legal: &[qiyi_aeroplane::AeroMove], out: &mut Vec<u32>) {
-        out.clear();
-        out.extend(legal.iter().map(|&m| qiyi_aeroplane::encode::action_id(m)));
+    fn id(&self, _pos: &Self::G, legal: &[qiyi_aeroplane::AeroMove], k: usize) -> u32 {
+        qiyi_aeroplane::encode::action_id(legal[k])
     }
     fn observation_shape(&self) -> Vec<usize> {
         vec![qiyi_aeroplane::encode::observation_len(self.players)]

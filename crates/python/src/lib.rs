@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod dynamic;
 pub mod error;
 pub mod games;

@@ -6,10 +6,11 @@ use crate::games::{self, Rules};
 use crate::search::{Algorithm, SearchOut, SearchRequest};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 use qiyi_core::search::SearchLimits;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// Reads `**rules` into text values (bool, int or str).
@@ -154,6 +155,61 @@ pub fn rule_options(name: &str) -> PyResult<Vec<&'static str>> {
     Ok(games::rule_keys(game).to_vec())
 }
 
+/// Action ids below this many have one shared Python int each (see [`action_ints`]).
+const SHARED_INTS: u32 = 16_384;
+
+/// The Python ints `0..SHARED_INTS`, made once: a list of legal actions then costs a reference
+/// count per entry instead of a new int object (CPython shares only -5..=256 itself, and action
+/// ids run to 14,642), which is most of `legal_actions` in games with many moves.
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
+    static INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+    INTS.get_or_init(py, || {
+        (0..SHARED_INTS)
+            .map(|i| PyInt::new(py, i).unbind())
+            .collect()
+    })
+}
+
+/// `ids` as a new Python list of ints.
+pub(crate) fn id_list<'py>(py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+    let shared = action_ints(py);
+    PyList::new(
+        py,
+        ids.iter().map(|&id| match shared.get(id as usize) {
+            Some(int) => int.bind(py).clone(),
+            None => PyInt::new(py, id),
+        }),
+    )
+}
+
+/// Chance-outcome lists already built, with their Python lists of `(action, probability)`
+/// tuples: dice give the same few lists over and over, and a copy of a list of shared
+/// (immutable) tuples costs a tenth of building the tuples and floats again.
+type ChanceMemo = Vec<(Vec<(u32, f64)>, Py<PyList>)>;
+
+/// The most distinct outcome lists [`chance_list`] keeps.
+const CHANCE_MEMO: usize = 16;
+
+/// `outcomes` as a new Python list of `(action, probability)` tuples.
+fn chance_list<'py>(py: Python<'py>, outcomes: Vec<(u32, f64)>) -> PyResult<Bound<'py, PyList>> {
+    static MEMO: PyOnceLock<Mutex<ChanceMemo>> = PyOnceLock::new();
+    let memo = MEMO.get_or_init(py, || Mutex::new(Vec::new()));
+    // The GIL is held, so the lock is never contended; a poisoned one is only skipped.
+    let Ok(mut memo) = memo.lock() else {
+        return PyList::new(py, outcomes);
+    };
+    if let Some((_, list)) = memo.iter().find(|(o, _)| *o == outcomes) {
+        let list = list.bind(py);
+        return Ok(list.get_slice(0, list.len()));
+    }
+    let list = PyList::new(py, &outcomes)?;
+    if memo.len() < CHANCE_MEMO {
+        memo.push((outcomes, list.clone().unbind()));
+        return Ok(list.get_slice(0, list.len()));
+    }
+    Ok(list)
+}
+
 /// A position of a game (pyspiel's `State`).
 #[pyclass(module = "qiyi")]
 pub struct State {
@@ -238,7 +294,7 @@ impl State {
 
     /// The legal action ids (the chance outcomes at a chance node), as a list of ints.
     fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.inner.legal_ids())
+        id_list(py, self.inner.legal_ids())
     }
 
     /// A 0/1 mask over `range(num_distinct_actions)` of the legal actions.
@@ -259,8 +315,8 @@ impl State {
     }
 
     /// `(action, probability)` pairs at a chance node; empty elsewhere.
-    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
-        self.inner.chance()
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        chance_list(py, self.inner.chance())
     }
 
     /// Whether the current player is chance.

@@ -1,7 +1,7 @@
 //! `VectorGames`: n games of one kind stepped together in Rust, NumPy arrays in and out, the GIL
 //! released while the games move.
 
-use crate::dynamic::{DynState, CHANCE, TERMINAL};
+use crate::batch::{Batch, StepOut};
 use crate::error::QiyiError;
 use crate::games;
 use crate::py::rules_of;
@@ -10,85 +10,158 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use qiyi_core::Rng;
-
-/// The most chance outcomes resolved in a row (a guard against endless chains).
-const MAX_CHANCE_CHAIN: usize = 10_000;
 
 /// n games of one kind stepped at once.
 ///
 /// Chance nodes (aeroplane dice) are resolved inside, with game `i`'s own generator seeded
 /// `Rng::derive(seed, i)`, so the players only ever see decision nodes. A game that ends is
-/// reported (`done`, its returns as `rewards`) and restarted at once (auto-reset).
+/// reported (`done`, its returns as `rewards`) and restarted at once (auto-reset). The games
+/// live in one flat [`Batch`] stepped by a loop compiled for the game, with the GIL released;
+/// outputs are written straight into the NumPy arrays returned.
 #[pyclass(module = "qiyi")]
 pub struct VectorGames {
-    states: Vec<Box<dyn DynState>>,
-    rngs: Vec<Rng>,
+    games: Box<dyn Batch>,
+    /// The actions of the step under way (reused).
+    actions: Vec<i64>,
     num_actions: usize,
     players: usize,
     obs_shape: Vec<usize>,
-    obs_len: usize,
     /// Games finished so far.
     #[pyo3(get)]
     episodes: u64,
 }
 
+/// What `step` returns: observations (or `None`), rewards, done flags.
+type StepArrays<'py> = (
+    Option<Bound<'py, PyArrayDyn<f32>>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// An `out` array that cannot be written now (read-only, or borrowed elsewhere).
+fn busy(e: numpy::BorrowError) -> PyErr {
+    QiyiError::Shape(format!("an out array cannot be written: {e}")).into()
+}
+
+/// An `out` array that is not one C-contiguous block.
+fn not_contiguous(e: numpy::NotContiguousError) -> PyErr {
+    QiyiError::Shape(format!("an out array must be C-contiguous: {e}")).into()
+}
+
 impl VectorGames {
-    fn settle(state: &mut Box<dyn DynState>, rng: &mut Rng) {
-        state.resolve_chance(rng, MAX_CHANCE_CHAIN);
-    }
-
-    fn observations_vec(&self) -> Vec<f32> {
-        let mut out = vec![0.0f32; self.states.len() * self.obs_len];
-        for (s, chunk) in self.states.iter().zip(out.chunks_mut(self.obs_len.max(1))) {
-            s.observe(chunk);
+    /// Reads `out=(observations, rewards, done)` and checks each array's type and shape.
+    fn out_arrays<'py>(&self, out: &Bound<'py, PyAny>, observe: bool) -> PyResult<StepArrays<'py>> {
+        let n = self.games.count();
+        let bad = |what: String| -> PyErr { QiyiError::Shape(what).into() };
+        let (obs, rewards, done): (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>) = out
+            .extract()
+            .map_err(|_| bad("out must be a tuple (observations or None, rewards, done)".into()))?;
+        let rewards = rewards.cast_into::<PyArray2<f32>>().map_err(|_| {
+            bad(format!(
+                "out rewards must be a float32 array of shape ({n}, {})",
+                self.players
+            ))
+        })?;
+        if rewards.shape() != [n, self.players] {
+            return Err(bad(format!(
+                "out rewards has shape {:?}, expected ({n}, {})",
+                rewards.shape(),
+                self.players
+            )));
         }
-        out
+        let done = done
+            .cast_into::<PyArray1<bool>>()
+            .map_err(|_| bad(format!("out done must be a bool array of shape ({n},)")))?;
+        if done.shape() != [n] {
+            return Err(bad(format!(
+                "out done has shape {:?}, expected ({n},)",
+                done.shape()
+            )));
+        }
+        let mut shape = vec![n];
+        shape.extend(&self.obs_shape);
+        let obs = if observe {
+            let obs = obs.cast_into::<PyArrayDyn<f32>>().map_err(|_| {
+                bad(format!(
+                    "out observations must be a float32 array of shape {shape:?}"
+                ))
+            })?;
+            if obs.shape() != shape.as_slice() {
+                return Err(bad(format!(
+                    "out observations has shape {:?}, expected {shape:?}",
+                    obs.shape()
+                )));
+            }
+            Some(obs)
+        } else {
+            None
+        };
+        let c_order = rewards.is_c_contiguous()
+            && done.is_c_contiguous()
+            && obs.as_ref().map_or(true, |o| o.is_c_contiguous());
+        if !c_order {
+            return Err(bad("out arrays must be C-contiguous (row-major)".into()));
+        }
+        Ok((obs, rewards, done))
     }
 
-    fn obs_array<'py>(
-        &self,
-        py: Python<'py>,
-        data: Vec<f32>,
-    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let mut shape = vec![self.states.len()];
+    fn obs_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+        let mut shape = vec![self.games.count()];
         shape.extend(&self.obs_shape);
-        PyArray1::from_vec(py, data).reshape(shape)
+        PyArrayDyn::zeros(py, shape, false)
+    }
+
+    fn observations_now<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let arr = self.obs_array(py);
+        {
+            let mut rw = arr.readwrite();
+            let out = rw.as_slice_mut()?;
+            let games = &self.games;
+            py.detach(|| games.observe(out));
+        }
+        Ok(arr)
     }
 }
 
 #[pymethods]
 impl VectorGames {
     /// `n` games of `name` with rule options `**rules`; `seed` seeds the dice and
-    /// `sample_actions`.
+    /// `sample_actions`; `threads` > 1 splits each step over that many threads (the games and
+    /// their results do not depend on it).
     #[new]
-    #[pyo3(signature = (name, n, seed=0, **rules))]
-    fn new(name: &str, n: usize, seed: u64, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (name, n, seed=0, threads=1, **rules))]
+    fn new(
+        name: &str,
+        n: usize,
+        seed: u64,
+        threads: usize,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         if n == 0 || n > 1 << 22 {
             return Err(QiyiError::Shape(format!("n must be 1 to {}, not {n}", 1 << 22)).into());
         }
+        if threads == 0 || threads > 256 {
+            return Err(
+                QiyiError::Shape(format!("threads must be 1 to 256, not {threads}")).into(),
+            );
+        }
         let rules = rules_of(rules)?;
         let first = games::load(name, &rules)?;
-        let obs_shape = first.observation_shape();
-        let mut rngs: Vec<Rng> = (0..n).map(|i| Rng::derive(seed, i as u64)).collect();
-        let mut states: Vec<Box<dyn DynState>> = (0..n).map(|_| first.clone_box()).collect();
-        for (s, r) in states.iter_mut().zip(rngs.iter_mut()) {
-            Self::settle(s, r);
-        }
+        let mut games = first.batch(n, seed);
+        games.set_threads(threads)?;
         Ok(VectorGames {
+            games,
+            actions: vec![0; n],
             num_actions: first.num_actions(),
             players: first.num_players(),
-            obs_len: obs_shape.iter().product(),
-            obs_shape,
-            states,
-            rngs,
+            obs_shape: first.observation_shape(),
             episodes: 0,
         })
     }
 
     /// Number of games.
     fn __len__(&self) -> usize {
-        self.states.len()
+        self.games.count()
     }
 
     /// Distinct action ids (the width of `legal_mask`).
@@ -105,83 +178,65 @@ impl VectorGames {
 
     /// Every game back to its first position; returns the observations.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        for (s, r) in self.states.iter_mut().zip(self.rngs.iter_mut()) {
-            s.reset();
-            Self::settle(s, r);
-        }
-        let data = self.observations_vec();
-        self.obs_array(py, data)
+        let games = &mut self.games;
+        py.detach(|| games.reset());
+        self.observations_now(py)
     }
 
     /// Observations, shape `(n, *observation_tensor_shape)`, float32.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let data = py.detach(|| self.observations_vec());
-        self.obs_array(py, data)
+        self.observations_now(py)
     }
 
     /// Legal actions as a bool mask, shape `(n, num_distinct_actions)`.
     fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.num_actions;
-        let n = self.states.len();
-        let states = &mut self.states;
-        let mask = py.detach(|| {
-            let mut mask = vec![false; n * width];
-            for (s, row) in states.iter_mut().zip(mask.chunks_mut(width)) {
-                for &id in s.legal_ids() {
-                    if let Some(m) = row.get_mut(id as usize) {
-                        *m = true;
-                    }
-                }
-            }
-            mask
-        });
-        PyArray1::from_vec(py, mask).reshape([n, width])
+        let arr = PyArray2::<bool>::zeros(py, [self.games.count(), width], false);
+        {
+            let mut rw = arr.readwrite();
+            let out = rw.as_slice_mut()?;
+            let games = &mut self.games;
+            py.detach(|| games.legal_mask(out, width));
+        }
+        Ok(arr)
     }
 
     /// The player to move in each game, shape `(n,)` (never -1: chance is resolved inside).
-    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        PyArray1::from_vec(py, self.states.iter().map(|s| s.current_player()).collect())
+    fn current_player<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let arr = PyArray1::<i64>::zeros(py, self.games.count(), false);
+        self.games.current_players(arr.readwrite().as_slice_mut()?);
+        Ok(arr)
     }
 
     /// A uniformly random legal action for each game (from game `i`'s generator), shape `(n,)`.
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let states = &mut self.states;
-        let rngs = &mut self.rngs;
-        let out = py.detach(|| {
-            states
-                .iter_mut()
-                .zip(rngs.iter_mut())
-                .map(|(s, r)| {
-                    let ids = s.legal_ids();
-                    if ids.is_empty() {
-                        -1
-                    } else {
-                        ids[r.below(ids.len())] as i64
-                    }
-                })
-                .collect::<Vec<i64>>()
-        });
-        PyArray1::from_vec(py, out)
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let arr = PyArray1::<i64>::zeros(py, self.games.count(), false);
+        {
+            let mut rw = arr.readwrite();
+            let out = rw.as_slice_mut()?;
+            let games = &mut self.games;
+            py.detach(|| games.sample(out));
+        }
+        Ok(arr)
     }
 
     /// Plays `actions[i]` in game `i` (shape `(n,)`, integers); returns `(observations,
     /// rewards, done)`: rewards `(n, num_players)` are the returns of games that just ended (0
     /// elsewhere), and those games restart. Every action is checked before any is played.
     /// With `observe=False` the observations are not computed and `None` is returned in their
-    /// place (for loops that read only masks, or observe every k steps).
-    #[allow(clippy::type_complexity)]
-    #[pyo3(signature = (actions, observe=true))]
+    /// place (for loops that read only masks, or observe every k steps). `out=(observations,
+    /// rewards, done)` (arrays of those shapes and dtypes, C-contiguous; `observations` may be
+    /// `None` when `observe=False`) makes the step write into them and return them instead of
+    /// new arrays: a loop that passes the same arrays allocates nothing.
+    #[pyo3(signature = (actions, observe=true, out=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
         observe: bool,
-    ) -> PyResult<(
-        Option<Bound<'py, PyArrayDyn<f32>>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    )> {
-        let n = self.states.len();
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<StepArrays<'py>> {
+        let n = self.games.count();
         let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
             QiyiError::Shape(format!(
                 "actions must be a one-dimensional int64 array of length {n}"
@@ -194,96 +249,58 @@ impl VectorGames {
             ))
             .into());
         }
-        let acts: Vec<i64> = arr.as_array().iter().copied().collect();
-        let players = self.players;
-        let obs_len = self.obs_len;
-        let states = &mut self.states;
-        let rngs = &mut self.rngs;
-        let (obs, rewards, done, finished) = py.detach(|| -> Result<_, QiyiError> {
-            for (i, (s, &a)) in states.iter_mut().zip(&acts).enumerate() {
-                let legal = s.legal_ids();
-                if a < 0 || !legal.contains(&(a as u32)) {
-                    return Err(QiyiError::Illegal(format!(
-                        "game {i}: action {a} is not legal (legal: {:?})",
-                        &legal[..legal.len().min(20)]
-                    )));
-                }
-            }
-            let mut rewards = vec![0.0f32; n * players];
-            let mut done = vec![false; n];
-            let mut obs = vec![0.0f32; if observe { n * obs_len } else { 0 }];
-            let mut finished = 0;
-            for (i, (s, r)) in states.iter_mut().zip(rngs.iter_mut()).enumerate() {
-                s.apply_id(acts[i] as u32)?;
-                Self::settle(s, r);
-                if s.current_player() == TERMINAL {
-                    for (p, v) in s.returns().into_iter().enumerate() {
-                        rewards[i * players + p] = v as f32;
-                    }
-                    done[i] = true;
-                    finished += 1;
-                    s.reset();
-                    Self::settle(s, r);
-                }
-                if observe {
-                    s.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
-                }
-            }
-            Ok((obs, rewards, done, finished))
-        })?;
-        self.episodes += finished;
-        let obs = if observe {
-            Some(self.obs_array(py, obs)?)
-        } else {
-            None
+        for (dst, &src) in self.actions.iter_mut().zip(arr.as_array().iter()) {
+            *dst = src;
+        }
+        drop(arr);
+        let (obs, rewards, done) = match out {
+            Some(out) => self.out_arrays(out, observe)?,
+            None => (
+                observe.then(|| self.obs_array(py)),
+                PyArray2::<f32>::zeros(py, [n, self.players], false),
+                PyArray1::<bool>::zeros(py, n, false),
+            ),
         };
-        Ok((
-            obs,
-            PyArray1::from_vec(py, rewards).reshape([n, players])?,
-            PyArray1::from_vec(py, done),
-        ))
+        let finished = {
+            let mut rewards_rw = rewards.try_readwrite().map_err(busy)?;
+            let mut done_rw = done.try_readwrite().map_err(busy)?;
+            let mut obs_rw = match obs.as_ref() {
+                Some(o) => Some(o.try_readwrite().map_err(busy)?),
+                None => None,
+            };
+            let out = StepOut {
+                rewards: rewards_rw.as_slice_mut().map_err(not_contiguous)?,
+                done: done_rw.as_slice_mut().map_err(not_contiguous)?,
+                obs: match obs_rw.as_mut() {
+                    Some(o) => Some(o.as_slice_mut().map_err(not_contiguous)?),
+                    None => None,
+                },
+            };
+            let games = &mut self.games;
+            let actions = &self.actions;
+            py.detach(|| games.step(actions, out))?
+        };
+        self.episodes += finished;
+        Ok((obs, rewards, done))
     }
 
     /// Plays `steps` uniformly random moves in every game without leaving Rust (auto-reset);
     /// returns the moves played (all games). The loop a learner's own policy would replace.
     fn step_random(&mut self, py: Python<'_>, steps: u64) -> u64 {
-        let states = &mut self.states;
-        let rngs = &mut self.rngs;
-        let (moves, finished) = py.detach(|| {
-            let mut moves = 0u64;
-            let mut finished = 0u64;
-            for (s, r) in states.iter_mut().zip(rngs.iter_mut()) {
-                for _ in 0..steps {
-                    if s.current_player() == CHANCE {
-                        Self::settle(s, r);
-                    }
-                    if s.random_step(r) {
-                        moves += 1;
-                    }
-                    Self::settle(s, r);
-                    if s.current_player() == TERMINAL {
-                        finished += 1;
-                        s.reset();
-                        Self::settle(s, r);
-                    }
-                }
-            }
-            (moves, finished)
-        });
+        let games = &mut self.games;
+        let (moves, finished) = py.detach(|| games.step_random(steps));
         self.episodes += finished;
         moves
     }
 
     /// Game `i`'s state, as a `State` copy.
     fn state(&self, i: usize) -> PyResult<crate::py::State> {
-        let s = self.states.get(i).ok_or_else(|| {
+        let inner = self.games.state(i).ok_or_else(|| {
             QiyiError::Shape(format!(
                 "game {i} does not exist (n = {})",
-                self.states.len()
+                self.games.count()
             ))
         })?;
-        Ok(crate::py::State {
-            inner: s.clone_box(),
-        })
+        Ok(crate::py::State { inner })
     }
 }

@@ -67,3 +67,105 @@ def test_step_random_counts_moves():
     v = qiyi.VectorGames("checkers", 10, seed=2)
     assert v.step_random(50) == 500
     assert v.episodes >= 0
+
+
+def _replay_chance(single, vector_history):
+    """Applies to `single` the chance outcomes the vector game drew after `single`'s history."""
+    played = len(single.history())
+    for a in vector_history[played:]:
+        assert single.is_chance_node()
+        single.apply_action(a)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_trajectories_match_single_states(name):
+    """Each vector game is the game a lone State plays with the same actions (and, for
+    aeroplane, the same dice): same positions, same returns, same restarts."""
+    n = 6
+    game = qiyi.load_game(name)
+    v = qiyi.VectorGames(name, n, seed=11)
+    singles = [game.new_initial_state() for _ in range(n)]
+    for i, s in enumerate(singles):
+        _replay_chance(s, v.state(i).history())
+    ended = 0
+    for _ in range(400):
+        actions = v.sample_actions()
+        obs, rewards, done = v.step(actions)
+        for i, s in enumerate(singles):
+            s.apply_action(int(actions[i]))
+            if done[i]:
+                ended += 1
+                assert s.is_terminal()
+                assert rewards[i].tolist() == pytest.approx(s.returns())
+                s = singles[i] = game.new_initial_state()
+            else:
+                assert not rewards[i].any()
+            _replay_chance(s, v.state(i).history())
+            assert s.to_text() == v.state(i).to_text()
+            assert s.current_player() == v.state(i).current_player()
+            assert np.array_equal(obs[i], s.observation_tensor())
+    assert ended > 0  # restarts are checked too (every game ends within 400 steps here)
+
+
+@pytest.mark.parametrize("name", ["checkers", "aeroplane", "chinese_checkers"])
+def test_threads_do_not_change_the_games(name):
+    runs = []
+    for threads in (1, 2, 3):
+        v = qiyi.VectorGames(name, 300, seed=4, threads=threads)
+        trace = []
+        for _ in range(60):
+            a = v.sample_actions()
+            obs, r, d = v.step(a)
+            trace.append((a.tobytes(), r.tobytes(), d.tobytes(), obs.tobytes()))
+        moves = v.step_random(40)
+        runs.append((trace, moves, v.episodes, v.observations().tobytes()))
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_bad_thread_counts_are_errors():
+    for threads in (0, 10_000):
+        with pytest.raises(qiyi.ShapeError):
+            qiyi.VectorGames("checkers", 4, threads=threads)
+
+
+def test_step_into_out_arrays_matches_new_arrays():
+    a = qiyi.VectorGames("peg_solitaire", 8, seed=5)
+    b = qiyi.VectorGames("peg_solitaire", 8, seed=5)
+    obs = np.full((8, *qiyi.load_game("peg_solitaire").observation_tensor_shape()), 7, np.float32)
+    rewards = np.full((8, 1), 7, np.float32)
+    done = np.ones(8, bool)
+    ended = 0
+    for _ in range(60):
+        actions = a.sample_actions()
+        assert np.array_equal(actions, b.sample_actions())
+        want = a.step(actions)
+        got = b.step(actions, out=(obs, rewards, done))
+        assert got[0] is obs and got[1] is rewards and got[2] is done
+        for w, g in zip(want, got):
+            assert np.array_equal(w, g)  # every row rewritten, stale values included
+        ended += done.sum()
+    assert ended > 0
+    got = b.step(b.sample_actions(), observe=False, out=(None, rewards, done))
+    assert got[0] is None and got[1] is rewards
+
+
+def test_bad_out_arrays_are_errors():
+    v = qiyi.VectorGames("checkers", 4, seed=1)
+    obs = np.zeros((4, 5, 32), np.float32)
+    good = (obs, np.zeros((4, 2), np.float32), np.zeros(4, bool))
+    read_only = np.zeros((4, 2), np.float32)
+    read_only.flags.writeable = False
+    for out in [
+        (obs, np.zeros((4, 3), np.float32), good[2]),  # wrong shape
+        (obs, np.zeros((4, 2), np.float64), good[2]),  # wrong dtype
+        (obs, good[1], np.zeros(5, bool)),
+        (None, good[1], good[2]),  # observations asked for, no array for them
+        (np.zeros((4, 5, 31), np.float32), good[1], good[2]),
+        (obs, np.zeros((2, 4), np.float32).T, good[2]),  # not C-contiguous
+        (obs, read_only, good[2]),
+        (obs, good[1]),
+        "rewards",
+    ]:
+        with pytest.raises(qiyi.ShapeError):
+            v.step(v.sample_actions(), out=out)
+    v.step(v.sample_actions(), out=good)
