@@ -192,17 +192,18 @@ fn random_net(seed: u64, arch: Arch) -> Network {
 /// within a small tolerance of the floating-point one.
 #[test]
 fn quantised_kernels_agree() {
-    // 64: whole 32-byte registers; 48: a 16-entry tail in each half.
-    for hidden in [64, 48] {
-        kernels_agree(hidden);
+    // Hidden 64: whole 32-byte registers; 48: a 16-entry tail in each half. Second layer 16:
+    // groups of four rows only; 18 and 3: rows left over after the groups.
+    for (hidden, l2) in [(64, 16), (48, 16), (64, 18), (48, 3)] {
+        kernels_agree(hidden, l2);
     }
 }
 
-fn kernels_agree(hidden: usize) {
+fn kernels_agree(hidden: usize, l2: usize) {
     let arch = Arch {
         inputs: 128,
         hidden,
-        l2: 16,
+        l2,
     };
     let net = random_net(5, arch);
     let mut simd = QuantNet::from_network(&net, 100);
@@ -241,9 +242,21 @@ fn kernels_agree(hidden: usize) {
             delta.push([i, (i + 7) % 128], i % 2 == 0);
         }
         let [x0, x1, y0, y1] = &mut acc;
+        // Copy-make (the parent kept) on each path, before the in-place update below.
+        let mut copied = [
+            vec![0i16; hidden],
+            vec![0i16; hidden],
+            vec![0i16; hidden],
+            vec![0i16; hidden],
+        ];
+        let [c0, c1, c2, c3] = &mut copied;
+        simd.update_into([x0, x1], [c0, c1], &delta);
+        scalar.update_into([y0, y1], [c2, c3], &delta);
         simd.update(x0, x1, &delta, true);
         scalar.update(y0, y1, &delta, true);
         assert_eq!((&x0, &x1), (&y0, &y1));
+        assert_eq!((&*x0, &*x1), (&copied[0], &copied[1]));
+        assert_eq!((&*y0, &*y1), (&copied[2], &copied[3]));
         assert_eq!(simd.evaluate(x0, x1), scalar.evaluate(y0, y1));
         simd.update(x0, x1, &delta, false);
         let mut fresh = vec![0i16; hidden];

@@ -235,6 +235,28 @@ impl QuantNet {
         }
     }
 
+    /// Writes into `dst0`/`dst1` the accumulators `src0`/`src1` with a move's changes applied
+    /// (copy-make: the parent's accumulators stay as they are, so taking the move back costs
+    /// nothing). The same integers as copying and then calling [`update`](Self::update).
+    #[inline]
+    pub fn update_into(&self, src: [&[i16]; 2], dst: [&mut [i16]; 2], delta: &Delta) {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            unsafe { simd::update_into(&self.w1, self.arch.hidden, src, dst, delta) };
+            return;
+        }
+        for (p, (s, d)) in src.into_iter().zip(dst).enumerate() {
+            d.copy_from_slice(s);
+            for c in delta.as_slice() {
+                if c.on {
+                    self.add(d, c.input[p]);
+                } else {
+                    self.sub(d, c.input[p]);
+                }
+            }
+        }
+    }
+
     /// The score (score units, side to move's view) from the two accumulators: the side to
     /// move's and the other side's.
     #[inline]
@@ -308,6 +330,51 @@ mod simd {
     }
 
     /// `clamp(acc, 0, 127)` of 32 accumulator entries as 32 bytes, in order.
+    /// Copy-make: each 16-lane chunk of `src` is loaded once, every changed row added or
+    /// subtracted in registers, and the sum stored to `dst`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_into(
+        w1: &[i16],
+        h: usize,
+        src: [&[i16]; 2],
+        dst: [&mut [i16]; 2],
+        delta: &Delta,
+    ) {
+        let changes = delta.as_slice();
+        let nc = changes.len();
+        let [s0, s1] = src;
+        let [d0, d1] = dst;
+        assert!(s0.len() == h && s1.len() == h && d0.len() == h && d1.len() == h);
+        // Every changed row bounds-checked once, then walked by pointer. (Plain loops: iterator
+        // adapters are not inlined into this AVX2 function.)
+        let mut c = 0;
+        while c < nc {
+            let [i0, i1] = changes[c].input;
+            assert!((usize::from(i0.max(i1)) + 1) * h <= w1.len());
+            c += 1;
+        }
+        for (p, (s, d)) in [(s0, d0), (s1, d1)].into_iter().enumerate() {
+            let mut i = 0;
+            while i + 16 <= h {
+                let mut x = _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i);
+                let mut c = 0;
+                while c < nc {
+                    let change = changes[c];
+                    let row = w1.as_ptr().add(change.input[p] as usize * h + i);
+                    let y = _mm256_loadu_si256(row as *const __m256i);
+                    x = if change.on {
+                        _mm256_add_epi16(x, y)
+                    } else {
+                        _mm256_sub_epi16(x, y)
+                    };
+                    c += 1;
+                }
+                _mm256_storeu_si256(d.as_mut_ptr().add(i) as *mut __m256i, x);
+                i += 16;
+            }
+        }
+    }
+
     #[inline(always)]
     unsafe fn clip32(acc: *const i16) -> __m256i {
         let a = _mm256_loadu_si256(acc as *const __m256i);
@@ -327,16 +394,39 @@ mod simd {
     }
 
     /// The network's output after the first layer, as [`QuantNet::output_scalar`] computes it.
+    /// Four 8-lane partial sums reduced to one `__m128i` of four row sums (row order kept).
+    #[inline(always)]
+    unsafe fn haddx4(s: [__m256i; 4]) -> __m128i {
+        let a = _mm256_hadd_epi32(s[0], s[1]);
+        let b = _mm256_hadd_epi32(s[2], s[3]);
+        let c = _mm256_hadd_epi32(a, b);
+        _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1))
+    }
+
+    /// The weights of chunk `i` of one half of a W2 row: 32 bytes, or a 16-byte tail
+    /// zero-padded (`tail`), matching the activation layout.
+    #[inline(always)]
+    unsafe fn weights(p: *const i8, tail: bool) -> __m256i {
+        if tail {
+            _mm256_zextsi128_si256(_mm_loadu_si128(p as *const __m128i))
+        } else {
+            _mm256_loadu_si256(p as *const __m256i)
+        }
+    }
+
     #[target_feature(enable = "avx2")]
     pub unsafe fn output(net: &QuantNet, stm: &[i16], other: &[i16]) -> i32 {
+        use std::mem::MaybeUninit;
         let h = net.arch.hidden;
         // The clipped activations, 32 bytes a register: at most 2 * MAX_HIDDEN / 32 of them.
-        let mut act = [_mm256_setzero_si256(); 2 * super::super::net::MAX_HIDDEN / 32];
+        // Only the first `n` are written and read, so the array is not zeroed on every call.
+        let mut act =
+            [const { MaybeUninit::<__m256i>::uninit() }; 2 * super::super::net::MAX_HIDDEN / 32];
         let mut n = 0;
         for half in [stm, other] {
             let mut i = 0;
             while i + 32 <= h {
-                act[n] = clip32(half.as_ptr().add(i));
+                act[n].write(clip32(half.as_ptr().add(i)));
                 n += 1;
                 i += 32;
             }
@@ -347,43 +437,75 @@ mod simd {
                     _mm256_packus_epi16(a, _mm256_setzero_si256()),
                     0b11_01_10_00,
                 );
-                act[n] = _mm256_min_epu8(packed, _mm256_set1_epi8(127));
+                act[n].write(_mm256_min_epu8(packed, _mm256_set1_epi8(127)));
                 n += 1;
             }
         }
+        let per_half = n / 2;
+        let tail = h % 32 != 0;
         let ones = _mm256_set1_epi16(1);
-        let mut y = net.b3;
-        let odd = h % 32 != 0;
-        for o in 0..net.arch.l2 {
-            let row = net.w2.as_ptr().add(o * 2 * h);
-            let mut sum = _mm256_setzero_si256();
-            // Walk the row in the same layout as `act`: each half in 32-byte registers, a
-            // 16-byte tail zero-padded.
+        // Activation register k = half * per_half + j sits at offset half * h + 32 * j of a W2
+        // row; the last of each half is a 16-byte tail when `tail`. (Plain loops: iterator
+        // adapters and closures are not inlined into this AVX2 function.)
+        let l2 = net.arch.l2;
+        let mut o = 0;
+        // Four rows at a time: each activation register is loaded once for four rows, and the
+        // four sums are reduced together.
+        let mut yv = _mm_setzero_si128();
+        while o + 4 <= l2 {
+            let base = net.w2.as_ptr().add(o * 2 * h);
+            let mut s = [_mm256_setzero_si256(); 4];
             let mut k = 0;
             for half in 0..2 {
-                let base = row.add(half * h);
-                let mut i = 0;
-                while i + 32 <= h {
-                    let w = _mm256_loadu_si256(base.add(i) as *const __m256i);
-                    sum = _mm256_add_epi32(
-                        sum,
-                        _mm256_madd_epi16(_mm256_maddubs_epi16(act[k], w), ones),
-                    );
+                let mut j = 0;
+                while j < per_half {
+                    let off = half * h + j * 32;
+                    let t = tail && j + 1 == per_half;
+                    let a = act[k].assume_init();
+                    let mut r = 0;
+                    while r < 4 {
+                        let w = weights(base.add(r * 2 * h + off), t);
+                        s[r] = _mm256_add_epi32(
+                            s[r],
+                            _mm256_madd_epi16(_mm256_maddubs_epi16(a, w), ones),
+                        );
+                        r += 1;
+                    }
                     k += 1;
-                    i += 32;
+                    j += 1;
                 }
-                if odd {
-                    let w16 = _mm_loadu_si128(base.add(i) as *const __m128i);
-                    let w = _mm256_zextsi128_si256(w16);
+            }
+            let b2 = _mm_loadu_si128(net.b2.as_ptr().add(o) as *const __m128i);
+            let z = _mm_add_epi32(haddx4(s), b2);
+            let z = _mm_srai_epi32(_mm_add_epi32(z, _mm_set1_epi32(32)), 6);
+            let z = _mm_min_epi32(_mm_max_epi32(z, _mm_setzero_si128()), _mm_set1_epi32(127));
+            let w3 = _mm_loadu_si128(net.w3.as_ptr().add(o) as *const __m128i);
+            yv = _mm_add_epi32(yv, _mm_mullo_epi32(z, w3));
+            o += 4;
+        }
+        let yv = _mm_add_epi32(yv, _mm_shuffle_epi32(yv, 0b01_00_11_10));
+        let yv = _mm_add_epi32(yv, _mm_shuffle_epi32(yv, 0b10_11_00_01));
+        let mut y = net.b3.wrapping_add(_mm_cvtsi128_si32(yv));
+        // The rows left over, one at a time.
+        while o < l2 {
+            let row = net.w2.as_ptr().add(o * 2 * h);
+            let mut sum = _mm256_setzero_si256();
+            let mut k = 0;
+            for half in 0..2 {
+                let mut j = 0;
+                while j < per_half {
+                    let w = weights(row.add(half * h + j * 32), tail && j + 1 == per_half);
                     sum = _mm256_add_epi32(
                         sum,
-                        _mm256_madd_epi16(_mm256_maddubs_epi16(act[k], w), ones),
+                        _mm256_madd_epi16(_mm256_maddubs_epi16(act[k].assume_init(), w), ones),
                     );
                     k += 1;
+                    j += 1;
                 }
             }
             let z = net.b2[o] + hsum(sum);
             y += ((z + 32) >> 6).clamp(0, 127) * net.w3[o];
+            o += 1;
         }
         y
     }
