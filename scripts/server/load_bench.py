@@ -133,17 +133,22 @@ async def main():
     posts = []
     done = [0]
     errors = [0]
+    finished = set()
 
     async def client(k):
         crng = random.Random(args.seed * 100 + k)
-        while done[0] < args.moves:
+        # With AI seats the games end (random moves lose quickly): stop when none is left.
+        while done[0] < args.moves and len(finished) < len(games):
             g = crng.choice(games)
-            if g["busy"]:
+            if g["busy"] or g["id"] in finished:
                 await asyncio.sleep(0)
                 continue
             g["busy"] = True
             try:
                 status, st = await http(host, port, "GET", f"/api/games/{g['id']}")
+                if status == 200 and st.get("result") is not None:
+                    finished.add(g["id"])
+                    continue
                 if status != 200 or not st["legal"] or st["turn"]["kind"] != "player":
                     continue
                 p = st["turn"]["player"]
@@ -175,7 +180,8 @@ async def main():
     proc.wait(timeout=30)
     ms = lambda x: f"{x * 1000:.1f}"
     expected = done[0] * args.watchers
-    print(f"moves: {done[0]} in {elapsed:.1f} s ({done[0] / elapsed:.0f}/s), refused: {errors[0]}")
+    print(f"moves: {done[0]} in {elapsed:.1f} s ({done[0] / elapsed:.0f}/s), refused: {errors[0]}, "
+          f"games finished: {len(finished)} of {len(games)}")
     print(f"POST round trip ms: p50 {ms(pct(posts, 50))} p99 {ms(pct(posts, 99))}")
     print(f"POST to watcher ms ({len(latencies)} deliveries of {expected} expected): "
           f"p50 {ms(pct(latencies, 50))} p90 {ms(pct(latencies, 90))} p99 {ms(pct(latencies, 99))} "
