@@ -242,7 +242,18 @@ fn kernels_agree(hidden: usize, l2: usize) {
             delta.push([i, (i + 7) % 128], i % 2 == 0);
         }
         let [x0, x1, y0, y1] = &mut acc;
-        // Copy-make (the parent kept) on each path, before the in-place update below.
+        // The reference: the parent's accumulators with each changed row added or subtracted.
+        let mut expected = [x0.clone(), x1.clone()];
+        for c in delta.as_slice() {
+            for (p, e) in expected.iter_mut().enumerate() {
+                if c.on {
+                    scalar.add(e, c.input[p]);
+                } else {
+                    scalar.sub(e, c.input[p]);
+                }
+            }
+        }
+        // Copy-make on each path: the parent kept, the child as the reference.
         let mut copied = [
             vec![0i16; hidden],
             vec![0i16; hidden],
@@ -252,16 +263,24 @@ fn kernels_agree(hidden: usize, l2: usize) {
         let [c0, c1, c2, c3] = &mut copied;
         simd.update_into([x0, x1], [c0, c1], &delta);
         scalar.update_into([y0, y1], [c2, c3], &delta);
-        simd.update(x0, x1, &delta, true);
-        scalar.update(y0, y1, &delta, true);
-        assert_eq!((&x0, &x1), (&y0, &y1));
-        assert_eq!((&*x0, &*x1), (&copied[0], &copied[1]));
-        assert_eq!((&*y0, &*y1), (&copied[2], &copied[3]));
-        assert_eq!(simd.evaluate(x0, x1), scalar.evaluate(y0, y1));
-        simd.update(x0, x1, &delta, false);
+        assert_eq!((&copied[0], &copied[1]), (&copied[2], &copied[3]));
+        assert_eq!((&copied[0], &copied[1]), (&expected[0], &expected[1]));
+        assert_eq!(
+            simd.evaluate(&copied[0], &copied[1]),
+            scalar.evaluate(&copied[2], &copied[3])
+        );
+        // The inverse changes take the child back to the parent, which equals a fresh one.
+        let mut inverse = Delta::default();
+        for c in delta.as_slice() {
+            inverse.push(c.input, !c.on);
+        }
+        let mut back = [vec![0i16; hidden], vec![0i16; hidden]];
+        let [b0, b1] = &mut back;
+        simd.update_into([&copied[0], &copied[1]], [b0, b1], &inverse);
+        assert_eq!((&back[0], &back[1]), (&*x0, &*x1));
         let mut fresh = vec![0i16; hidden];
         scalar.refresh(&mut fresh, a.as_slice());
-        assert_eq!(*x0, fresh);
+        assert_eq!(back[0], fresh);
         let y = net.forward(a.as_slice(), b.as_slice(), &mut Activations::default());
         let err = (f64::from(s) - f64::from(y) * 100.0).abs();
         max_err = max_err.max(err);

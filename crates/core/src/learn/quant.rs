@@ -213,35 +213,16 @@ impl QuantNet {
         }
     }
 
-    /// Applies a move's input changes to both perspectives' accumulators (`forward`), or takes
-    /// them back.
-    #[inline]
-    pub fn update(&self, acc0: &mut [i16], acc1: &mut [i16], delta: &Delta, forward: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: `simd` is only true when the processor has AVX2; every row and
-            // accumulator has `hidden` entries, a multiple of 16 (`Arch::validate`).
-            unsafe { simd::update(&self.w1, self.arch.hidden, acc0, acc1, delta, forward) };
-            return;
-        }
-        for c in delta.as_slice() {
-            if c.on == forward {
-                self.add(acc0, c.input[0]);
-                self.add(acc1, c.input[1]);
-            } else {
-                self.sub(acc0, c.input[0]);
-                self.sub(acc1, c.input[1]);
-            }
-        }
-    }
-
-    /// Writes into `dst0`/`dst1` the accumulators `src0`/`src1` with a move's changes applied
-    /// (copy-make: the parent's accumulators stay as they are, so taking the move back costs
-    /// nothing). The same integers as copying and then calling [`update`](Self::update).
+    /// Writes into `dst[p]` the accumulator `src[p]` of each perspective `p` with a move's
+    /// input changes applied (copy-make: the parent's accumulators stay as they are, so taking
+    /// the move back costs nothing): `src` plus the rows [`add`](Self::add)ed for the inputs
+    /// switched on, minus those [`sub`](Self::sub)tracted for the inputs switched off.
     #[inline]
     pub fn update_into(&self, src: [&[i16]; 2], dst: [&mut [i16]; 2], delta: &Delta) {
         #[cfg(target_arch = "x86_64")]
         if self.simd {
+            // SAFETY: `simd` is only true when the processor has AVX2; the kernel checks the
+            // lengths of the accumulators and that every changed row lies inside W1.
             unsafe { simd::update_into(&self.w1, self.arch.hidden, src, dst, delta) };
             return;
         }
@@ -295,41 +276,6 @@ mod simd {
     use super::{Delta, QuantNet};
     use std::arch::x86_64::*;
 
-    /// Adds (`on`) or subtracts one W1 row to an accumulator, 16 lanes at a time.
-    #[inline(always)]
-    unsafe fn row_op(acc: &mut [i16], row: &[i16], on: bool) {
-        for (a, w) in acc.chunks_exact_mut(16).zip(row.chunks_exact(16)) {
-            let pa = a.as_mut_ptr() as *mut __m256i;
-            let x = _mm256_loadu_si256(pa);
-            let y = _mm256_loadu_si256(w.as_ptr() as *const __m256i);
-            let v = if on {
-                _mm256_add_epi16(x, y)
-            } else {
-                _mm256_sub_epi16(x, y)
-            };
-            _mm256_storeu_si256(pa, v);
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update(
-        w1: &[i16],
-        h: usize,
-        acc0: &mut [i16],
-        acc1: &mut [i16],
-        delta: &Delta,
-        forward: bool,
-    ) {
-        for c in delta.as_slice() {
-            let on = c.on == forward;
-            let r0 = c.input[0] as usize * h;
-            let r1 = c.input[1] as usize * h;
-            row_op(acc0, &w1[r0..r0 + h], on);
-            row_op(acc1, &w1[r1..r1 + h], on);
-        }
-    }
-
-    /// `clamp(acc, 0, 127)` of 32 accumulator entries as 32 bytes, in order.
     /// Copy-make: each 16-lane chunk of `src` is loaded once, every changed row added or
     /// subtracted in registers, and the sum stored to `dst`.
     #[target_feature(enable = "avx2")]
@@ -375,6 +321,7 @@ mod simd {
         }
     }
 
+    /// `clamp(acc, 0, 127)` of 32 accumulator entries as 32 bytes, in order.
     #[inline(always)]
     unsafe fn clip32(acc: *const i16) -> __m256i {
         let a = _mm256_loadu_si256(acc as *const __m256i);
@@ -393,7 +340,6 @@ mod simd {
         _mm_cvtsi128_si32(s)
     }
 
-    /// The network's output after the first layer, as [`QuantNet::output_scalar`] computes it.
     /// Four 8-lane partial sums reduced to one `__m128i` of four row sums (row order kept).
     #[inline(always)]
     unsafe fn haddx4(s: [__m256i; 4]) -> __m128i {
@@ -403,8 +349,8 @@ mod simd {
         _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1))
     }
 
-    /// The weights of chunk `i` of one half of a W2 row: 32 bytes, or a 16-byte tail
-    /// zero-padded (`tail`), matching the activation layout.
+    /// 32 bytes of W2 at `p`, or (`tail`) the 16 there zero-padded to 32, matching the layout of
+    /// the activation registers.
     #[inline(always)]
     unsafe fn weights(p: *const i8, tail: bool) -> __m256i {
         if tail {
@@ -414,6 +360,7 @@ mod simd {
         }
     }
 
+    /// The network's output after the first layer, as [`QuantNet::output_scalar`] computes it.
     #[target_feature(enable = "avx2")]
     pub unsafe fn output(net: &QuantNet, stm: &[i16], other: &[i16]) -> i32 {
         use std::mem::MaybeUninit;
