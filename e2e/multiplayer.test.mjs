@@ -11,38 +11,20 @@
 //
 //   QIYI_BIN=target/release/qiyi node e2e/multiplayer.test.mjs     (screenshots: $E2E_SHOTS)
 import { chromium } from "playwright-core";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { chromePath, launchArgs, requireBinary, startServer as startOn } from "./server.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = process.env.QIYI_BIN || ["target/release/qiyi", "target/debug/qiyi"].map((p) => join(root, p)).find(existsSync);
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
-const chromePath = process.env.CHROMIUM || "/usr/bin/chromium";
 mkdirSync(shots, { recursive: true });
-if (!bin || !existsSync(bin)) {
-  console.error("no qiyi binary: build it (cargo build --release -p qiyi) or set QIYI_BIN");
-  process.exit(2);
-}
+requireBinary();
 const db = join(mkdtempSync(join(tmpdir(), "qiyi-e2e-")), "games.sqlite");
 
-function startServer(port) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", String(port), "--db", db, "--json"], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(line).url.replace(/\/$/, "") });
-      }
-    });
-    child.on("exit", (code, sig) => { clearTimeout(timer); reject(new Error(`the server exited (${code ?? sig})`)); });
-  });
+/** The server on `port` (0: a free one) over this test's database; its URL without the slash. */
+async function startServer(port) {
+  const server = await startOn({ port, db });
+  return { child: server.child, url: server.url.replace(/\/$/, "") };
 }
 
 const results = [];
@@ -111,7 +93,7 @@ try {
   browser = await chromium.launch({
     executablePath: chromePath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: launchArgs,
   });
 
   // ---- 1. Xiangqi by links, a watcher, and a SIGKILL mid-game ----

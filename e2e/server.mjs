@@ -24,10 +24,13 @@ export function requireBinary() {
   }
 }
 
-/** Spawns `qiyi serve --port 0 --json`; resolves with `{ child, url }` once it prints the URL. */
-export function startServer() {
+/**
+ * Spawns `qiyi serve --json` on `port` (0: a free one) with the database `db` (default in memory);
+ * resolves with `{ child, url }` once it prints the URL (which ends with a slash).
+ */
+export function startServer({ port = 0, db = ":memory:" } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(bin, ["serve", "--host", "127.0.0.1", "--port", String(port), "--db", db, "--json"], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const timer = setTimeout(() => reject(new Error("the server printed no URL within 20 s")), 20000);
     child.stdout.on("data", (d) => {
@@ -38,6 +41,6 @@ export function startServer() {
         resolve({ child, url: JSON.parse(line).url });
       }
     });
-    child.on("exit", (code) => reject(new Error("the server exited with " + code)));
+    child.on("exit", (code, sig) => { clearTimeout(timer); reject(new Error(`the server exited (${code ?? sig})`)); });
   });
 }
