@@ -15,6 +15,10 @@ pub const TERMINAL: i64 = -4;
 pub trait GameDef: Clone + Send + Sync + 'static {
     /// The rules.
     type G: Notation;
+    /// Whether the game has chance nodes. Without them the turn follows from the legal moves
+    /// (none exactly when the game is over: the [`Game`] contract), which saves the rules a
+    /// second look for the end of the game after every move.
+    const HAS_CHANCE: bool = false;
     /// The game's name in `load_game`.
     fn name(&self) -> &'static str;
     /// The rule options in force, as `(key, value)` text.
@@ -125,18 +129,39 @@ impl<D: GameDef> State<D> {
 
     /// `def` at `pos`.
     pub fn at(def: D, pos: D::G) -> Self {
-        let turn = pos.turn();
-        State {
+        let mut s = State {
             def,
             pos,
             moves: Vec::new(),
             ids: Vec::new(),
             fresh: false,
             ids_fresh: false,
-            turn,
+            turn: Turn::Over,
             outcomes: Vec::new(),
             history: Vec::new(),
+        };
+        s.settle();
+        s
+    }
+
+    /// Finds whose turn it is after a change of position. A game without chance generates its
+    /// legal moves now (the next step needs them anyway) and reads the turn from them; one with
+    /// chance asks the rules.
+    fn settle(&mut self) {
+        if D::HAS_CHANCE {
+            self.fresh = false;
+            self.turn = self.pos.turn();
+            return;
         }
+        self.pos.legal_moves(&mut self.moves);
+        self.fresh = true;
+        self.ids_fresh = false;
+        self.turn = if self.moves.is_empty() {
+            Turn::Over
+        } else {
+            Turn::Player(self.pos.to_move())
+        };
+        debug_assert_eq!(self.turn, self.pos.turn());
     }
 
     fn refresh(&mut self) {
@@ -179,8 +204,7 @@ impl<D: GameDef> State<D> {
         let id = self.id_at(k);
         self.history.push(id);
         self.pos.make(mv);
-        self.fresh = false;
-        self.turn = self.pos.turn();
+        self.settle();
     }
 
     /// The index of the first legal move with id `id`, or `None` (also once the game is over).
@@ -361,17 +385,15 @@ impl<D: GameDef> DynState for State<D> {
         })?;
         self.def = self.def.adopt(&pos);
         self.pos = pos;
-        self.fresh = false;
-        self.turn = self.pos.turn();
         self.history.clear();
+        self.settle();
         Ok(())
     }
 
     fn reset(&mut self) {
         self.pos = self.def.initial();
-        self.fresh = false;
-        self.turn = self.pos.turn();
         self.history.clear();
+        self.settle();
     }
 
     fn observation_shape(&self) -> Vec<usize> {

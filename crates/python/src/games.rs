@@ -432,6 +432,7 @@ pub struct Aeroplane {
 }
 
 impl GameDef for Aeroplane {
+    const HAS_CHANCE: bool = true;
     type G = qiyi_aeroplane::Aero;
     fn name(&self) -> &'static str {
         "aeroplane"
