@@ -30,13 +30,30 @@ pub enum Outcome {
 }
 
 /// English checkers with the history the draw rules need.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Checkers {
     board: Board,
     /// Plies since the last capture or man move.
     quiet_plies: u16,
     /// Zobrist keys of every earlier position of the game, oldest first.
     history: Vec<u64>,
+}
+
+impl Clone for Checkers {
+    fn clone(&self) -> Self {
+        Checkers {
+            board: self.board,
+            quiet_plies: self.quiet_plies,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Keeps the history's allocation (a game restarted in place does not grow it again).
+    fn clone_from(&mut self, source: &Self) {
+        self.board = source.board;
+        self.quiet_plies = source.quiet_plies;
+        self.history.clone_from(&source.history);
+    }
 }
 
 /// What [`Checkers::unmake`](Game::unmake) needs.

@@ -391,7 +391,8 @@ impl<D: GameDef> DynState for State<D> {
     }
 
     fn reset(&mut self) {
-        self.pos = self.def.initial();
+        // In place: a game's buffers (its history) keep their allocation from game to game.
+        self.pos.clone_from(&self.def.initial());
         self.history.clear();
         self.settle();
     }

@@ -69,6 +69,22 @@ def test_step_random_counts_moves():
     assert v.episodes >= 0
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_step_random_plays_the_games_of_sampled_steps(name):
+    """`step_random` (the loop in Rust) plays the games `sample_actions` + `step` play with the
+    same seed: one draw from each game's generator over the same list of legal moves."""
+    n, plies = 8, 900
+    fast = qiyi.VectorGames(name, n, seed=5)
+    slow = qiyi.VectorGames(name, n, seed=5)
+    assert fast.step_random(plies) == n * plies
+    for _ in range(plies):
+        slow.step(slow.sample_actions(), observe=False)
+    assert fast.episodes == slow.episodes and fast.episodes > 0
+    for i in range(n):
+        assert fast.state(i).history() == slow.state(i).history()
+        assert fast.state(i).to_text() == slow.state(i).to_text()
+
+
 def _replay_chance(single, vector_history):
     """Applies to `single` the chance outcomes the vector game drew after `single`'s history."""
     played = len(single.history())
