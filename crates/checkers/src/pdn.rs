@@ -90,7 +90,11 @@ impl PdnGame {
         let mut has_fen = false;
         for (k, v) in &self.tags {
             has_fen |= k == "FEN";
-            out.push_str(&format!("[{} \"{}\"]\n", k, escape(v)));
+            out.push_str(&format!(
+                "[{} \"{}\"]\n",
+                k,
+                qiyi_core::record::escape_tag(v)
+            ));
         }
         if !has_fen && self.start != Board::start() {
             out.push_str(&format!(
@@ -128,26 +132,9 @@ impl PdnGame {
         }
         push_comments(&mut tokens, &mut ci, usize::MAX);
         tokens.push(self.result.as_str().to_string());
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&t);
-        }
-        out.push_str(&line);
-        out.push('\n');
+        out.push_str(&qiyi_core::record::wrap_movetext(&tokens));
         out
     }
-}
-
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Reads every game of a PDN file.

@@ -6,6 +6,7 @@
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
+//! - [`record`]: what PGN and PDN records share (tag escapes, move text wrapped at 80 columns).
 //! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals, SPRT).
 //! - [`conformance`]: the generic test suite every game calls.
 //! - [`toys`]: small games (tic-tac-toe, Nim, Pig, Race, sliding tiles) for tests, benches and teaching.
@@ -30,6 +31,7 @@ pub mod eval;
 pub mod game;
 pub mod learn;
 pub mod puzzle;
+pub mod record;
 pub mod rng;
 pub mod search;
 pub mod stats;

@@ -56,30 +56,6 @@ fn seat_name(seat: &Seat) -> String {
     }
 }
 
-fn pgn_escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Joins move tokens into lines of at most 80 columns.
-fn wrap(tokens: &[String]) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(t);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
-}
-
 /// Xiangqi as PGN: ICCS (`H2-E2`, default) or WXF moves.
 pub fn xiangqi_pgn(
     start_fen: Option<&str>,
@@ -96,7 +72,7 @@ pub fn xiangqi_pgn(
     let mut out = String::new();
     out.push_str("[Game \"Chinese Chess\"]\n");
     for (k, v) in tags {
-        out.push_str(&format!("[{k} \"{}\"]\n", pgn_escape(v)));
+        out.push_str(&format!("[{k} \"{}\"]\n", qiyi_core::record::escape_tag(v)));
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
     out.push_str(&format!("[FEN \"{}\"]\n", start.to_fen()));
@@ -135,7 +111,7 @@ pub fn xiangqi_pgn(
         pos.make(mv);
     }
     tokens.push(result.to_string());
-    out.push_str(&wrap(&tokens));
+    out.push_str(&qiyi_core::record::wrap_movetext(&tokens));
     Ok(out)
 }
 
