@@ -13,8 +13,7 @@
 //! with a hole beyond them (the possible hurdles) as another, and the landing hole beyond each
 //! hurdle. A piece's steps are then one mask operation, and its hop chains a flood fill whose
 //! frontier and visited set are `u128` masks; from each reached hole only the occupied hurdles
-//! are looked at, and nothing is allocated. [`for_each_targets`] also shares one flood fill
-//! between the pieces whose chains reach the same region.
+//! are looked at, and nothing is allocated.
 
 use crate::board::{bit, geometry, Bits, Cell, Geometry, CELLS, GEOM, NONE};
 
@@ -33,9 +32,6 @@ struct Tables {
     hurdles: [u128; CELLS],
     /// `land[c][h + LAND_OFFSET - c]`: the hole beyond hurdle `h` seen from `c`.
     land: [[u8; 2 * LAND_OFFSET]; CELLS],
-    /// For each hole and each of the three lines through it, its two neighbours on that line
-    /// (0 where the line leaves the board on either side).
-    lines: [[u128; 3]; CELLS],
 }
 
 const fn build_tables(g: &Geometry) -> Tables {
@@ -43,7 +39,6 @@ const fn build_tables(g: &Geometry) -> Tables {
         step: [0; CELLS],
         hurdles: [0; CELLS],
         land: [[NONE; 2 * LAND_OFFSET]; CELLS],
-        lines: [[0; 3]; CELLS],
     };
     let mut c = 0;
     while c < CELLS {
@@ -66,23 +61,12 @@ const fn build_tables(g: &Geometry) -> Tables {
             }
             d += 1;
         }
-        let mut k = 0;
-        while k < 3 {
-            let (a, b) = (g.neighbours[c][k], g.neighbours[c][k + 3]);
-            if a != NONE && b != NONE {
-                t.lines[c][k] = (1u128 << a) | (1u128 << b);
-            }
-            k += 1;
-        }
         c += 1;
     }
     t
 }
 
 static TABLES: Tables = build_tables(&GEOM);
-
-/// How many hop regions [`for_each_targets`] remembers (a position rarely has more).
-const MAX_REGIONS: usize = 16;
 
 /// The empty holes next to `from`.
 #[inline]
@@ -201,60 +185,9 @@ pub fn is_hop(occ: u128, a: Cell, b: Cell) -> bool {
 /// Calls `f(from, to)` for every move of the pieces in `mine` (a subset of `occ`).
 #[inline]
 pub fn for_each_move(occ: u128, mine: u128, mut f: impl FnMut(Cell, Cell)) {
-    for_each_targets(occ, mine, |from, dests| {
-        for to in Bits(dests) {
+    for from in Bits(mine) {
+        for to in Bits(targets(occ, from)) {
             f(from, to);
         }
-    });
-}
-
-/// Calls `f(from, targets(occ, from))` for every piece of `mine` (a subset of `occ`), in
-/// increasing order of `from`.
-///
-/// Pieces share their hop searches. The holes that chains can reach form regions of empty holes
-/// connected by hops over the pieces on the board, and the region found for one piece serves
-/// every other piece whose first hop lands in it. That holds for a piece unless a chain could hop
-/// over its own starting hole (empty while it moves), so when both neighbours of the piece on
-/// one line are empty, its chains are searched on their own.
-#[inline]
-pub fn for_each_targets(occ: u128, mine: u128, mut f: impl FnMut(Cell, u128)) {
-    let free = !occ & ALL;
-    // The regions found so far (disjoint); when more are found than fit, the rest are searched
-    // again each time they are needed.
-    let mut regions = [0u128; MAX_REGIONS];
-    let mut found = 0usize;
-    for from in Bits(mine) {
-        let c = from as usize;
-        let steps = TABLES.step[c] & free;
-        let firsts = single_hops(occ, c) & free;
-        if firsts == 0 {
-            f(from, steps);
-            continue;
-        }
-        if TABLES.lines[c].iter().any(|&l| l != 0 && free & l == l) {
-            f(from, steps | hop_targets(occ, from));
-            continue;
-        }
-        let mut hops = 0u128;
-        let mut rest = firsts;
-        for &r in &regions[..found] {
-            if r & rest != 0 {
-                hops |= r;
-                rest &= !r;
-            }
-        }
-        while rest != 0 {
-            let land = rest.trailing_zeros() as usize;
-            // The region of `land`: every piece is a hurdle, every empty hole a landing.
-            let lb = bit(land as Cell);
-            let r = flood(occ, free & !lb, land) | lb;
-            if found < MAX_REGIONS {
-                regions[found] = r;
-                found += 1;
-            }
-            hops |= r;
-            rest &= !r;
-        }
-        f(from, steps | hops);
     }
 }
