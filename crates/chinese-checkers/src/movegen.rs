@@ -10,10 +10,10 @@
 //! # How the destinations are found
 //!
 //! Tables built at compile time give every hole its neighbours as one bit mask, the neighbours
-//! with a hole beyond them (the possible hurdles) as another, and the landing hole beyond each
-//! hurdle. A piece's steps are then one mask operation, and its hop chains a flood fill whose
-//! frontier and visited set are `u128` masks; from each reached hole only the occupied hurdles
-//! are looked at, and nothing is allocated.
+//! with a hole beyond them (the possible hurdles) as a 32-bit window of the holes around it, and
+//! the landing hole beyond each hurdle. A piece's steps are then one mask operation, and its hop
+//! chains a flood fill whose frontier and visited set are `u128` masks; from each reached hole
+//! only the occupied hurdles are looked at, and nothing is allocated.
 
 use crate::board::{bit, geometry, Bits, Cell, Geometry, CELLS, GEOM, NONE};
 
@@ -28,10 +28,13 @@ const LAND_OFFSET: usize = 16;
 struct Tables {
     /// The neighbours of each hole.
     step: [u128; CELLS],
-    /// The neighbours of each hole that have a hole beyond them (in the same direction).
-    hurdles: [u128; CELLS],
+    /// The neighbours of each hole that have a hole beyond them (in the same direction), as a
+    /// window: bit `h + LAND_OFFSET - c` for hurdle `h` of hole `c` (see [`window`]).
+    hurdles: [u32; CELLS],
     /// `land[c][h + LAND_OFFSET - c]`: the hole beyond hurdle `h` seen from `c`.
     land: [[u8; 2 * LAND_OFFSET]; CELLS],
+    /// The single-bit mask of each hole (a load is cheaper than a variable `u128` shift).
+    bits: [u128; CELLS],
 }
 
 const fn build_tables(g: &Geometry) -> Tables {
@@ -39,9 +42,11 @@ const fn build_tables(g: &Geometry) -> Tables {
         step: [0; CELLS],
         hurdles: [0; CELLS],
         land: [[NONE; 2 * LAND_OFFSET]; CELLS],
+        bits: [0; CELLS],
     };
     let mut c = 0;
     while c < CELLS {
+        t.bits[c] = 1u128 << c;
         let mut d = 0;
         while d < 6 {
             let n = g.neighbours[c][d];
@@ -49,8 +54,8 @@ const fn build_tables(g: &Geometry) -> Tables {
                 t.step[c] |= 1u128 << n;
                 let j = g.jumps[c][d];
                 if j != NONE {
-                    t.hurdles[c] |= 1u128 << n;
                     let k = n as usize + LAND_OFFSET - c;
+                    t.hurdles[c] |= 1u32 << k;
                     assert!(
                         k < 2 * LAND_OFFSET,
                         "neighbours too far apart for the land table"
@@ -74,15 +79,26 @@ pub fn step_targets(occ: u128, from: Cell) -> u128 {
     TABLES.step[from as usize] & !occ
 }
 
+/// The holes `c - LAND_OFFSET .. c + LAND_OFFSET` of `set` as the bits of a `u32` (holes off
+/// the ends of the board as 0): the neighbourhood of `c` in the layout of [`Tables::land`].
+#[inline(always)]
+fn window(set: u128, c: usize) -> u32 {
+    if c >= LAND_OFFSET {
+        (set >> (c - LAND_OFFSET)) as u32
+    } else {
+        (set << (LAND_OFFSET - c)) as u32
+    }
+}
+
 /// The holes one hop from `c` could land in over the pieces of `hurdles` (empty or not).
 #[inline(always)]
 fn single_hops(hurdles: u128, c: usize) -> u128 {
-    let mut h = hurdles & TABLES.hurdles[c];
+    let mut h = window(hurdles, c) & TABLES.hurdles[c];
     let mut out = 0u128;
     while h != 0 {
-        let over = h.trailing_zeros() as usize;
+        let k = h.trailing_zeros() as usize;
         h &= h - 1;
-        out |= bit(TABLES.land[c][over + LAND_OFFSET - c]);
+        out |= TABLES.bits[TABLES.land[c][k] as usize];
     }
     out
 }
