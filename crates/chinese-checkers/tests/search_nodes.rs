@@ -2,10 +2,11 @@
 //! generator that changed the moves or their order would change them. The counts were measured
 //! with the breadth-first generator this crate had before its tables (commit e921cb2).
 
+use qiyi_chinese_checkers::engine::alpha_beta_options;
 use qiyi_chinese_checkers::eval::{DistanceEval, MultiDistanceEval};
 use qiyi_chinese_checkers::{Options, Position};
 use qiyi_core::search::nplayer::paranoid_limited;
-use qiyi_core::search::{SearchLimits, SearchOptions, Searcher};
+use qiyi_core::search::{SearchLimits, Searcher};
 use qiyi_core::{Game, Rng};
 
 /// The position after `plies` seeded random moves from the start of a `players`-player game.
@@ -25,14 +26,8 @@ fn random_position(players: usize, plies: usize, seed: u64) -> Position {
 
 #[test]
 fn alpha_beta_node_counts_at_depth_5_are_unchanged() {
-    // The options of the alpha-beta player (engine.rs), searched to a fixed depth.
-    let options = SearchOptions {
-        null_move: false,
-        quiescence: false,
-        check_extension: false,
-        tt_mib: 16,
-        ..SearchOptions::all()
-    };
+    // The options of the alpha-beta player, searched to a fixed depth.
+    let options = alpha_beta_options();
     let mut nodes = Vec::new();
     for (plies, seed) in [(0, 1), (30, 2), (80, 3)] {
         let pos = random_position(2, plies, seed);
