@@ -185,8 +185,11 @@ const fn find(row_start: &[u8; ROWS], min_x: &[i8; ROWS], x: i8, y: i8, z: i8) -
     row_start[r] + (x - min_x[r]) as u8
 }
 
+/// The board tables as a constant, for other tables built at compile time.
+pub(crate) const GEOM: Geometry = build();
+
 /// The board tables, computed at compile time.
-pub static GEOMETRY: Geometry = build();
+pub static GEOMETRY: Geometry = GEOM;
 
 /// The board tables.
 #[inline(always)]

@@ -35,6 +35,18 @@ pub fn race_badness(pieces: u128, tip: usize) -> i32 {
     sum + crate::eval::STRAGGLER_WEIGHT * (worst - 4).max(0)
 }
 
+/// The options of the two-player alpha-beta player: every search option but null move,
+/// quiescence and check extensions, with a 16 MiB transposition table.
+pub fn alpha_beta_options() -> SearchOptions {
+    SearchOptions {
+        null_move: false,
+        quiescence: false,
+        check_extension: false,
+        tt_mib: 16,
+        ..SearchOptions::all()
+    }
+}
+
 /// The kinds of player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PlayerKind {
@@ -188,16 +200,9 @@ impl Player {
             }
             PlayerKind::AlphaBeta if players == 2 => {
                 let nodes = self.node_budget();
-                let searcher = self.searcher.get_or_insert_with(|| {
-                    let options = SearchOptions {
-                        null_move: false,
-                        quiescence: false,
-                        check_extension: false,
-                        tt_mib: 16,
-                        ..SearchOptions::all()
-                    };
-                    Searcher::new(DistanceEval, options)
-                });
+                let searcher = self
+                    .searcher
+                    .get_or_insert_with(|| Searcher::new(DistanceEval, alpha_beta_options()));
                 let r = searcher.search(pos, &SearchLimits::nodes(nodes), |_| {});
                 r.best_move.unwrap_or_else(|| self.greedy(pos))
             }
