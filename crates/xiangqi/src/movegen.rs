@@ -67,6 +67,33 @@ impl MoveList {
     }
 }
 
+/// Where [`Position::pseudo_legal`] writes the moves it finds.
+trait MoveSink {
+    /// Forgets earlier moves.
+    fn clear(&mut self);
+    /// Takes the move from `from` to `to`.
+    fn push(&mut self, from: u8, to: u8);
+    /// Whether no more moves are wanted (asked before each piece).
+    fn done(&self) -> bool;
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8) {
+        MoveList::push(self, from, to);
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
 /// [`Position::pseudo_legal`] mode: every pseudo-legal move.
 const GEN_ALL: u8 = 0;
 /// [`Position::pseudo_legal`] mode: captures only.
@@ -78,13 +105,13 @@ const GEN_CHECK_CANDIDATES: u8 = 2;
 impl Position {
     /// Writes every pseudo-legal move of the side to move (the own general may be left in check).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        self.pseudo_legal::<GEN_ALL>(list, 0);
+        self.pseudo_legal::<GEN_ALL, _>(list, 0);
     }
 
     /// Writes the pseudo-legal captures of the side to move, in the order
     /// [`Position::pseudo_legal_moves`] lists them (quiescence without quiet checks).
     pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
-        self.pseudo_legal::<GEN_CAPTURES>(list, 0);
+        self.pseudo_legal::<GEN_CAPTURES, _>(list, 0);
     }
 
     /// Writes the pseudo-legal quiet (non-capturing) moves of the side to move that check the
@@ -101,7 +128,7 @@ impl Position {
             list.len = 0;
             return;
         }
-        self.pseudo_legal::<GEN_CHECK_CANDIDATES>(list, k);
+        self.pseudo_legal::<GEN_CHECK_CANDIDATES, _>(list, k);
         // Keep the checks in order.
         let mut kept = 0;
         for i in 0..list.len {
@@ -119,8 +146,8 @@ impl Position {
     /// piece kind by piece kind; the mode is resolved at compile time, so each form is as tight
     /// as a hand-written one.
     #[inline(always)]
-    fn pseudo_legal<const MODE: u8>(&self, list: &mut MoveList, k: u8) {
-        list.len = 0;
+    fn pseudo_legal<const MODE: u8, S: MoveSink>(&self, list: &mut S, k: u8) {
+        list.clear();
         let color = self.side;
         let us = side_bit(color);
         let them = side_bit(color.opposite());
@@ -147,7 +174,7 @@ impl Position {
             MODE != GEN_CHECK_CANDIDATES || is_leg(k, from) || discoverers.contains(&from)
         };
         let arrives = |to: u8| on_lines(k, to) || NEAR_KING[delta_index(k, to)] == 2;
-        let push = |list: &mut MoveList, disc: bool, from: u8, to: u8| {
+        let push = |list: &mut S, disc: bool, from: u8, to: u8| {
             if disc || arrives(to) {
                 list.push(from, to);
             }
@@ -166,6 +193,9 @@ impl Position {
         }
         // Advisors.
         for slot in 1..3 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -180,6 +210,9 @@ impl Position {
         }
         // Elephants.
         for slot in 3..5 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -195,6 +228,9 @@ impl Position {
         }
         // Horses.
         for slot in 5..7 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -210,6 +246,9 @@ impl Position {
         // Chariots and cannons: slide over empty points (quiet moves), then a chariot takes the
         // first piece met and a cannon the first one beyond a screen.
         for slot in 7..11 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -244,6 +283,9 @@ impl Position {
         // Soldiers.
         let fwd = FORWARD[ci];
         for slot in 11..16 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -431,26 +473,72 @@ impl Position {
 
     /// Whether the position has at least one legal move (board rules only).
     ///
-    /// Stops at the first legal move, and tries the general's moves (which need the full
-    /// attack test) after the others.
+    /// Tests each pseudo-legal move as generation finds it and stops at the first legal one;
+    /// the general's moves (which need the full attack test) are tried last.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
         let safety = KingSafety::read(self);
-        self.pseudo_legal_moves(&mut list);
-        let mut scratch = self.board;
-        let moves = list.as_slice();
-        // The general's moves come first in generation order.
-        let split = moves.iter().take_while(|m| m.from == safety.k).count();
-        let (general, others) = moves.split_at(split);
-        others
-            .iter()
-            .chain(general)
-            .any(|&mv| safety.is_legal(&mut scratch, mv))
+        let mut first = FirstLegal {
+            safety: &safety,
+            board: self.board,
+            general: [Move::NULL; 4],
+            general_len: 0,
+            found: false,
+        };
+        self.pseudo_legal::<GEN_ALL, _>(&mut first, 0);
+        let FirstLegal {
+            mut board,
+            general,
+            general_len,
+            found,
+            ..
+        } = first;
+        found
+            || general[..general_len]
+                .iter()
+                .any(|&mv| safety.is_legal(&mut board, mv))
     }
 
     /// Whether `mv` is a legal move here (board rules only).
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
+    }
+}
+
+/// A [`MoveSink`] that tests each move for legality as it comes and is done at the first legal
+/// one, keeping the general's moves aside to be tried last.
+struct FirstLegal<'a> {
+    safety: &'a KingSafety,
+    /// A copy of the position's board to try moves on.
+    board: [u8; 256],
+    /// The general's moves (at most four), not yet tried.
+    general: [Move; 4],
+    general_len: usize,
+    found: bool,
+}
+
+impl MoveSink for FirstLegal<'_> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.general_len = 0;
+        self.found = false;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8) {
+        let mv = Move { from, to };
+        if from == self.safety.k {
+            if let Some(slot) = self.general.get_mut(self.general_len) {
+                *slot = mv;
+                self.general_len += 1;
+            }
+        } else if !self.found && self.safety.is_legal(&mut self.board, mv) {
+            self.found = true;
+        }
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found
     }
 }
 
@@ -513,7 +601,14 @@ impl KingSafety {
     #[inline(always)]
     fn rays(pos: &Position) -> (u8, [[u8; 3]; 4]) {
         let k = pos.squares[code_index(side_bit(pos.side))];
-        (k, [0, 1, 2, 3].map(|dir| pos.ray_pieces(k, dir)))
+        // Written out rather than `map`ped: the calls inline.
+        let rays = [
+            pos.ray_pieces(k, 0),
+            pos.ray_pieces(k, 1),
+            pos.ray_pieces(k, 2),
+            pos.ray_pieces(k, 3),
+        ];
+        (k, rays)
     }
 
     /// Whether the pseudo-legal `mv` leaves the general safe; `b` is the position's board (moves

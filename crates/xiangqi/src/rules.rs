@@ -366,9 +366,16 @@ impl Position {
     fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.history.len();
         let end = (self.halfmove as usize).min(n);
-        (4..=end)
+        // The entries 4, 6, ... plies back, newest first (none when `end` < 4).
+        let lo = n - end;
+        let hi = n.saturating_sub(3).max(lo);
+        self.history[lo..hi]
+            .iter()
+            .rev()
             .step_by(2)
-            .filter(move |&i| self.history[n - i].hash == self.hash)
+            .enumerate()
+            .filter(move |(_, e)| e.hash == self.hash)
+            .map(|(j, _)| 4 + 2 * j)
             .take_while(move |&i| !self.history[n - i..].iter().any(|e| e.mv.is_null()))
     }
 
