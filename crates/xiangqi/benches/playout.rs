@@ -21,7 +21,10 @@ fn benches(c: &mut Criterion) {
         b.iter(|| black_box(playout.run(STEPS)))
     });
     let positions = random_game_positions(SEED, 20, 200);
-    eprintln!("legal_moves and turn: {} positions of 20 seeded games", positions.len());
+    eprintln!(
+        "legal_moves and turn: {} positions of 20 seeded games",
+        positions.len()
+    );
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("legal_moves", |b| {
         let mut moves = Vec::new();
