@@ -35,6 +35,7 @@ pub mod matchplay;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod protocol;
 pub mod rules;

@@ -67,6 +67,33 @@ impl MoveList {
     }
 }
 
+/// Where [`Position::pseudo_legal`] writes the moves it finds.
+trait MoveSink {
+    /// Forgets earlier moves.
+    fn clear(&mut self);
+    /// Takes the move from `from` to `to`.
+    fn push(&mut self, from: u8, to: u8);
+    /// Whether no more moves are wanted (asked before each piece).
+    fn done(&self) -> bool;
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8) {
+        MoveList::push(self, from, to);
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
 /// [`Position::pseudo_legal`] mode: every pseudo-legal move.
 const GEN_ALL: u8 = 0;
 /// [`Position::pseudo_legal`] mode: captures only.
@@ -78,13 +105,13 @@ const GEN_CHECK_CANDIDATES: u8 = 2;
 impl Position {
     /// Writes every pseudo-legal move of the side to move (the own general may be left in check).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        self.pseudo_legal::<GEN_ALL>(list, 0);
+        self.pseudo_legal::<GEN_ALL, _>(list, 0);
     }
 
     /// Writes the pseudo-legal captures of the side to move, in the order
     /// [`Position::pseudo_legal_moves`] lists them (quiescence without quiet checks).
     pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
-        self.pseudo_legal::<GEN_CAPTURES>(list, 0);
+        self.pseudo_legal::<GEN_CAPTURES, _>(list, 0);
     }
 
     /// Writes the pseudo-legal quiet (non-capturing) moves of the side to move that check the
@@ -101,7 +128,7 @@ impl Position {
             list.len = 0;
             return;
         }
-        self.pseudo_legal::<GEN_CHECK_CANDIDATES>(list, k);
+        self.pseudo_legal::<GEN_CHECK_CANDIDATES, _>(list, k);
         // Keep the checks in order.
         let mut kept = 0;
         for i in 0..list.len {
@@ -119,8 +146,8 @@ impl Position {
     /// piece kind by piece kind; the mode is resolved at compile time, so each form is as tight
     /// as a hand-written one.
     #[inline(always)]
-    fn pseudo_legal<const MODE: u8>(&self, list: &mut MoveList, k: u8) {
-        list.len = 0;
+    fn pseudo_legal<const MODE: u8, S: MoveSink>(&self, list: &mut S, k: u8) {
+        list.clear();
         let color = self.side;
         let us = side_bit(color);
         let them = side_bit(color.opposite());
@@ -147,7 +174,7 @@ impl Position {
             MODE != GEN_CHECK_CANDIDATES || is_leg(k, from) || discoverers.contains(&from)
         };
         let arrives = |to: u8| on_lines(k, to) || NEAR_KING[delta_index(k, to)] == 2;
-        let push = |list: &mut MoveList, disc: bool, from: u8, to: u8| {
+        let push = |list: &mut S, disc: bool, from: u8, to: u8| {
             if disc || arrives(to) {
                 list.push(from, to);
             }
@@ -166,6 +193,9 @@ impl Position {
         }
         // Advisors.
         for slot in 1..3 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -180,6 +210,9 @@ impl Position {
         }
         // Elephants.
         for slot in 3..5 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -195,6 +228,9 @@ impl Position {
         }
         // Horses.
         for slot in 5..7 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -210,6 +246,9 @@ impl Position {
         // Chariots and cannons: slide over empty points (quiet moves), then a chariot takes the
         // first piece met and a cannon the first one beyond a screen.
         for slot in 7..11 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -244,6 +283,9 @@ impl Position {
         // Soldiers.
         let fwd = FORWARD[ci];
         for slot in 11..16 {
+            if list.done() {
+                return;
+            }
             let s = self.squares[base + slot];
             if s == 0 {
                 continue;
@@ -305,16 +347,7 @@ impl Position {
     /// `color`'s general standing on `k` is then attacked, and takes the move back.
     #[inline]
     pub(crate) fn attacked_after(&mut self, mv: Move, k: u8, color: Color) -> bool {
-        let from = mv.from as usize;
-        let to = mv.to as usize;
-        let pc = self.board[from];
-        let cap = self.board[to];
-        self.board[to] = pc;
-        self.board[from] = EMPTY;
-        let attacked = king_attacked_on(&self.board, k, color);
-        self.board[from] = pc;
-        self.board[to] = cap;
-        attacked
+        attacked_after_on(&mut self.board, mv, k, color)
     }
 
     /// The nearest, second and third occupied points from `s` along [`ORTH`]`[dir]`, found in
@@ -391,31 +424,7 @@ impl Position {
     /// (`leg`), and takes the move back. The other attacks on `k` are the caller's business.
     #[inline]
     fn line_or_leg_attack(&mut self, k: u8, from: u8, to: u8, leg: bool, by: u8) -> bool {
-        let from_dir = line_dir(k, from);
-        let to_dir = line_dir(k, to);
-        let pc = self.board[from as usize];
-        let cap = self.board[to as usize];
-        self.board[to as usize] = pc;
-        self.board[from as usize] = EMPTY;
-        let b = &self.board;
-        let mut attacked = from_dir != 0 && ray_attacked(b, k, from_dir, by);
-        if !attacked && to_dir != 0 && to_dir != from_dir {
-            attacked = ray_attacked(b, k, to_dir, by);
-        }
-        if !attacked && leg {
-            let d = from as i16 - k as i16;
-            let vert = if d > 0 { 16 } else { -16 };
-            let horiz = d - vert;
-            for s in [step(from, vert), step(from, horiz)] {
-                let c = b[s as usize];
-                if c & by != 0 && CELL_KIND[c as usize] == K_HORSE {
-                    attacked = true;
-                }
-            }
-        }
-        self.board[from as usize] = pc;
-        self.board[to as usize] = cap;
-        attacked
+        line_or_leg_attack_on(&mut self.board, k, from, to, leg, by)
     }
 
     /// Whether a general of colour `color` standing on mailbox point `k` is attacked (including
@@ -432,55 +441,16 @@ impl Position {
     ///
     /// Takes `&mut self` to try moves on the board; the position is unchanged on return.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        let in_check = self.in_check();
-        self.generate_legal_with(list, in_check);
+        let safety = KingSafety::read(self);
+        self.pseudo_legal_moves(list);
+        safety.filter(&mut self.board, list);
     }
 
     /// [`Position::generate_legal`] when the caller knows whether the side to move is in check.
     pub(crate) fn generate_legal_with(&mut self, list: &mut MoveList, in_check: bool) {
+        let safety = KingSafety::knowing(self, in_check);
         self.pseudo_legal_moves(list);
-        let k = self.squares[code_index(side_bit(self.side))];
-        if in_check {
-            let checks = Checks::new(self, k, self.side);
-            self.filter_legal(list, |p, mv| {
-                (mv.from == k || checks.may_evade(k, mv)) && p.is_legal_pseudo(mv)
-            });
-            return;
-        }
-        let guard = KingLines::new(self, k, side_bit(self.side.opposite()));
-        self.filter_legal(list, |p, mv| {
-            if mv.from == k {
-                return p.is_legal_pseudo(mv);
-            }
-            match guard.verdict(&p.board, k, mv) {
-                Some(legal) => legal,
-                None => !p.line_or_leg_attack(
-                    k,
-                    mv.from,
-                    mv.to,
-                    is_leg(k, mv.from),
-                    side_bit(p.side.opposite()),
-                ),
-            }
-        });
-    }
-
-    /// Keeps the moves of `list` for which `legal` holds (the order of the rest may change).
-    #[inline(always)]
-    fn filter_legal(
-        &mut self,
-        list: &mut MoveList,
-        mut legal: impl FnMut(&mut Self, Move) -> bool,
-    ) {
-        let mut i = 0;
-        while i < list.len {
-            let mv = list.moves[i];
-            if legal(self, mv) {
-                i += 1;
-            } else {
-                list.swap_remove(i);
-            }
-        }
+        safety.filter(&mut self.board, list);
     }
 
     /// The number of legal moves (board rules only).
@@ -490,63 +460,244 @@ impl Position {
         list.len()
     }
 
-    /// The legal moves (board rules only) of a position held by shared reference.
+    /// The legal moves (board rules only) of a position held by shared reference, in the order
+    /// of [`Position::generate_legal`].
     pub fn legal_move_list(&self) -> MoveList {
         let mut list = MoveList::new();
+        let safety = KingSafety::read(self);
         self.pseudo_legal_moves(&mut list);
         let mut scratch = self.board;
-        let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
-        let mut i = 0;
-        while i < list.len {
-            let mv = list.moves[i];
-            if (!in_check && cannot_expose(k, mv))
-                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
-            {
-                i += 1;
-            } else {
-                list.swap_remove(i);
-            }
-        }
+        safety.filter(&mut scratch, &mut list);
         list
     }
 
     /// Whether the position has at least one legal move (board rules only).
+    ///
+    /// Tests each pseudo-legal move as generation finds it and stops at the first legal one;
+    /// the general's moves (which need the full attack test) are tried last.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
-        self.pseudo_legal_moves(&mut list);
-        let mut scratch = self.board;
-        let k = self.squares[code_index(side_bit(self.side))];
-        let in_check = self.king_attacked(k, self.side);
-        list.as_slice().iter().any(|&mv| {
-            (!in_check && cannot_expose(k, mv))
-                || (!(in_check && evasion_impossible(k, mv)) && self.legal_on(&mut scratch, mv))
-        })
-    }
-
-    /// Legality of `mv` tested on a scratch copy of the board (for `&self` callers).
-    fn legal_on(&self, scratch: &mut [u8; 256], mv: Move) -> bool {
-        let from = mv.from as usize;
-        let to = mv.to as usize;
-        let pc = scratch[from];
-        let cap = scratch[to];
-        scratch[to] = pc;
-        scratch[from] = EMPTY;
-        let k = if CELL_KIND[pc as usize] == K_KING {
-            mv.to
-        } else {
-            self.squares[code_index(side_bit(self.side))]
+        let safety = KingSafety::read(self);
+        let mut first = FirstLegal {
+            safety: &safety,
+            board: self.board,
+            general: [Move::NULL; 4],
+            general_len: 0,
+            found: false,
         };
-        let attacked = king_attacked_on(scratch, k, self.side);
-        scratch[from] = pc;
-        scratch[to] = cap;
-        !attacked
+        self.pseudo_legal::<GEN_ALL, _>(&mut first, 0);
+        let FirstLegal {
+            mut board,
+            general,
+            general_len,
+            found,
+            ..
+        } = first;
+        found
+            || general[..general_len]
+                .iter()
+                .any(|&mv| safety.is_legal(&mut board, mv))
     }
 
     /// Whether `mv` is a legal move here (board rules only).
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_move_list().as_slice().contains(&mv)
     }
+}
+
+/// A [`MoveSink`] that tests each move for legality as it comes and is done at the first legal
+/// one, keeping the general's moves aside to be tried last.
+struct FirstLegal<'a> {
+    safety: &'a KingSafety,
+    /// A copy of the position's board to try moves on.
+    board: [u8; 256],
+    /// The general's moves (at most four), not yet tried.
+    general: [Move; 4],
+    general_len: usize,
+    found: bool,
+}
+
+impl MoveSink for FirstLegal<'_> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.general_len = 0;
+        self.found = false;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, from: u8, to: u8) {
+        let mv = Move { from, to };
+        if from == self.safety.k {
+            if let Some(slot) = self.general.get_mut(self.general_len) {
+                *slot = mv;
+                self.general_len += 1;
+            }
+        } else if !self.found && self.safety.is_legal(&mut self.board, mv) {
+            self.found = true;
+        }
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found
+    }
+}
+
+/// What deciding the legality of the side to move's pseudo-legal moves needs to know about its
+/// general, read once per position from the four lines through it: the attacks on it when it is
+/// in check, else the pieces pinned to it ([`KingLines`]). With these most moves are decided
+/// without being tried on the board.
+struct KingSafety {
+    /// The general's point.
+    k: u8,
+    /// The side to move.
+    color: Color,
+    /// What the general's situation lets the filter decide.
+    guard: Guard,
+}
+
+/// The two situations of [`KingSafety`].
+enum Guard {
+    /// Not in check: the pins and cannon lines.
+    Safe(KingLines),
+    /// In check: the attacks to answer.
+    Checked(Checks),
+}
+
+impl KingSafety {
+    /// Reads the side to move's general's lines and finds out whether it is in check.
+    #[inline]
+    fn read(pos: &Position) -> KingSafety {
+        let (k, rays) = Self::rays(pos);
+        let checks = Checks::new(pos, k, pos.side, &rays);
+        let guard = if checks.len > 0 {
+            Guard::Checked(checks)
+        } else {
+            Guard::Safe(KingLines::new(pos, &rays))
+        };
+        KingSafety {
+            k,
+            color: pos.side,
+            guard,
+        }
+    }
+
+    /// [`KingSafety::read`] when the caller knows whether the side to move is in check.
+    #[inline]
+    fn knowing(pos: &Position, in_check: bool) -> KingSafety {
+        let (k, rays) = Self::rays(pos);
+        let guard = if in_check {
+            Guard::Checked(Checks::new(pos, k, pos.side, &rays))
+        } else {
+            Guard::Safe(KingLines::new(pos, &rays))
+        };
+        KingSafety {
+            k,
+            color: pos.side,
+            guard,
+        }
+    }
+
+    /// The side to move's general and the three nearest pieces along each of its lines.
+    #[inline(always)]
+    fn rays(pos: &Position) -> (u8, [[u8; 3]; 4]) {
+        let k = pos.squares[code_index(side_bit(pos.side))];
+        // Written out rather than `map`ped: the calls inline.
+        let rays = [
+            pos.ray_pieces(k, 0),
+            pos.ray_pieces(k, 1),
+            pos.ray_pieces(k, 2),
+            pos.ray_pieces(k, 3),
+        ];
+        (k, rays)
+    }
+
+    /// Whether the pseudo-legal `mv` leaves the general safe; `b` is the position's board (moves
+    /// are tried on it and taken back).
+    #[inline(always)]
+    fn is_legal(&self, b: &mut [u8; 256], mv: Move) -> bool {
+        let k = self.k;
+        if mv.from == k {
+            return !attacked_after_on(b, mv, mv.to, self.color);
+        }
+        match &self.guard {
+            Guard::Checked(checks) => {
+                checks.may_evade(k, mv) && !attacked_after_on(b, mv, k, self.color)
+            }
+            Guard::Safe(lines) => match lines.verdict(b, k, mv) {
+                Some(legal) => legal,
+                None => !line_or_leg_attack_on(
+                    b,
+                    k,
+                    mv.from,
+                    mv.to,
+                    is_leg(k, mv.from),
+                    side_bit(self.color.opposite()),
+                ),
+            },
+        }
+    }
+
+    /// Keeps the legal moves of the pseudo-legal `list`: each illegal one is replaced by the
+    /// last of the list, so the order depends only on which moves are illegal.
+    #[inline(always)]
+    fn filter(&self, b: &mut [u8; 256], list: &mut MoveList) {
+        let mut i = 0;
+        while i < list.len {
+            if self.is_legal(b, list.moves[i]) {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// [`Position::attacked_after`] on board `b`: plays `mv` on `b`, asks whether `color`'s general
+/// standing on `k` is then attacked, and takes the move back.
+#[inline]
+fn attacked_after_on(b: &mut [u8; 256], mv: Move, k: u8, color: Color) -> bool {
+    let from = mv.from as usize;
+    let to = mv.to as usize;
+    let pc = b[from];
+    let cap = b[to];
+    b[to] = pc;
+    b[from] = EMPTY;
+    let attacked = king_attacked_on(b, k, color);
+    b[from] = pc;
+    b[to] = cap;
+    attacked
+}
+
+/// Plays the piece on `from` to `to` on board `b`, asks whether a piece of side `by`
+/// attacks the general on `k` along the lines from `k` through `from` or `to` (chariots,
+/// cannons and their screens, the facing general) or through the horse leg `from` frees
+/// (`leg`), and takes the move back. The other attacks on `k` are the caller's business.
+#[inline]
+fn line_or_leg_attack_on(b: &mut [u8; 256], k: u8, from: u8, to: u8, leg: bool, by: u8) -> bool {
+    let from_dir = line_dir(k, from);
+    let to_dir = line_dir(k, to);
+    let pc = b[from as usize];
+    let cap = b[to as usize];
+    b[to as usize] = pc;
+    b[from as usize] = EMPTY;
+    let mut attacked = from_dir != 0 && ray_attacked(b, k, from_dir, by);
+    if !attacked && to_dir != 0 && to_dir != from_dir {
+        attacked = ray_attacked(b, k, to_dir, by);
+    }
+    if !attacked && leg {
+        let d = from as i16 - k as i16;
+        let vert = if d > 0 { 16 } else { -16 };
+        let horiz = d - vert;
+        for s in [step(from, vert), step(from, horiz)] {
+            let c = b[s as usize];
+            if c & by != 0 && CELL_KIND[c as usize] == K_HORSE {
+                attacked = true;
+            }
+        }
+    }
+    b[from as usize] = pc;
+    b[to as usize] = cap;
+    attacked
 }
 
 /// What the four lines from a general that is not in check hold, for deciding most moves'
@@ -564,10 +715,12 @@ struct KingLines {
 }
 
 impl KingLines {
-    /// Reads the lines from the general on `k`; `them` is the enemy's colour bit.
+    /// Reads the lines from the side to move's general, given the three nearest pieces along
+    /// each ([`Position::ray_pieces`] in [`ORTH`] order).
     #[inline]
-    fn new(pos: &Position, k: u8, them: u8) -> KingLines {
+    fn new(pos: &Position, rays: &[[u8; 3]; 4]) -> KingLines {
         let b = &pos.board;
+        let them = side_bit(pos.side.opposite());
         let mut lines = KingLines {
             exposing: [[0; 2]; 4],
             cannon_first: [0; 4],
@@ -580,9 +733,8 @@ impl KingLines {
                 7
             }
         };
-        for i in 0..4 {
+        for (i, &[p1, p2, p3]) in rays.iter().enumerate() {
             // Past the edge the points are off-board cells (no enemy kind).
-            let [p1, p2, p3] = pos.ray_pieces(k, i);
             if b[p1 as usize] == OFF {
                 continue;
             }
@@ -648,8 +800,10 @@ struct Checks {
 
 impl Checks {
     /// The attacks on `color`'s general on `k` (the attack test of [`king_attacked_on`], every
-    /// attacker kept).
-    fn new(pos: &Position, k: u8, color: Color) -> Checks {
+    /// attacker kept), given the three nearest pieces along each of its lines
+    /// ([`Position::ray_pieces`] in [`ORTH`] order). None exactly when it is not in check.
+    #[inline]
+    fn new(pos: &Position, k: u8, color: Color, rays: &[[u8; 3]; 4]) -> Checks {
         let b = &pos.board;
         let them = side_bit(color.opposite());
         let mut checks = Checks {
@@ -666,8 +820,7 @@ impl Checks {
                 checks.len += 1;
             }
         };
-        for (i, &d) in ORTH.iter().enumerate() {
-            let [p1, p2, _] = pos.ray_pieces(k, i);
+        for (i, (&d, &[p1, p2, _])) in ORTH.iter().zip(rays).enumerate() {
             if b[p1 as usize] == OFF {
                 continue;
             }
@@ -747,22 +900,6 @@ const KING_RELATION: [u8; 512] = {
     }
     t
 };
-
-/// Whether a move by a side in check, with its general on `k`, certainly leaves the general in
-/// check: the general does not move and the move touches no point the attack test reads.
-#[inline(always)]
-fn evasion_impossible(k: u8, mv: Move) -> bool {
-    mv.from != k && !reads_for_king(k, mv.from) && !reads_for_king(k, mv.to)
-}
-
-/// Whether [`king_attacked_on`] for a general on `k` may read point `s`: the general's rank and
-/// file (chariot, cannon, facing general and soldier attacks), its diagonal neighbours (horse
-/// legs) and the eight points a horse attacks it from. A move by another piece that changes none
-/// of these points cannot change whether the general is attacked.
-#[inline]
-fn reads_for_king(k: u8, s: u8) -> bool {
-    on_lines(k, s) || NEAR_KING[delta_index(k, s)] != 0
-}
 
 /// Whether `s` shares a rank or file with `k` (or is `k`).
 #[inline(always)]
@@ -869,16 +1006,6 @@ fn ray_attacked(b: &[u8; 256], k: u8, d: i16, them: u8) -> bool {
     }
     let c = b[s as usize];
     c & them != 0 && CELL_KIND[c as usize] == K_CANNON
-}
-
-/// Whether a move by a side that is not in check, with its general on `k`, certainly leaves the
-/// general safe: the general does not move, the move neither leaves nor enters the general's rank
-/// or file (which could open a chariot line, the facing generals or change a cannon's screens)
-/// and does not leave a point diagonally next to the general (a horse's leg).
-#[inline]
-fn cannot_expose(k: u8, mv: Move) -> bool {
-    let (from, to) = (mv.from, mv.to);
-    !on_lines(k, from) && !on_lines(k, to) && !is_leg(k, from)
 }
 
 /// [`Position::king_attacked`] over an arbitrary board array.
@@ -1278,6 +1405,178 @@ mod tests {
             total += expected.len();
         }
         assert!(total > 5_000, "too few captures: {total}");
+    }
+
+    /// A random position with both generals in their palaces and up to `pieces` more pieces
+    /// (each on a point its kind may stand on), crowded around the generals' lines and horse
+    /// points so that pins by chariots, cannon screens, horse legs and the facing generals are
+    /// common; `None` when the side not to move is in check (an unreachable position).
+    fn random_pinned_position(seed: u64, pieces: usize) -> Option<Position> {
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::empty();
+        let palace = |rng: &mut Rng, color: Color| {
+            let (file, rank) = (3 + rng.below(3) as u8, rng.below(3) as u8);
+            let rank = if color == Color::Red { rank } else { 9 - rank };
+            Square::new(file, rank)
+        };
+        for color in [Color::Red, Color::Black] {
+            let sq = palace(&mut rng, color)?;
+            pos.put(PieceKind::King, color, sq);
+        }
+        // The kinds that pin and their screens most often.
+        const KINDS: [PieceKind; 10] = [
+            PieceKind::Rook,
+            PieceKind::Rook,
+            PieceKind::Cannon,
+            PieceKind::Cannon,
+            PieceKind::Horse,
+            PieceKind::Horse,
+            PieceKind::Pawn,
+            PieceKind::Pawn,
+            PieceKind::Advisor,
+            PieceKind::Elephant,
+        ];
+        for _ in 0..pieces {
+            let kind = KINDS[rng.below(KINDS.len())];
+            let color = if rng.below(2) == 0 {
+                Color::Red
+            } else {
+                Color::Black
+            };
+            let near = pos.squares[code_index(code_of(
+                if rng.below(2) == 0 {
+                    Color::Red
+                } else {
+                    Color::Black
+                },
+                0,
+            ))];
+            let (kf, kr) = (mb_file(near), mb_rank(near));
+            let (file, rank) = match rng.below(4) {
+                0 => (kf, rng.below(10) as u8),
+                1 => (rng.below(9) as u8, kr),
+                2 => {
+                    let f = i16::from(kf) + rng.below(5) as i16 - 2;
+                    let r = i16::from(kr) + rng.below(5) as i16 - 2;
+                    (u8::try_from(f).ok()?, u8::try_from(r).ok()?)
+                }
+                _ => (rng.below(9) as u8, rng.below(10) as u8),
+            };
+            let Some(sq) = Square::new(file, rank) else {
+                continue;
+            };
+            // Ranks counted from the piece's own side.
+            let own = if color == Color::Red { rank } else { 9 - rank };
+            let fits = match kind {
+                PieceKind::Advisor => (3..=5).contains(&file) && own <= 2 && (file + own) % 2 == 1,
+                PieceKind::Elephant => file % 2 == 0 && own <= 4 && (file + own) % 4 == 2,
+                PieceKind::Pawn => own >= 5 || (own >= 3 && file % 2 == 0),
+                _ => true,
+            };
+            if fits && pos.piece_at(sq).is_none() {
+                pos.put(kind, color, sq);
+            }
+        }
+        pos.side = if rng.below(2) == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        pos.hash = pos.compute_hash();
+        (!pos.is_in_check(pos.side.opposite())).then_some(pos)
+    }
+
+    /// The plain legality filter: every pseudo-legal move played on a copy of the board and the
+    /// own general (where it then stands) tested by [`king_attacked_on`]; illegal moves are
+    /// replaced by the last of the list, as the generators do, so the order is theirs too.
+    fn plain_legal(pos: &Position) -> Vec<Move> {
+        let mut list = MoveList::new();
+        pos.pseudo_legal_moves(&mut list);
+        let k = pos.squares[code_index(side_bit(pos.side))];
+        let mut moves = list.as_slice().to_vec();
+        let mut i = 0;
+        while i < moves.len() {
+            let mv = moves[i];
+            let mut b = pos.board;
+            b[mv.to as usize] = b[mv.from as usize];
+            b[mv.from as usize] = EMPTY;
+            let king = if mv.from == k { mv.to } else { k };
+            if king_attacked_on(&b, king, pos.side) {
+                moves.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        moves
+    }
+
+    /// Checks every legal generator on `pos` against [`plain_legal`] (same moves, same order)
+    /// and returns the kinds (bit per kind) of the enemy pieces that some pinned piece's move,
+    /// not in check, would let attack the general.
+    fn compare_with_plain_filter(pos: &Position) -> u8 {
+        let expected = plain_legal(pos);
+        assert_eq!(pos.legal_move_list().as_slice(), &expected[..], "{pos:?}");
+        let mut p = pos.clone();
+        let mut list = MoveList::new();
+        p.generate_legal(&mut list);
+        assert_eq!(list.as_slice(), &expected[..], "{pos:?}");
+        let in_check = pos.in_check();
+        p.generate_legal_with(&mut list, in_check);
+        assert_eq!(list.as_slice(), &expected[..], "{pos:?}");
+        assert_eq!(p.count_legal(), expected.len());
+        assert_eq!(pos.has_legal_move(), !expected.is_empty(), "{pos:?}");
+        assert_eq!(&p, pos);
+        // Which enemy kinds the rejected moves of pinned pieces would unleash.
+        let mut pinners = 0u8;
+        let k = pos.squares[code_index(side_bit(pos.side))];
+        let mut pseudo = MoveList::new();
+        pos.pseudo_legal_moves(&mut pseudo);
+        for &mv in pseudo.as_slice() {
+            if in_check || mv.from == k || expected.contains(&mv) {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.make(mv);
+            let rays = [0, 1, 2, 3].map(|d| after.ray_pieces(k, d));
+            let checks = Checks::new(&after, k, pos.side, &rays);
+            for c in &checks.list[..checks.len] {
+                pinners |= 1 << CELL_KIND[after.board[c.far as usize] as usize];
+            }
+        }
+        pinners
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn legal_generators_agree_with_the_plain_filter_on_random_positions(
+            seed in proptest::prelude::any::<u64>(),
+            pieces in 0usize..30,
+        ) {
+            if let Some(pos) = random_pinned_position(seed, pieces) {
+                compare_with_plain_filter(&pos);
+            }
+        }
+    }
+
+    #[test]
+    fn random_positions_pin_by_every_line_and_leg_attacker() {
+        // The same comparison over fixed seeds, with proof that the positions exercise every
+        // kind of pin: chariot lines, cannon screens, horse legs and the facing generals.
+        let (mut positions, mut in_check, mut pinners) = (0, 0, 0u8);
+        for seed in 0..4_000 {
+            if let Some(pos) = random_pinned_position(seed, 4 + (seed % 24) as usize) {
+                pinners |= compare_with_plain_filter(&pos);
+                positions += 1;
+                in_check += usize::from(pos.in_check());
+            }
+        }
+        assert!(positions > 1_000, "too few positions: {positions}");
+        assert!(in_check > 200, "too few positions in check: {in_check}");
+        for kind in [K_ROOK, K_CANNON, K_HORSE, K_KING] {
+            assert!(pinners & (1 << kind) != 0, "no pin by kind {kind}");
+        }
     }
 
     #[test]

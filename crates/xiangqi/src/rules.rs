@@ -357,56 +357,47 @@ impl Position {
         })
     }
 
-    /// The number of plies back the repetition rules may look (since the last capture, the last
-    /// null move and the start of the record).
-    fn repetition_window(&self) -> usize {
+    /// How many plies ago (4, 6, ... newest first) the current position occurred before, within
+    /// the plies the repetition rules may look back: since the last capture, the last null move
+    /// and the start of the record.
+    ///
+    /// One stride over the keys; the record is searched for a null move only at a match (rare),
+    /// and a null move ends every older match too.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.history.len();
-        let mut end = (self.halfmove as usize).min(n);
-        if let Some(i) = self.history[n - end..].iter().rposition(|e| e.mv.is_null()) {
-            end = n - (n - end + i + 1);
-        }
-        end
+        let end = (self.halfmove as usize).min(n);
+        // The entries 4, 6, ... plies back, newest first (none when `end` < 4).
+        let lo = n - end;
+        let hi = n.saturating_sub(3).max(lo);
+        self.history[lo..hi]
+            .iter()
+            .rev()
+            .step_by(2)
+            .enumerate()
+            .filter(move |(_, e)| e.hash == self.hash)
+            .map(|(j, _)| 4 + 2 * j)
+            .take_while(move |&i| !self.history[n - i..].iter().any(|e| e.mv.is_null()))
     }
 
     /// How many times the current position occurred before (within the repetition window).
     pub fn repetitions(&self) -> usize {
-        let n = self.history.len();
-        let end = self.repetition_window();
-        (4..=end)
-            .step_by(2)
-            .filter(|&i| self.history[n - i].hash == self.hash)
-            .count()
+        self.earlier_occurrences().count()
     }
 
     /// The verdict of the most recent cycle when the current position has occurred before
     /// (one repetition, as a search sees it), else `None`: perpetual check or chase loses, any
     /// other cycle draws.
     pub fn cycle_verdict(&self) -> Option<Outcome> {
-        let n = self.history.len();
-        let end = self.repetition_window();
-        (4..=end)
-            .step_by(2)
-            .find(|&i| self.history[n - i].hash == self.hash)
+        self.earlier_occurrences()
+            .next()
             .map(|i| self.repetition_verdict(i))
     }
 
     /// The verdict when the current position occurs for the third time, else `None`.
     pub fn repetition_outcome(&self) -> Option<Outcome> {
-        let n = self.history.len();
-        let end = self.repetition_window();
-        if end < 4 {
-            return None;
-        }
-        let mut count = 0;
-        for i in (4..=end).step_by(2) {
-            if self.history[n - i].hash == self.hash {
-                count += 1;
-                if count == 2 {
-                    return Some(self.repetition_verdict(i));
-                }
-            }
-        }
-        None
+        self.earlier_occurrences()
+            .nth(1)
+            .map(|i| self.repetition_verdict(i))
     }
 
     /// Takes back the last move using only the record (counters are not restored).
