@@ -1,7 +1,8 @@
-//! Seeded random playouts timed per step, through exactly the calls the Python binding's
-//! `VectorGames.step_random` makes for Chinese checkers (`crates/python/src/dynamic.rs`,
-//! `batch.rs`): `Game::legal_moves` into a reused `Vec`, one uniform draw, `Game::make` (which
-//! computes the status), `Game::turn`, and a fresh `Position::start` when a game ends.
+//! Seeded random playouts timed per step: `Game::legal_moves` into a reused `Vec`, one uniform
+//! draw, `Game::make` (which computes the status), `Game::turn`, and a fresh `Position::start`
+//! when a game ends. These were the calls of the Python binding's `VectorGames.step_random`
+//! (`crates/python/src/dynamic.rs`); it now reads the turn from the legal moves instead of
+//! calling `turn`, which in Chinese checkers only reads the stored status.
 //!
 //! Every criterion iteration replays the same `STEPS` steps from the same seed, so each sample
 //! measures identical work; the reported time per element is the time per step.

@@ -141,6 +141,7 @@ pub fn hop_targets_within(occ: u128, from: Cell, allowed: u128) -> u128 {
 pub fn targets(occ: u128, from: Cell) -> u128 {
     step_targets(occ, from) | hop_targets(occ, from)
 }
+
 /// The holes a move from `from` to `to` passes through, both ends included: the step, or the
 /// shortest hop chain. `None` when `to` is not a destination of the piece on `from`.
 pub fn path(occ: u128, from: Cell, to: Cell) -> Option<Vec<Cell>> {

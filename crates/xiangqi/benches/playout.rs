@@ -1,5 +1,6 @@
-//! Random playouts per step, the path of the Python bindings' `VectorGames.step_random`
-//! (`legal_moves`, a uniform pick, `make`, `turn`), and its two halves on positions of seeded
+//! Random playouts per step (`legal_moves`, a uniform pick, `make`, `turn`: see
+//! `qiyi_xiangqi::playout` for how this relates to the Python `VectorGames.step_random`), and
+//! its two halves on positions of seeded
 //! random games: the legal move list (`legal_moves`) and the end-of-game test (`turn`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

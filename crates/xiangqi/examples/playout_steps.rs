@@ -1,4 +1,4 @@
-//! Seeded random playout steps (the Python `step_random` path), for profilers and instruction
+//! Seeded random playout steps (`qiyi_xiangqi::playout`), for profilers and instruction
 //! counts: `cargo run -p qiyi-xiangqi --release --example playout_steps -- [steps] [seed]`.
 //! Under `valgrind --tool=callgrind`, instructions per step = total / steps (minus the start-up
 //! of a run with 0 steps).

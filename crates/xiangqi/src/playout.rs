@@ -1,7 +1,9 @@
-//! Seeded random playouts through the core [`Game`] trait, step for step as the Python
-//! bindings' `VectorGames.step_random` plays them: the legal moves of the position
+//! Seeded random playouts through the core [`Game`] trait: the legal moves of the position
 //! ([`Game::legal_moves`]), one of them uniformly at random, [`Game::make`], then
-//! [`Game::turn`] for the end of the game; a finished game starts over from the opening.
+//! [`Game::turn`] for the end of the game; a finished game starts over from the opening. These
+//! were the calls of the Python bindings' `VectorGames.step_random`; the bindings now read the
+//! turn from the legal moves they generate after each move (none exactly when the game is
+//! over), so this loop times the end-of-game test on top of what they do.
 //!
 //! Benchmarks time this loop per step, and tests fingerprint its seeded games, so that a change
 //! of move generation shows both its speed and whether it changed any seeded game.

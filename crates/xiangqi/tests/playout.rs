@@ -1,4 +1,4 @@
-//! Seeded random playouts (the Python bindings' `step_random` path) are reproducible, and a
+//! Seeded random playouts (`qiyi_xiangqi::playout`) are reproducible, and a
 //! change of move generation does not change them: the fingerprints below were recorded with
 //! the generator before the pin-aware legal filter, so the same seeds still play the same games
 //! move for move (same legal moves in the same order, same game ends).
