@@ -350,6 +350,22 @@ impl Board {
         self.capturers() != 0
     }
 
+    /// Pieces of the side *not* to move that could capture if it were its turn: the captures it
+    /// threatens. A search uses it to see a threat at its horizon.
+    #[inline]
+    pub fn threats(&self) -> Bitboard {
+        let us = self.side.index();
+        let s = Sides {
+            own: self.pieces[1 - us],
+            opp: self.pieces[us],
+            kings: self.kings,
+        };
+        match self.side {
+            Color::Black => s.capturers::<WhiteToMove>(),
+            Color::White => s.capturers::<BlackToMove>(),
+        }
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_moves(&self) -> bool {
         let own = self.pieces[self.side.index()];

@@ -8,9 +8,10 @@ use clap::Args;
 use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
 use qiyi_checkers::engine::matches::{player_from_spec, run_match_until, GameScore};
 use qiyi_checkers::engine::tune::{tune as spsa, TuneConfig};
-use qiyi_checkers::engine::{book, hub, Engine, EvalChoice, Level, Weights};
+use qiyi_checkers::engine::{book, hub, Engine, EvalChoice, Level, SearchChoice, Weights};
 use qiyi_checkers::notation::move_to_pdn;
 use qiyi_checkers::Checkers;
+use qiyi_core::search::SearchLimits;
 use qiyi_core::stats::{Pentanomial, Sprt, SprtStatus};
 use qiyi_core::Game;
 use serde::Serialize;
@@ -73,6 +74,19 @@ pub struct AnalyzeArgs {
     /// Endgame database directory (from `qiyi egdb build checkers`; default: $QIYI_CHECKERS_EGDB).
     #[arg(long)]
     egdb: Option<PathBuf>,
+    /// Stop after this many nodes (with --depth or --movetime, whichever comes first; alone,
+    /// the search deepens until the budget is spent).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The search: `default`, `core` (core's generic alpha-beta, the engine before the checkers
+    /// search) or switches such as `nolmr:noprune` (see `qiyi match --help`).
+    #[arg(long, default_value = "default")]
+    search: String,
+}
+
+/// Reads `--search`.
+fn search_choice(text: &str) -> anyhow::Result<SearchChoice> {
+    SearchChoice::parse(text).with_context(|| format!("bad --search '{text}'"))
 }
 
 fn pv_text(pos: &Checkers, pv: &[qiyi_checkers::Move]) -> Vec<String> {
@@ -88,11 +102,19 @@ fn pv_text(pos: &Checkers, pv: &[qiyi_checkers::Move]) -> Vec<String> {
 /// Analyses one position, printing each depth and the best move.
 pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = Checkers::from_fen(&args.fen).with_context(|| format!("bad FEN '{}'", args.fen))?;
-    let limits = analyze_limits(args.movetime, args.depth)?;
+    let limits = match (args.nodes, args.movetime, args.depth) {
+        (Some(n), None, None) => SearchLimits::nodes(n),
+        (n, mt, d) => {
+            let mut l = analyze_limits(mt, d)?;
+            l.nodes = n;
+            l
+        }
+    };
     let lv = level(&args.level)?;
     let db = load_egdb(&args.egdb)?;
     let eval = eval_choice(&args.eval)?;
-    let mut engine = Engine::with_eval(lv, g.threads(), Weights::default(), db, &eval);
+    let search = search_choice(&args.search)?;
+    let mut engine = Engine::with_search(lv, g.threads(), Weights::default(), db, &eval, &search);
     let json = g.json;
     let result = engine.analyse(&pos, &limits, |info| {
         if !json {
@@ -112,9 +134,12 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
 /// Options of `qiyi match checkers`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: `qiyi[:level=N|:seed|:seed:D][:eval=hand|net|FILE][:lmr|:nolmr]`,
-    /// `hub:COMMAND`, `cep:COMMAND` or a command
-    /// (protocol detected). Give exactly two; the score is the first one's.
+    /// An engine: `qiyi[:level=N|:seed|:seed:D][:eval=hand|net|FILE][:SWITCH...]`,
+    /// `hub:COMMAND`, `cep:COMMAND` (checkers-engine's line protocol, which GuiNN's driver
+    /// speaks) or a command (protocol detected). Give exactly two; the score is the first one's.
+    /// Search switches: `nolmr`, `noprune`, `nocapext`, `nothreat`, `nosingle`, `noiid`, `nocm`,
+    /// `noasp`, `margin=N`, `vred=N`, `lmrdiv=N` (tenths), `hash=MIB`; `search=core` plays with
+    /// core's generic searcher (the engine before the checkers search).
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Games to play (ballots in a seeded order, each twice with colours swapped).
@@ -135,6 +160,15 @@ pub struct MatchArgs {
     /// the most it plays.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
+    /// Both players without their opening books (ours, and `SETPARAMETER use_book false` to
+    /// checkers-engine protocol programs such as GuiNN): the search plays from the ballot on.
+    #[arg(long)]
+    no_book: bool,
+    /// Append every game to this file, one line each: number, ballot, who moved first from it,
+    /// the result for the first engine, why it ended, the ballot position and the moves (the
+    /// format `ck_match.py --log` writes, which `scripts/checkers/diagnose_losses.py` reads).
+    #[arg(long)]
+    log: Option<PathBuf>,
 }
 
 /// What an SPRT found, for the report.
@@ -196,6 +230,27 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let threads = g.threads.map_or(1, usize::from);
     let mut a = player_from_spec(&args.engines[0], threads, db.clone())?;
     let mut b = player_from_spec(&args.engines[1], threads, db.clone())?;
+    if args.no_book {
+        a.set_book(false)?;
+        b.set_book(false)?;
+    }
+    let mut log = match &args.log {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open the log {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let ballot_starts: std::collections::HashMap<u16, qiyi_checkers::Board> =
+        qiyi_checkers::ballot::tournament_ballots()
+            .into_iter()
+            .filter_map(|b| b.play().ok().map(|(start, _)| (b.number, start)))
+            .collect();
+    let mut game_number = 0usize;
+    let mut log_error = None;
     let (na, nb) = (a.name(), b.name());
     let bar = progress(u64::from(args.games), &format!("{na} vs {nb}"));
     let started = Instant::now();
@@ -232,6 +287,35 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
                     sum.wins, sum.draws, sum.losses
                 ),
             });
+            game_number += 1;
+            if let (Some(f), Some(start)) = (log.as_mut(), ballot_starts.get(&rec.ballot)) {
+                use std::io::Write;
+                let a_color = if rec.a_black {
+                    qiyi_checkers::Color::Black
+                } else {
+                    qiyi_checkers::Color::White
+                };
+                let first = if start.side_to_move() == a_color {
+                    "first"
+                } else {
+                    "second"
+                };
+                let result = match rec.score {
+                    GameScore::WinA => "win",
+                    GameScore::Draw => "draw",
+                    GameScore::WinB => "loss",
+                };
+                if let Err(e) = writeln!(
+                    f,
+                    "game {game_number}\tballot {}\tA {first}\t{result}\t{}\tfen {}\tmoves {}",
+                    rec.ballot,
+                    rec.reason,
+                    qiyi_checkers::notation::board_to_fen(start),
+                    rec.moves.join(" ")
+                ) {
+                    log_error.get_or_insert(e);
+                }
+            }
             if verbose {
                 let r = match rec.score {
                     GameScore::WinA => "1-0 for A",
@@ -252,6 +336,9 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         },
     )?;
     bar.finish_and_clear();
+    if let Some(e) = log_error {
+        bail!("could not write the game log: {e}");
+    }
     let (elo, (lo, hi)) = (s.elo(), s.elo_interval());
     let report = MatchReport {
         engine_a: na,
@@ -424,22 +511,26 @@ pub struct HubArgs {
     /// (default: $QIYI_CHECKERS_EGDB when set).
     #[arg(long)]
     egdb: Option<PathBuf>,
+    /// The search: `default`, `core` or switches such as `nolmr:noprune` (see `qiyi match --help`).
+    #[arg(long, default_value = "default")]
+    search: String,
+    /// Play without the opening book (from the first move on, the search decides).
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Speaks the Hub protocol (English checkers) on stdin/stdout until `quit`.
 pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
-    let lv = level(&args.level)?;
-    let db = load_egdb(&args.egdb)?;
-    let eval = eval_choice(&args.eval)?;
+    let options = hub::HubOptions {
+        level: level(&args.level)?,
+        threads: g.threads.map_or(1, usize::from),
+        egdb: load_egdb(&args.egdb)?,
+        eval: eval_choice(&args.eval)?,
+        search: search_choice(&args.search)?,
+        book: !args.no_book,
+    };
     let stdin = std::io::stdin();
-    hub::run(
-        stdin.lock(),
-        std::io::stdout(),
-        lv,
-        g.threads.map_or(1, usize::from),
-        db,
-        eval,
-    )?;
+    hub::run_with_options(stdin.lock(), std::io::stdout(), options)?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@
 
 use super::egdb::Egdb;
 use super::eval::Weights;
-use super::player::{Engine, EvalChoice, Level};
+use super::player::{Engine, EvalChoice, Level, SearchChoice};
 use crate::board::{Bitboard, Board, Color};
 use crate::movegen::Move;
 use crate::notation::{self, NotationError};
@@ -214,9 +214,28 @@ pub struct HubSession {
     threads: usize,
     egdb: Option<Arc<Egdb>>,
     eval: EvalChoice,
+    search: SearchChoice,
+    book: bool,
     game: Checkers,
     limits: SearchLimits,
     running: Option<Running>,
+}
+
+/// How a Hub session's engine is built (what `qiyi hub` takes on its command line).
+#[derive(Clone, Debug)]
+pub struct HubOptions {
+    /// Strength.
+    pub level: Level,
+    /// Search threads.
+    pub threads: usize,
+    /// The endgame database probed in the search.
+    pub egdb: Option<Arc<Egdb>>,
+    /// The evaluation.
+    pub eval: EvalChoice,
+    /// The search and its options.
+    pub search: SearchChoice,
+    /// Whether the opening book is used (levels 6-10 have one).
+    pub book: bool,
 }
 
 impl HubSession {
@@ -243,25 +262,59 @@ impl HubSession {
         eval: EvalChoice,
         output: W,
     ) -> HubSession {
+        Self::with_options(
+            HubOptions {
+                level,
+                threads,
+                egdb,
+                eval,
+                search: SearchChoice::default(),
+                book: true,
+            },
+            output,
+        )
+    }
+
+    /// A session with every option of [`HubOptions`].
+    pub fn with_options<W: Write + Send + 'static>(o: HubOptions, output: W) -> HubSession {
+        let engine = Self::engine(&o);
         HubSession {
             out: Arc::new(Mutex::new(output)),
-            engine: Arc::new(Mutex::new(Self::engine(level, threads, &egdb, &eval))),
-            level,
-            threads,
-            egdb,
-            eval,
+            engine: Arc::new(Mutex::new(engine)),
+            level: o.level,
+            threads: o.threads,
+            egdb: o.egdb,
+            eval: o.eval,
+            search: o.search,
+            book: o.book,
             game: Checkers::start(),
             limits: SearchLimits::move_time(Duration::from_secs(1)),
             running: None,
         }
     }
 
-    fn engine(level: Level, threads: usize, egdb: &Option<Arc<Egdb>>, eval: &EvalChoice) -> Engine {
-        Engine::with_eval(level, threads, Weights::default(), egdb.clone(), eval)
+    fn engine(o: &HubOptions) -> Engine {
+        let mut e = Engine::with_search(
+            o.level,
+            o.threads,
+            Weights::default(),
+            o.egdb.clone(),
+            &o.eval,
+            &o.search,
+        );
+        e.set_book(o.book);
+        e
     }
 
     fn replace_engine(&mut self) {
-        let e = Self::engine(self.level, self.threads, &self.egdb, &self.eval);
+        let e = Self::engine(&HubOptions {
+            level: self.level,
+            threads: self.threads,
+            egdb: self.egdb.clone(),
+            eval: self.eval.clone(),
+            search: self.search.clone(),
+            book: self.book,
+        });
         self.engine = Arc::new(Mutex::new(e));
     }
 
@@ -496,7 +549,24 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
     egdb: Option<Arc<Egdb>>,
     eval: EvalChoice,
 ) -> std::io::Result<()> {
-    let mut session = HubSession::with_eval(level, threads, egdb, eval, output);
+    let options = HubOptions {
+        level,
+        threads,
+        egdb,
+        eval,
+        search: SearchChoice::default(),
+        book: true,
+    };
+    run_with_options(input, output, options)
+}
+
+/// [`run`] with every option of [`HubOptions`].
+pub fn run_with_options<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    output: W,
+    options: HubOptions,
+) -> std::io::Result<()> {
+    let mut session = HubSession::with_options(options, output);
     for line in input.lines() {
         if !session.handle(&line?) {
             return Ok(());

@@ -3,9 +3,12 @@
 //!
 //! Engines are named by a spec:
 //! - `qiyi` / `qiyi:level=N` / `qiyi:seed` / `qiyi:seed:DEPTH`: an engine in this process, with
-//!   options after further colons: `lmr` / `nolmr` switch late-move reductions and
-//!   `eval=hand|net|PATH` chooses the evaluation (e.g. `qiyi:level=10:eval=hand`,
-//!   `qiyi:eval=/tmp/new.qnet`);
+//!   options after further colons: `eval=hand|net|PATH` chooses the evaluation (e.g.
+//!   `qiyi:level=10:eval=hand`, `qiyi:eval=/tmp/new.qnet`), the search's switches
+//!   ([`SearchConfig::apply`]: `nolmr`, `noprune`, `nocapext`, `nothreat`, `nosingle`, `noiid`,
+//!   `nocm`, `noasp`, `margin=N`, `vred=N`, `lmrdiv=N`, `hash=MIB`) measure its ideas one by
+//!   one, and `search=core` plays with core's generic searcher, the engine before the checkers
+//!   search (`search=core:lmr` with core's late-move reductions);
 //! - `hub:COMMAND`: a program speaking the Hub protocol (pydraughts' English conventions, see
 //!   [`super::hub`]);
 //! - `cep:COMMAND`: a program speaking SimonMaracine/checkers-engine's protocol (`INIT`,
@@ -15,7 +18,8 @@
 
 use super::egdb::{Egdb, Wld};
 use super::hub::{board_to_hub, move_from_hub, move_to_hub};
-use super::player::{Engine, EvalChoice, Level, LevelError};
+use super::player::{Engine, EvalChoice, Level, LevelError, SearchChoice};
+use super::search::SearchConfig;
 use crate::ballot::{tournament_ballots, Ballot};
 use crate::board::{Board, Color};
 use crate::movegen::Move;
@@ -77,6 +81,12 @@ pub trait MatchPlayer {
         game: &Checkers,
         movetime: Duration,
     ) -> Result<String, MatchError>;
+    /// Turns the player's opening book off (or on), where it has one it can be told about:
+    /// matches that measure the search from the ballot on play without books. The default
+    /// does nothing.
+    fn set_book(&mut self, _on: bool) -> Result<(), MatchError> {
+        Ok(())
+    }
 }
 
 /// An engine of this crate.
@@ -99,11 +109,30 @@ impl InternalPlayer {
         egdb: Option<Arc<Egdb>>,
         eval: &EvalChoice,
     ) -> InternalPlayer {
+        Self::with_search(level, threads, egdb, eval, &SearchChoice::default())
+    }
+
+    /// The same with the search `search`.
+    pub fn with_search(
+        level: Level,
+        threads: usize,
+        egdb: Option<Arc<Egdb>>,
+        eval: &EvalChoice,
+        search: &SearchChoice,
+    ) -> InternalPlayer {
         let w = super::eval::Weights::default();
-        let engine = Engine::with_eval(level, threads, w, egdb, eval);
+        let engine = Engine::with_search(level, threads, w, egdb, eval, search);
         let name = match level {
             Level::Seed { .. } => format!("qiyi:{}", level.name()),
-            _ => format!("qiyi:{}:eval={}", level.name(), eval.name()),
+            _ => {
+                let mut n = format!("qiyi:{}:eval={}", level.name(), eval.name());
+                let s = search.name();
+                if s != "default" {
+                    n.push(':');
+                    n.push_str(&s);
+                }
+                n
+            }
         };
         InternalPlayer {
             engine,
@@ -116,6 +145,11 @@ impl InternalPlayer {
 impl MatchPlayer for InternalPlayer {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn set_book(&mut self, on: bool) -> Result<(), MatchError> {
+        self.engine.set_book(on);
+        Ok(())
     }
 
     fn new_game(&mut self) -> Result<(), MatchError> {
@@ -337,6 +371,15 @@ impl MatchPlayer for ExternalPlayer {
         self.name.clone()
     }
 
+    /// checkers-engine protocol programs (GuiNN's driver among them) take
+    /// `SETPARAMETER use_book false`; Hub has no standard book switch, so it is left alone.
+    fn set_book(&mut self, on: bool) -> Result<(), MatchError> {
+        match self.protocol {
+            Protocol::Cep => self.send(&format!("SETPARAMETER use_book {on}")),
+            Protocol::Hub => Ok(()),
+        }
+    }
+
     fn new_game(&mut self) -> Result<(), MatchError> {
         match self.protocol {
             Protocol::Hub => self.send("new-game"),
@@ -441,15 +484,14 @@ pub fn player_from_spec(
             reason,
         };
         let mut level = Level::MAX;
-        let mut lmr = None;
         let mut eval = EvalChoice::default();
+        let mut config = SearchConfig::default();
+        let mut core = false;
         let tokens: Vec<&str> = s.split(':').skip(1).collect();
         let mut i = 0;
         while i < tokens.len() {
             let t = tokens[i];
             match t {
-                "lmr" => lmr = Some(true),
-                "nolmr" => lmr = Some(false),
                 "seed" => match tokens.get(i + 1).filter(|d| d.parse::<u32>().is_ok()) {
                     Some(d) => {
                         level = Level::parse(&format!("seed:{d}"))?;
@@ -457,21 +499,27 @@ pub fn player_from_spec(
                     }
                     None => level = Level::parse("seed")?,
                 },
+                "search=core" => core = true,
+                "search=selective" => core = false,
                 _ => {
                     if let Some(e) = t.strip_prefix("eval=") {
                         eval = EvalChoice::parse(e).map_err(|e| bad(e.to_string()))?;
-                    } else {
+                    } else if !config.apply(t).map_err(|e| bad(e.to_string()))? {
                         level = Level::parse(t.strip_prefix("level=").unwrap_or(t))?;
                     }
                 }
             }
             i += 1;
         }
-        let mut p = InternalPlayer::with_eval(level, threads, egdb, &eval);
-        if let Some(on) = lmr {
-            p.engine.set_lmr(on);
-            p.name.push_str(if on { ":lmr" } else { ":nolmr" });
-        }
+        let search = if core {
+            // Core's searcher knows one of the switches: its own late-move reductions.
+            SearchChoice::Core {
+                lmr: tokens.contains(&"lmr"),
+            }
+        } else {
+            SearchChoice::Selective(config)
+        };
+        let p = InternalPlayer::with_search(level, threads, egdb, &eval, &search);
         return Ok(Box::new(p));
     }
     if let Some(cmd) = s.strip_prefix("hub:") {

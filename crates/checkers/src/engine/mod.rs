@@ -1,4 +1,4 @@
-//! The checkers player: evaluation, search through core, levels, opening book, endgame
+//! The checkers player: evaluation, its own selective search, levels, opening book, endgame
 //! database, the Hub engine protocol and the match runner.
 //!
 //! ```
@@ -12,8 +12,8 @@
 //! assert!(result.best_move.is_some());
 //! ```
 //!
-//! Modules: [`eval`] (weights and the evaluator), [`nn`] (the learned evaluation), [`player`]
-//! (levels and the engine), [`book`],
+//! Modules: [`eval`] (weights and the evaluator), [`nn`] (the learned evaluation), [`search`]
+//! (the engine's selective alpha-beta), [`player`] (levels and the engine), [`book`],
 //! [`egdb`] (retrograde WLD databases), [`hub`] (the Hub protocol), [`matches`](mod@matches) (engines,
 //! games, adjudication, Elo), [`tune`] (self-play weight tuning).
 
@@ -24,8 +24,10 @@ pub mod hub;
 pub mod matches;
 pub mod nn;
 pub mod player;
+pub mod search;
 pub mod tune;
 
 pub use egdb::{Egdb, Wld};
 pub use eval::{CheckersEval, MaterialEval, Weights};
-pub use player::{engine_options, Engine, EvalChoice, Level, LevelError};
+pub use player::{engine_options, Engine, EvalChoice, Level, LevelError, SearchChoice};
+pub use search::SearchConfig;

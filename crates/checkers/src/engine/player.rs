@@ -1,10 +1,11 @@
-//! The players: levels 1-10 for people, full strength, and the article's seed player, all over
-//! core's alpha-beta [`Searcher`].
+//! The players: levels 1-10 for people and full strength over the checkers search
+//! ([`super::search`]), and the article's seed player over core's plain alpha-beta [`Searcher`].
 
 use super::book::Book;
 use super::egdb::Egdb;
 use super::eval::{CheckersEval, MaterialEval, Weights};
 use super::nn::{self, NetEval, NetPosition};
+use super::search::{ConfigError, Search, SearchConfig, SelectiveStats};
 use crate::movegen::Move;
 use crate::rules::Checkers;
 use qiyi_core::learn::{LearnError, QuantNet};
@@ -91,11 +92,10 @@ impl Level {
     }
 }
 
-/// The search options of the strong engine: everything exact plus capture resolution; no null
-/// move (zugzwang is common in checkers) and no LMR: core's late-move reductions measured
-/// +27 =47 −26 (50.5% ± 7.1%, Elo +3 [−46, +53]) against this setting in 100 games at 50 ms a
-/// move (`qiyi match checkers --engine qiyi:level=10:lmr --engine qiyi:level=10:nolmr
-/// --games 100 --movetime 50 --threads 1 --seed 3`), no measurable gain, so it stays off.
+/// The options of core's generic searcher for checkers: everything exact plus capture
+/// resolution, no null move (zugzwang is common in checkers), no LMR. The engine searched with
+/// these before it had its own search ([`super::search`]); they remain for the self-play tuner
+/// and as the `search=core` engine of matches (the previous engine, for gauntlets).
 pub fn engine_options(threads: usize, tt_mib: usize) -> SearchOptions {
     SearchOptions {
         null_move: false,
@@ -105,6 +105,56 @@ pub fn engine_options(threads: usize, tt_mib: usize) -> SearchOptions {
         threads: threads.max(1),
         tt_mib,
         ..SearchOptions::all()
+    }
+}
+
+/// Which search a strong level runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchChoice {
+    /// The checkers search with its selective ideas ([`super::search`]).
+    Selective(SearchConfig),
+    /// Core's generic alpha-beta with [`engine_options`] (the engine before the checkers
+    /// search; `lmr` turns core's late-move reductions on).
+    Core {
+        /// Core's late-move reductions.
+        lmr: bool,
+    },
+}
+
+impl Default for SearchChoice {
+    fn default() -> Self {
+        SearchChoice::Selective(SearchConfig::default())
+    }
+}
+
+impl SearchChoice {
+    /// Reads `default`, `core` (core's generic searcher), `core:lmr`, or the selective search's
+    /// switches joined by `:` or `,` (`nolmr:margin=40`, see [`SearchConfig::apply`]).
+    pub fn parse(text: &str) -> Result<SearchChoice, ConfigError> {
+        let t = text.trim();
+        match t {
+            "" | "default" | "selective" => return Ok(SearchChoice::default()),
+            "core" => return Ok(SearchChoice::Core { lmr: false }),
+            "core:lmr" | "core,lmr" => return Ok(SearchChoice::Core { lmr: true }),
+            _ => {}
+        }
+        let mut c = SearchConfig::default();
+        for token in t.split([':', ',']).filter(|s| !s.is_empty()) {
+            if !c.apply(token)? {
+                return Err(ConfigError(token.to_string()));
+            }
+        }
+        Ok(SearchChoice::Selective(c))
+    }
+
+    /// A short name for results: `default`, the options that differ (`nolmr:margin=40`), or
+    /// `search=core`.
+    pub fn name(&self) -> String {
+        match self {
+            SearchChoice::Selective(c) => c.to_string(),
+            SearchChoice::Core { lmr: false } => "search=core".to_string(),
+            SearchChoice::Core { lmr: true } => "search=core:lmr".to_string(),
+        }
     }
 }
 
@@ -151,17 +201,23 @@ impl EvalChoice {
 
 enum Inner {
     Seed(Searcher<Checkers, MaterialEval>),
-    Strong(Box<Searcher<Checkers, CheckersEval>>),
-    Net(Box<Searcher<NetPosition, NetEval>>, Arc<QuantNet>),
+    Hand(Box<Search<Checkers, CheckersEval>>),
+    Net(Box<Search<NetPosition, NetEval>>, Arc<QuantNet>),
+    CoreHand(Box<Searcher<Checkers, CheckersEval>>),
+    CoreNet(Box<Searcher<NetPosition, NetEval>>, Arc<QuantNet>),
 }
 
-/// A checkers player: a level, its searcher (with its table kept between moves), the opening
+/// A checkers player: a level, its search (with its tables kept between moves), the opening
 /// book and the endgame database.
 pub struct Engine {
     level: Level,
+    threads: usize,
     inner: Inner,
     book: Option<Book>,
 }
+
+/// The transposition-table size of the strong levels, in MiB.
+pub const TT_MIB: usize = 64;
 
 impl Engine {
     /// A player at `level` using `threads` search threads.
@@ -181,7 +237,8 @@ impl Engine {
     }
 
     /// A player with explicit weights (the hand evaluation's, and its rules and noise with a
-    /// network), an optional endgame database and the evaluation `eval`.
+    /// network), an optional endgame database and the evaluation `eval`, searching with the
+    /// default [`SearchChoice`].
     pub fn with_eval(
         level: Level,
         threads: usize,
@@ -189,17 +246,53 @@ impl Engine {
         egdb: Option<Arc<Egdb>>,
         eval: &EvalChoice,
     ) -> Engine {
+        Self::with_search(
+            level,
+            threads,
+            weights,
+            egdb,
+            eval,
+            &SearchChoice::default(),
+        )
+    }
+
+    /// [`Engine::with_eval`] with the search `search`.
+    pub fn with_search(
+        level: Level,
+        threads: usize,
+        weights: Weights,
+        egdb: Option<Arc<Egdb>>,
+        eval: &EvalChoice,
+        search: &SearchChoice,
+    ) -> Engine {
+        let threads = threads.max(1);
         let inner = match level {
             Level::Seed { .. } => Inner::Seed(Searcher::new(MaterialEval, SearchOptions::none())),
             Level::Level(_) => {
                 let mut w = weights;
                 w.noise = level.noise();
                 let hand = CheckersEval::new(w).with_egdb(egdb);
-                let options = engine_options(threads, 64);
-                match eval.net() {
-                    None => Inner::Strong(Box::new(Searcher::new(hand, options))),
-                    Some(net) => {
-                        Inner::Net(Box::new(Searcher::new(NetEval { hand }, options)), net)
+                match (search, eval.net()) {
+                    (SearchChoice::Selective(c), net) => {
+                        let mut config = c.clone();
+                        config.threads = threads;
+                        match net {
+                            None => Inner::Hand(Box::new(Search::new(hand, config))),
+                            Some(net) => {
+                                Inner::Net(Box::new(Search::new(NetEval { hand }, config)), net)
+                            }
+                        }
+                    }
+                    (SearchChoice::Core { lmr }, net) => {
+                        let mut options = engine_options(threads, TT_MIB);
+                        options.lmr = *lmr;
+                        match net {
+                            None => Inner::CoreHand(Box::new(Searcher::new(hand, options))),
+                            Some(net) => Inner::CoreNet(
+                                Box::new(Searcher::new(NetEval { hand }, options)),
+                                net,
+                            ),
+                        }
                     }
                 }
             }
@@ -208,7 +301,50 @@ impl Engine {
             Level::Level(n) if n >= 6 => Some(Book::embedded()),
             _ => None,
         };
-        Engine { level, inner, book }
+        Engine {
+            level,
+            threads,
+            inner,
+            book,
+        }
+    }
+
+    /// Turns the opening book off (or back on for the levels that have one): matches that must
+    /// measure the search from the ballot on play without it.
+    pub fn set_book(&mut self, on: bool) {
+        self.book = match self.level {
+            Level::Level(n) if on && n >= 6 => Some(Book::embedded()),
+            _ => None,
+        };
+    }
+
+    /// Whether the opening book is in use.
+    pub fn uses_book(&self) -> bool {
+        self.book.is_some()
+    }
+
+    /// The search in use (the seed player reports core's, without LMR).
+    pub fn search_choice(&self) -> SearchChoice {
+        match &self.inner {
+            Inner::Hand(s) => SearchChoice::Selective(s.config().clone()),
+            Inner::Net(s, _) => SearchChoice::Selective(s.config().clone()),
+            Inner::CoreHand(s) => SearchChoice::Core {
+                lmr: s.options().lmr,
+            },
+            Inner::CoreNet(s, _) => SearchChoice::Core {
+                lmr: s.options().lmr,
+            },
+            Inner::Seed(_) => SearchChoice::Core { lmr: false },
+        }
+    }
+
+    /// What the selective ideas did in the last search (`None` for core's searcher).
+    pub fn selective_stats(&self) -> Option<&SelectiveStats> {
+        match &self.inner {
+            Inner::Hand(s) => Some(s.selective_stats()),
+            Inner::Net(s, _) => Some(s.selective_stats()),
+            _ => None,
+        }
     }
 
     /// The level.
@@ -220,13 +356,23 @@ impl Engine {
     pub fn set_noise_seed(&mut self, seed: u64) {
         match &mut self.inner {
             Inner::Seed(_) => {}
-            Inner::Strong(s) => {
+            Inner::Hand(s) => {
+                let mut e = s.evaluator().clone();
+                e.weights.noise_seed = seed;
+                s.set_evaluator(e);
+            }
+            Inner::Net(s, _) => {
+                let mut e = s.evaluator().clone();
+                e.hand.weights.noise_seed = seed;
+                s.set_evaluator(e);
+            }
+            Inner::CoreHand(s) => {
                 let mut e = s.evaluator().clone();
                 e.weights.noise_seed = seed;
                 let opts = s.options().clone();
                 **s = Searcher::new(e, opts);
             }
-            Inner::Net(s, _) => {
+            Inner::CoreNet(s, _) => {
                 let mut e = s.evaluator().clone();
                 e.hand.weights.noise_seed = seed;
                 let opts = s.options().clone();
@@ -235,22 +381,15 @@ impl Engine {
         }
     }
 
-    /// Turns late-move reductions on or off (strong levels only; the seed player has none).
-    pub fn set_lmr(&mut self, on: bool) {
+    /// Changes the selective search's options (the table is kept unless its size changes);
+    /// no effect on core's searcher or the seed player.
+    pub fn set_search_config(&mut self, config: SearchConfig) {
+        let mut config = config;
+        config.threads = self.threads;
         match &mut self.inner {
-            Inner::Seed(_) => {}
-            Inner::Strong(s) => {
-                let mut opts = s.options().clone();
-                opts.lmr = on;
-                let e = s.evaluator().clone();
-                **s = Searcher::new(e, opts);
-            }
-            Inner::Net(s, _) => {
-                let mut opts = s.options().clone();
-                opts.lmr = on;
-                let e = s.evaluator().clone();
-                **s = Searcher::new(e, opts);
-            }
+            Inner::Hand(s) => s.set_config(config),
+            Inner::Net(s, _) => s.set_config(config),
+            _ => {}
         }
     }
 
@@ -258,17 +397,19 @@ impl Engine {
     pub fn eval_name(&self) -> &'static str {
         match self.inner {
             Inner::Seed(_) => "material",
-            Inner::Strong(_) => "hand",
-            Inner::Net(..) => "net",
+            Inner::Hand(_) | Inner::CoreHand(_) => "hand",
+            Inner::Net(..) | Inner::CoreNet(..) => "net",
         }
     }
 
-    /// Forgets the table (a new game).
+    /// Forgets the tables (a new game).
     pub fn new_game(&mut self) {
         match &mut self.inner {
             Inner::Seed(s) => s.clear(),
-            Inner::Strong(s) => s.clear(),
+            Inner::Hand(s) => s.clear(),
             Inner::Net(s, _) => s.clear(),
+            Inner::CoreHand(s) => s.clear(),
+            Inner::CoreNet(s, _) => s.clear(),
         }
     }
 
@@ -285,8 +426,13 @@ impl Engine {
         limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
         match &mut self.inner {
             Inner::Seed(s) => s.search(pos, &limits, on_info),
-            Inner::Strong(s) => s.search(pos, &limits, on_info),
+            Inner::Hand(s) => s.search(pos, &limits, on_info),
             Inner::Net(s, net) => {
+                let root = NetPosition::new(pos.clone(), net.clone());
+                s.search(&root, &limits, on_info)
+            }
+            Inner::CoreHand(s) => s.search(pos, &limits, on_info),
+            Inner::CoreNet(s, net) => {
                 let root = NetPosition::new(pos.clone(), net.clone());
                 s.search(&root, &limits, on_info)
             }
