@@ -16,24 +16,12 @@ const ui = {
   hint: null,       // path of the hinted move
   gen: 0,           // bumps on every new game so stale AI answers are dropped
   token: null,      // this page's seat token (hot-seat: every seat), from its link or creation
+  game: null,       // the back end's handle on this game (backend.js), made with the token
+  task: null,       // the running AI search or solver (a Backend Task), to stop it
   seat: null,       // the seat this page plays in a link game (null: every human seat / none)
   live: null,       // the game's live event stream (online.js)
   alias: {},        // cell -> the cell a tap on it stands for (pieces that are one move)
 };
-
-async function api(method, url, body) {
-  const headers = body === undefined ? {} : { "content-type": "application/json" };
-  if (ui.token && method !== "GET") headers.authorization = "Bearer " + ui.token;
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data;
-  try { data = await res.json(); } catch (e) { data = { error: "bad answer from the server (" + res.status + ")" }; }
-  if (!res.ok) throw new Error(data.error || "HTTP " + res.status);
-  return data;
-}
 
 function note(text) { $("info").textContent = text; }
 
@@ -144,8 +132,17 @@ function seatsFromForm() {
 
 // ---- game flow --------------------------------------------------------------------------------
 
+// Stops the running AI search or solver, if any; its answer is dropped (`ui.gen` moved on).
+function stopTask() {
+  if (ui.task) ui.task.stop();
+  ui.task = null;
+  ui.busy = false;
+  $("thinking").hidden = true;
+}
+
 async function newGame(position) {
   ui.gen++;
+  stopTask();
   ui.sel = []; ui.hint = null;
   const body = { game, seats: seatsFromForm(), rules: ruleValues(), seed: Number($("seed").value) || 0 };
   if (position) body.position = position;
@@ -153,7 +150,7 @@ async function newGame(position) {
   const clock = Online.clockSetting();
   if (clock && seatsFromForm().length === 2) body.clock = clock;
   try {
-    const data = await api("POST", "/api/games", body);
+    const data = await backend.create(body);
     ui.id = data.id;
     Online.created(data);
     setState(data.state);
@@ -333,7 +330,7 @@ async function play(text) {
   ui.hint = null;
   ui.sel = [];
   try {
-    setState(await api("POST", `/api/games/${ui.id}/moves`, { move: text, ply: ui.state.ply }));
+    setState(await ui.game.move(text, ui.state.ply));
     note("");
     maybeAi();
   } catch (e) {
@@ -352,23 +349,22 @@ async function aiMove(options) {
   render();
   $("thinking").hidden = false;
   $("thinking-text").textContent = "thinking…";
-  const poll = setInterval(async () => {
-    try {
-      const st = await api("GET", `/api/games/${ui.id}`);
-      if (st.thinking && gen === ui.gen) $("thinking-text").textContent = `thinking… depth ${st.thinking.depth} score ${st.thinking.score} nodes ${st.thinking.nodes}`;
-    } catch (e) { /* the final answer reports errors */ }
-  }, 300);
+  const progress = (p) => {
+    if (gen === ui.gen) $("thinking-text").textContent = `thinking… depth ${p.depth} score ${p.score} nodes ${p.nodes}`;
+  };
+  const task = ui.game.ai(options || {}, progress);
+  ui.task = task;
   try {
-    const data = await api("POST", `/api/games/${ui.id}/ai`, options || {});
+    const data = await task.done;
     if (gen !== ui.gen) return null;
     note(formatInfo(data.ai));
     if (data.played) setState(data.state);
     return data;
   } catch (e) {
-    if (gen === ui.gen) note("AI: " + e.message);
+    if (gen === ui.gen && e.name !== "AbortError") note("AI: " + e.message);
     return null;
   } finally {
-    clearInterval(poll);
+    if (ui.task === task) ui.task = null;
     if (gen === ui.gen) {
       ui.busy = false;
       $("thinking").hidden = true;
@@ -394,7 +390,7 @@ async function undo() {
     if (seatOf(choices[i].player) === "human") { k = n; break; }
   }
   try {
-    setState(await api("POST", `/api/games/${ui.id}/undo`, { plies: k }));
+    setState(await ui.game.undo(k));
     note("");
   } catch (e) { note(e.message); }
 }
@@ -415,20 +411,23 @@ async function solve() {
   $("thinking").hidden = false;
   $("thinking-text").textContent = "solving…";
   const gen = ui.gen;
+  const task = ui.game.solve({ time_ms: 20000 });
+  ui.task = task;
   try {
-    const data = await api("POST", `/api/games/${ui.id}/solve`, { time_ms: 20000 });
+    const data = await task.done;
     const sol = data.solve;
     note(`${sol.note}\n${sol.moves.length} moves, ${sol.nodes} nodes, ${sol.time_ms} ms`);
     $("thinking").hidden = true;
     for (const mv of sol.solved ? sol.moves : []) {
       if (gen !== ui.gen) return;
-      ui.state = await api("POST", `/api/games/${ui.id}/moves`, { move: mv });
+      ui.state = await ui.game.move(mv);
       render();
       await new Promise((r) => setTimeout(r, 450));
     }
   } catch (e) {
-    note("solve: " + e.message);
+    if (e.name !== "AbortError") note("solve: " + e.message);
   } finally {
+    if (ui.task === task) ui.task = null;
     if (gen === ui.gen) { ui.busy = false; $("thinking").hidden = true; render(); }
   }
 }
@@ -436,7 +435,7 @@ async function solve() {
 async function main() {
   document.title = "qiyi — " + game;
   try {
-    const cat = await api("GET", "/api/games");
+    const cat = await backend.catalog();
     ui.catalog = cat.games.find((g) => g.game === game);
   } catch (e) { note(e.message); return; }
   if (!ui.catalog) {
@@ -460,7 +459,7 @@ async function main() {
   });
   $("paste-pos").addEventListener("click", async () => {
     try {
-      setState(await api("POST", `/api/games/${ui.id}/position`, { position: $("position").value.trim() }));
+      setState(await ui.game.position($("position").value.trim()));
       note("position loaded");
       maybeAi();
     } catch (e) { note(e.message); }

@@ -11,9 +11,7 @@
   async function load() {
     const rows = $("rows");
     try {
-      const res = await fetch(`/api/games?page=${page}`);
-      const data = await res.json();
-      if (!res.ok) throw new Error(data.error || res.status);
+      const data = await backend.archive(page);
       rows.innerHTML = "";
       if (!data.games.length) rows.innerHTML = '<tr><td colspan="5">No games yet.</td></tr>';
       for (const g of data.games) {
@@ -23,7 +21,7 @@
         open.textContent = g.game;
         open.className = "game-link";
         const exp = document.createElement("a");
-        exp.href = `/api/games/${g.id}/export`;
+        exp.href = backend.game(g.id, null).exportHref();
         exp.textContent = "export";
         const cells = [open, g.status, String(g.plies), when(g.updated), exp];
         for (const c of cells) {
@@ -49,9 +47,7 @@
   $("next").addEventListener("click", () => { page += 1; load(); });
   $("import").addEventListener("click", async () => {
     try {
-      const res = await fetch("/api/games/import", { method: "POST", body: $("record").value });
-      const data = await res.json();
-      if (!res.ok) throw new Error(data.error || res.status);
+      const data = await backend.importRecord($("record").value);
       try { localStorage.setItem("qiyi-token-" + data.id, data.hotseat_token); localStorage.setItem("qiyi-seat-" + data.id, ""); } catch (e) { /* ignore */ }
       location.href = `/play/${encodeURIComponent(data.state.game)}?id=${data.id}`;
     } catch (e) {

@@ -3,8 +3,7 @@
 (async function () {
   const list = document.getElementById("games");
   try {
-    const res = await fetch("/api/games");
-    const data = await res.json();
+    const data = await backend.catalog();
     list.innerHTML = "";
     for (const g of data.games.filter((g) => g.listed)) {
       const li = document.createElement("li");

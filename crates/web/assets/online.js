@@ -40,6 +40,7 @@ const Online = (() => {
       ui.token = null; ui.seat = null;
     }
     ui.replay = null;
+    ui.game = backend.game(data.id, ui.token);
     history.replaceState(null, "", address(data.id, null));
     showLinks(st.hotseat ? null : data.links, st);
     follow(st.ply);
@@ -91,9 +92,10 @@ const Online = (() => {
     ui.id = id;
     ui.token = saved.token;
     ui.seat = saved.seat;
+    ui.game = backend.game(id, ui.token);
     el("setup").open = false;
     try {
-      const st = await api("GET", `/api/games/${id}`);
+      const st = await ui.game.state();
       if (st.game !== game) { location.replace(address(id, null).replace(`/play/${encodeURIComponent(game)}`, "/play/" + st.game)); return true; }
       setState(st);
       follow(st.ply);
@@ -108,29 +110,28 @@ const Online = (() => {
   // Follows the game live: every move, die and result as it happens, resuming after `ply`.
   function follow(ply) {
     if (ui.live) ui.live.close();
-    if (typeof EventSource === "undefined") return;
-    const es = new EventSource(`/api/games/${ui.id}/events?after=${ply}`);
-    ui.live = es;
-    es.addEventListener("open", () => { el("live-status").textContent = "live"; });
-    es.addEventListener("error", () => { el("live-status").textContent = "reconnecting…"; });
-    es.addEventListener("state", (ev) => {
-      if (ui.live !== es) return;
-      const st = JSON.parse(ev.data);
-      const cur = ui.state;
-      if (cur && !ui.replay && cur.id === st.id && st.version < cur.version) return;
-      const changed = !cur || st.ply !== cur.ply || JSON.stringify(st.result) !== JSON.stringify(cur.result) ||
-        st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock) ||
-        JSON.stringify(st.resigned) !== JSON.stringify(cur.resigned);
-      if (!changed) { showThinking(st.thinking); return; }
-      const sel = ui.sel;
-      ui.state = st;
-      ui.sel = cur && st.ply === cur.ply ? sel : [];
-      render();
-      showThinking(st.thinking);
-      if (!ui.busy) maybeAi();
+    const live = ui.game.follow(ply, {
+      open() { el("live-status").textContent = "live"; },
+      error() { el("live-status").textContent = "reconnecting…"; },
+      state(st) {
+        if (ui.live !== live) return;
+        const cur = ui.state;
+        if (cur && !ui.replay && cur.id === st.id && st.version < cur.version) return;
+        const changed = !cur || st.ply !== cur.ply || JSON.stringify(st.result) !== JSON.stringify(cur.result) ||
+          st.draw_offer !== cur.draw_offer || JSON.stringify(st.clock) !== JSON.stringify(cur.clock) ||
+          JSON.stringify(st.resigned) !== JSON.stringify(cur.resigned);
+        if (!changed) { showThinking(st.thinking); return; }
+        const sel = ui.sel;
+        ui.state = st;
+        ui.sel = cur && st.ply === cur.ply ? sel : [];
+        render();
+        showThinking(st.thinking);
+        if (!ui.busy) maybeAi();
+      },
+      thinking: showThinking,
+      gone() { note("this game was deleted"); live.close(); },
     });
-    es.addEventListener("thinking", (ev) => showThinking(JSON.parse(ev.data)));
-    es.addEventListener("gone", () => { note("this game was deleted"); es.close(); });
+    ui.live = live;
   }
 
   function showThinking(p) {
@@ -183,7 +184,7 @@ const Online = (() => {
     el("resigned-seats").textContent = resigned.length ? "Resigned (the server plays their turns): " + resigned.map(playerName).join(", ") : "";
     el("offer-draw").hidden = !(two && canAct && !over);
     el("offer-draw").textContent = s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "Accept draw" : "Offer draw";
-    el("export").href = `/api/games/${ui.id}/export`;
+    el("export").href = ui.game ? ui.game.exportHref() : "#";
     el("clock-row").hidden = !(ui.catalog && (board.players ? board.players(ruleValues()) : 2) === 2);
     clockBase = s.clock ? { at: Date.now(), clock: s.clock } : null;
     drawClocks();
@@ -194,7 +195,7 @@ const Online = (() => {
   }
 
   async function act(path, body) {
-    try { setState(await api("POST", `/api/games/${ui.id}/${path}`, body || {})); note(""); }
+    try { setState(await ui.game[path](body || {})); note(""); }
     catch (e) { note(e.message); }
   }
 
@@ -209,7 +210,7 @@ const Online = (() => {
       return;
     }
     try {
-      const st = await api("GET", `/api/games/${ui.id}?ply=${ply}`);
+      const st = await ui.game.state(ply);
       ui.replay = { ply, total, live };
       ui.state = st; ui.sel = []; render();
     } catch (e) { note(e.message); }

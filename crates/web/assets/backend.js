@@ -1,0 +1,135 @@
+// The page's one door to the games. Every page (home, play, archive) asks a back end for what it
+// shows and never speaks HTTP itself, so the same page runs against either implementation:
+//
+//   Backend.server()  the JSON API of `qiyi serve` (crates/web/API.md): games stored on the server,
+//                     played by links, watched live;
+//   (the in-browser engine of the static site, crates/wasm in a Web Worker, implements the same
+//   interface.)
+//
+// The interface (every method returns a Promise unless marked; errors reject with an Error whose
+// message is meant for people):
+//
+//   backend.kind                     "server" (or "local"), sync
+//   backend.features                 what this back end offers, sync: { links, archive, live,
+//                                    export, clocks, analysis, review } (booleans)
+//   backend.catalog()                { games: [{ game, title, about, options, solver, listed }] }
+//   backend.create(body)             body as POST /api/games; answers { id, state, hotseat_token,
+//                                    seat_tokens, links }
+//   backend.archive(page)            { games, page, per_page, total } (features.archive)
+//   backend.importRecord(text)       a PGN/PDN/JSON record as a new hot-seat game (as create)
+//   backend.game(id, token)          a handle on one game, sync; token: the seat token or null
+//
+// A game handle (`token` is sent with every request that acts for a seat):
+//
+//   game.state(ply)                  STATE now, or as it stood after `ply` plies (replay)
+//   game.move(text, ply)             STATE; `ply`: the ply the move was chosen at (stale: refused)
+//   game.ai(options, onProgress)     a Task ({ level, time_ms, play, seed_player }); resolves
+//                                    { ai, played, state }; onProgress({ depth, score, nodes, pv })
+//   game.solve(options, onProgress)  a Task ({ time_ms }); resolves { solve, state }
+//   game.undo(plies) / game.position(text) / game.resign(body) / game.draw(body)     STATE
+//   game.follow(after, handlers)     live updates after ply `after`, sync; handlers { open, error,
+//                                    state(STATE), thinking(progress|null), gone }; answers
+//                                    { close() }
+//   game.exportHref()                sync: an address that downloads the record (PGN/PDN/JSON)
+//
+// A Task is a running search: `task.done` is the Promise of its answer and `task.stop()` ends it
+// early (a stopped task rejects with an Error named "AbortError"). The server's searches stop at
+// their own time limit: stopping there stops waiting for the answer.
+//
+// Seam for analysis and review (issue 34, not built yet; features.analysis/review are false):
+//   game.analyse(options, onLine)    a Task that streams engine lines ({ depth, score, nodes, pv,
+//                                    multipv }) to onLine until stop(); resolves the last lines
+//   game.review(options, onProgress) a Task: onProgress({ done, total }) per ply; resolves the
+//                                    review (per ply: mover, move, best move and line, values
+//                                    before/after, class; per player: accuracy)
+// Both take the position from the game handle; a back end without them leaves them undefined.
+"use strict";
+
+const Backend = (() => {
+  /** A running search: `done` (Promise of the answer) and `stop()`. */
+  class Task {
+    constructor(done, stop) {
+      this.done = done;
+      this.stop = stop;
+    }
+  }
+
+  function aborted() {
+    const e = new Error("stopped");
+    e.name = "AbortError";
+    return e;
+  }
+
+  /** The JSON API of `qiyi serve` at `base` (default: the page's own origin). */
+  function server(base = "") {
+    async function call(method, path, body, token, signal) {
+      const raw = typeof body === "string";
+      const headers = body === undefined || raw ? {} : { "content-type": "application/json" };
+      if (token && method !== "GET") headers.authorization = "Bearer " + token;
+      const init = { method, headers, signal };
+      if (body !== undefined) init.body = raw ? body : JSON.stringify(body);
+      const res = await fetch(base + path, init);
+      let data;
+      try { data = await res.json(); } catch (e) { data = { error: "bad answer from the server (" + res.status + ")" }; }
+      if (!res.ok) throw new Error(data.error || "HTTP " + res.status);
+      return data;
+    }
+
+    // A POST whose answer takes a search: polls the game's progress while it waits.
+    function search(id, path, body, token, onProgress) {
+      const abort = new AbortController();
+      const poll = onProgress ? setInterval(async () => {
+        try {
+          const st = await call("GET", `/api/games/${id}`);
+          if (st.thinking && !abort.signal.aborted) onProgress(st.thinking);
+        } catch (e) { /* the final answer reports errors */ }
+      }, 300) : null;
+      const done = call("POST", path, body, token, abort.signal)
+        .catch((e) => { throw abort.signal.aborted ? aborted() : e; })
+        .finally(() => { if (poll) clearInterval(poll); });
+      return new Task(done, () => abort.abort());
+    }
+
+    function game(id, token) {
+      const at = `/api/games/${id}`;
+      const post = (path, body) => call("POST", at + path, body, token);
+      return {
+        id,
+        token,
+        state: (ply) => call("GET", ply === undefined || ply === null ? at : `${at}?ply=${ply}`),
+        move: (text, ply) => post("/moves", ply === undefined ? { move: text } : { move: text, ply }),
+        ai: (options, onProgress) => search(id, at + "/ai", options || {}, token, onProgress),
+        solve: (options, onProgress) => search(id, at + "/solve", options || {}, token, onProgress),
+        undo: (plies) => post("/undo", { plies }),
+        position: (text) => post("/position", { position: text }),
+        resign: (body) => post("/resign", body || {}),
+        draw: (body) => post("/draw", body || {}),
+        follow(after, handlers) {
+          if (typeof EventSource === "undefined") return { close() {} };
+          const es = new EventSource(`${at}/events?after=${after}`);
+          const on = (name, parse) => es.addEventListener(name, (ev) => {
+            if (handlers[name]) handlers[name](parse ? JSON.parse(ev.data) : undefined);
+          });
+          on("open"); on("error"); on("state", true); on("thinking", true); on("gone");
+          return { close: () => es.close() };
+        },
+        exportHref: () => `${at}/export`,
+      };
+    }
+
+    return {
+      kind: "server",
+      features: { links: true, archive: true, live: true, export: true, clocks: true, analysis: false, review: false },
+      catalog: () => call("GET", "/api/games"),
+      create: (body) => call("POST", "/api/games", body),
+      archive: (page) => call("GET", `/api/games?page=${page}`),
+      importRecord: (text) => call("POST", "/api/games/import", text),
+      game,
+    };
+  }
+
+  return { Task, aborted, server };
+})();
+
+/** The back end every page of this site uses. */
+const backend = Backend.server();
