@@ -38,7 +38,7 @@ fn eval_choice(text: &str) -> anyhow::Result<EvalChoice> {
 /// `--egdb` is not given.
 pub const EGDB_ENV: &str = "QIYI_CHECKERS_EGDB";
 
-fn load_egdb(dir: &Option<PathBuf>) -> anyhow::Result<Option<Arc<Egdb>>> {
+pub(crate) fn load_egdb(dir: &Option<PathBuf>) -> anyhow::Result<Option<Arc<Egdb>>> {
     let from_env = std::env::var_os(EGDB_ENV).map(PathBuf::from);
     let Some(d) = dir.as_ref().or(from_env.as_ref()) else {
         return Ok(None);

@@ -189,6 +189,10 @@ pub struct TrainArgs {
     /// Fraction of the positions held out (the last games).
     #[arg(long, default_value_t = 0.05)]
     holdout: f32,
+    /// Endgame database directory: positions it covers are labelled exactly (a won position's
+    /// target is 1, a drawn one's 0.5, a lost one's 0) instead of by their score and result.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -255,7 +259,14 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
             .filter(|x| *x > 0.0 && x.is_finite())
             .with_context(|| format!("--scale must be 'auto' or a positive number, not '{s}'"))?,
     };
-    let samples = train::samples::<Checkers, CheckersFeatures>(&ds, args.lambda, scale)?;
+    let mut samples = train::samples::<Checkers, CheckersFeatures>(&ds, args.lambda, scale)?;
+    let relabelled = match crate::checkers_engine::load_egdb(&args.egdb)? {
+        Some(db) => relabel_by_egdb(&ds, &mut samples, &db)?,
+        None => 0,
+    };
+    if relabelled > 0 && !g.json {
+        println!("{relabelled} positions labelled exactly by the endgame database");
+    }
     let held = ((samples.len() as f64) * f64::from(args.holdout)).round() as usize;
     let (train_set, holdout) = samples.split_at(samples.len() - held);
     let config = TrainConfig {
@@ -370,4 +381,29 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
         report.seconds
     );
     Ok(())
+}
+
+/// Sets the target of every position the database covers to its exact value (from the side to
+/// move's view: win 1, draw 0.5, loss 0) and returns how many there were.
+fn relabel_by_egdb(
+    ds: &Dataset,
+    samples: &mut [train::Sample],
+    db: &qiyi_checkers::engine::Egdb,
+) -> anyhow::Result<usize> {
+    use qiyi_checkers::engine::Wld;
+    use qiyi_core::learn::record::Encode;
+    let mut n = 0;
+    for (i, sample) in samples.iter_mut().enumerate() {
+        let pos = Checkers::decode(ds.get(i).position)
+            .with_context(|| format!("record {i} does not decode to a checkers position"))?;
+        if let Some(v) = db.probe(pos.board()) {
+            sample.target = match v {
+                Wld::Win => 1.0,
+                Wld::Draw => 0.5,
+                Wld::Loss => 0.0,
+            };
+            n += 1;
+        }
+    }
+    Ok(n)
 }
