@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The SPRT of a match log, recomputed outside qiyi: pentanomial counts of ballot pairs (games
+2k-1 and 2k of a `qiyi match --log` or `ck_match.py --log` file, the first engine's results),
+and the generalised log-likelihood ratio fishtest uses (Van den Bergh; empty counts as 1e-3 of a
+pair), game by game, so it also says where a sequential test would have stopped.
+
+usage: sprt_log.py LOG ELO0 ELO1 [--alpha 0.05] [--beta 0.05]
+"""
+import argparse, math
+
+
+def results(path):
+    out = []
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if len(f) >= 4 and f[0].startswith("game "):
+            out.append({"win": 1.0, "draw": 0.5, "loss": 0.0}[f[3]])
+    return out
+
+
+def mle_log_probs(freq, s):
+    x = [0.0, 0.25, 0.5, 0.75, 1.0]
+    s = min(max(s, 1e-6), 1 - 1e-6)
+    f = lambda l: sum(freq[i] * (x[i] - s) / (1 + l * (x[i] - s)) for i in range(5))
+    lo, hi = -1 / (1 - s) + 1e-12, 1 / s - 1e-12
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    l = (lo + hi) / 2
+    return [math.log(freq[i] / (1 + l * (x[i] - s))) for i in range(5)]
+
+
+def llr(counts, elo0, elo1):
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    freq = [c if c else 1e-3 for c in counts]
+    t = sum(freq)
+    freq = [c / t for c in freq]
+    score = lambda e: 1 / (1 + 10 ** (-e / 400))
+    p0, p1 = mle_log_probs(freq, score(elo0)), mle_log_probs(freq, score(elo1))
+    return n * sum(freq[i] * (p1[i] - p0[i]) for i in range(5))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("elo0", type=float)
+    ap.add_argument("elo1", type=float)
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--beta", type=float, default=0.05)
+    a = ap.parse_args()
+    lo, hi = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
+    r = results(a.log)
+    counts = [0] * 5
+    stop = None
+    for k in range(len(r) // 2):
+        counts[round((r[2 * k] + r[2 * k + 1]) * 2)] += 1
+        v = llr(counts, a.elo0, a.elo1)
+        if stop is None and (v >= hi or v <= lo):
+            stop = (2 * k + 2, v, "H1" if v >= hi else "H0", list(counts))
+    w, d, l = r.count(1.0), r.count(0.5), r.count(0.0)
+    print(f"{a.log}: +{w} ={d} -{l} in {len(r)} games, pentanomial {counts}, "
+          f"LLR {llr(counts, a.elo0, a.elo1):+.2f} for SPRT({a.elo0:g}, {a.elo1:g}) in [{lo:.2f}, {hi:.2f}]")
+    if stop:
+        print(f"a sequential test would have stopped after {stop[0]} games: {stop[2]} (LLR {stop[1]:+.2f}, pentanomial {stop[3]})")
+    else:
+        print("undecided: no bound reached")
+
+
+if __name__ == "__main__":
+    main()
