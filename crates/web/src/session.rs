@@ -52,7 +52,7 @@ pub struct HistoryEntry {
 }
 
 /// The end of a game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// Return of every player, in `[-1, 1]`.
     pub returns: Vec<f64>,
