@@ -20,6 +20,11 @@ const LocalBackend = (() => {
     if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
       throw new Error("this browser cannot run WebAssembly, which the games need on this page: use a current browser, or play on a qiyi server (qiyi serve)");
     }
+    // The engine is built with WebAssembly SIMD (a function returning i8x16.popcnt(splat 0)).
+    const simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+    if (!WebAssembly.validate(simd)) {
+      throw new Error("this browser's WebAssembly has no SIMD, which the game engine uses: update the browser (Chrome 91, Firefox 89, Safari 16.4 or later), or play on a qiyi server (qiyi serve)");
+    }
     if (typeof wasm_bindgen !== "function") throw fail("the game engine's script did not load", "pkg/qiyi_wasm.js missing");
     const url = new URL("pkg/qiyi_wasm_bg.wasm", document.baseURI);
     try {

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod job;
 pub mod local;
 pub mod pack;
@@ -180,4 +181,17 @@ pub fn install_tables(packed: &[u8]) -> Result<(), JsError> {
         .try_into()
         .map_err(|_| JsError::new("the aeroplane table file holds the wrong number of tables"))?;
     qiyi_aeroplane::tables::install(race, hazard, random).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Runs one of the [`bench`] measures (`xiangqi`, `checkers`, `peg-solitaire`, `aeroplane`)
+/// here, in the browser; answers `{name, what, nodes, ms}` as JSON.
+#[wasm_bindgen]
+pub fn bench_js(name: &str) -> Result<String, JsError> {
+    let m = bench::run(name).ok_or_else(|| {
+        JsError::new(&format!(
+            "no measure {name} here (one of {}; aeroplane needs its tables installed)",
+            bench::NAMES.join(", ")
+        ))
+    })?;
+    serde_json::to_string(&m).map_err(|e| JsError::new(&e.to_string()))
 }
