@@ -188,18 +188,12 @@ fn body<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
-/// What `ai` and `solve` are asked (`POST /ai`, `POST /solve`).
+/// What `solve` is asked (`POST /solve`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SearchBody {
-    #[serde(default)]
-    level: Option<u8>,
+struct SolveBody {
     #[serde(default)]
     time_ms: Option<u64>,
-    #[serde(default)]
-    play: Option<bool>,
-    #[serde(default)]
-    seed_player: Option<bool>,
 }
 
 /// The games of this page, by id.
@@ -424,7 +418,7 @@ impl LocalGames {
 
     /// The search `POST /ai` asks for, as a job for the engine worker.
     pub fn ai_job(&self, id: &str, body_json: &str) -> Result<SearchJob, ApiError> {
-        let req: SearchBody = body(body_json)?;
+        let req: AiBody = body(body_json)?;
         let g = self.get(id)?;
         let player = g.to_move().ok_or_else(|| {
             ApiError::Conflict("the game is over: there is no move to choose".into())
@@ -456,7 +450,7 @@ impl LocalGames {
 
     /// The search `POST /solve` asks for, as a job for the engine worker.
     pub fn solve_job(&self, id: &str, body_json: &str) -> Result<SearchJob, ApiError> {
-        let req: SearchBody = body(body_json)?;
+        let req: SolveBody = body(body_json)?;
         let g = self.get(id)?;
         if g.to_move().is_none() {
             return Err(ApiError::Conflict("the game is over".into()));

@@ -10,7 +10,7 @@ use crate::error::ApiError;
 use crate::games;
 use crate::record;
 use crate::resign;
-use crate::session::{AiAnswer, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer};
+use crate::session::{AiAnswer, AiBody, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer};
 use crate::store::{lock, GameEntry, Handle, NewGame, Store, Thinking};
 use crate::tokens::{self, Grant};
 use axum::body::Bytes;
@@ -183,19 +183,6 @@ struct MoveBody {
     /// refused with 409.
     #[serde(default)]
     ply: Option<usize>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AiBody {
-    #[serde(default)]
-    level: Option<u8>,
-    #[serde(default)]
-    time_ms: Option<u64>,
-    #[serde(default)]
-    play: Option<bool>,
-    #[serde(default)]
-    seed_player: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -104,6 +104,24 @@ pub struct Snapshot {
     pub engines: Vec<String>,
 }
 
+/// The body of `POST /api/games/{id}/ai` (every field optional; see `API.md`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AiBody {
+    /// Strength 1-10 (default: the seat's).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// Time budget in milliseconds (default: the level's).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// Play the move (default) or only suggest it (a hint).
+    #[serde(default)]
+    pub play: Option<bool>,
+    /// The article's player instead of the strongest (default: the seat's).
+    #[serde(default)]
+    pub seed_player: Option<bool>,
+}
+
 /// What an AI search is asked to do.
 #[derive(Clone, Debug)]
 pub struct AiRequest {
