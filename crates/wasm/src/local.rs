@@ -10,7 +10,7 @@ use crate::job::{JobKind, SearchJob};
 use qiyi_web::engine::{ai_request, check_level, seats_for, DEFAULT_LEVEL};
 use qiyi_web::error::ApiError;
 use qiyi_web::games;
-use qiyi_web::session::{GameResult, GameSession, Progress, Seat, Snapshot, TurnView};
+use qiyi_web::session::{AiBody, GameResult, GameSession, Progress, Seat, Snapshot, TurnView};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
