@@ -33,6 +33,9 @@ pub enum AeroError {
         names = crate::players::PlayerKind::NAMES.join(", ")
     )]
     UnknownPlayer(String),
+    /// A table handed to [`crate::tables::install`] is not the shipped file.
+    #[error("bad aeroplane table: {0}")]
+    BadTable(String),
     /// A record cannot be replayed.
     #[error("record does not replay: {0}")]
     BadRecord(String),

@@ -219,12 +219,12 @@ pub const FINISH_HAZARD_CHECKSUM: u64 = 0xde97_025b_759e_09d2;
 /// under [`SHIPPED_RANDOM_HAZARD`]).
 pub const FINISH_RANDOM_HAZARD_CHECKSUM: u64 = 0xde79_a580_c282_6d53;
 
-/// The bytes of the shipped `data/finish-hazard.u16` and `data/finish-random-hazard.u16`.
+/// The bytes of the shipped `data/finish-hazard.u16` and `data/finish-random-hazard.u16` (in a
+/// build with the feature `embedded-tables`, the default).
+#[cfg(feature = "embedded-tables")]
 pub fn shipped_bytes() -> (&'static [u8], &'static [u8]) {
-    (
-        include_bytes!("../data/finish-hazard.u16"),
-        include_bytes!("../data/finish-random-hazard.u16"),
-    )
+    let t = crate::tables::EMBEDDED;
+    (t.finish_hazard, t.finish_random_hazard)
 }
 
 /// The shipped finish-time tables of one rule configuration.
@@ -244,10 +244,15 @@ pub fn finish_tables(rules: &Rules) -> Option<&'static Shipped> {
     if *rules != Rules::STANDARD {
         return None;
     }
+    if let Some(tables) = STANDARD.get() {
+        return tables.as_ref();
+    }
+    // Not cached before the bytes are there (a browser build installs them later).
+    let bytes = crate::tables::bytes()?;
     STANDARD
         .get_or_init(|| {
             let read = FinishTables::from_bytes;
-            let (hazard, random) = shipped_bytes();
+            let (hazard, random) = (bytes.finish_hazard, bytes.finish_random_hazard);
             let hazard = read(hazard)?;
             Some(Shipped {
                 hazard_race: hazard.as_race_table(Rules::STANDARD)?,

@@ -31,6 +31,7 @@ pub mod record;
 pub mod rollout;
 pub mod rules;
 pub mod search;
+pub mod tables;
 pub mod tournament;
 pub mod winprob;
 

@@ -387,9 +387,12 @@ pub fn race_table(rules: &Rules) -> Option<&'static RaceTable> {
     if *rules != Rules::STANDARD {
         return None;
     }
+    if let Some(table) = STANDARD.get() {
+        return table.as_ref();
+    }
+    // Not cached before the bytes are there (a browser build installs them later).
+    let bytes = crate::tables::bytes()?.race;
     STANDARD
-        .get_or_init(|| {
-            RaceTable::from_bytes(Rules::STANDARD, include_bytes!("../data/race-standard.u16"))
-        })
+        .get_or_init(|| RaceTable::from_bytes(Rules::STANDARD, bytes))
         .as_ref()
 }

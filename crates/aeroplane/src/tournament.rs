@@ -5,11 +5,11 @@ use crate::players::{make_player, Player, PlayerKind};
 use crate::position::{Aero, AeroMove};
 use crate::record::{Dice, MAX_ROLLS};
 use crate::rules::Rules;
+use qiyi_core::platform::Instant;
 use qiyi_core::{Game, Rng, Turn};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 /// What to play.
 #[derive(Clone, Debug)]

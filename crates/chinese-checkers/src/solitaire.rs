@@ -68,7 +68,8 @@ impl Hasher for BitboardHasher {
 pub type StateMap<V> = HashMap<u128, V, BuildHasherDefault<BitboardHasher>>;
 /// A hash set of bitboards.
 pub type StateSet = std::collections::HashSet<u128, BuildHasherDefault<BitboardHasher>>;
-use std::time::{Duration, Instant};
+use qiyi_core::platform::Instant;
+use std::time::Duration;
 
 /// Which holes the pieces may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! - [`eval`]: evaluation and ordering hooks, apart from the rules.
 //! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
+//! - [`platform`]: the clock and thread count of the target (native or the browser).
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
 //! - [`record`]: what PGN and PDN records share (tag escapes, move text wrapped at 80 columns).
@@ -30,6 +31,7 @@ pub mod conformance;
 pub mod eval;
 pub mod game;
 pub mod learn;
+pub mod platform;
 pub mod puzzle;
 pub mod record;
 pub mod rng;

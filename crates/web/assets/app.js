@@ -3,7 +3,7 @@
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const game = backend.site.game();
 const board = Boards[game] || Boards.generic;
 
 const ui = {

@@ -3,15 +3,18 @@
 //
 //   Backend.server()  the JSON API of `qiyi serve` (crates/web/API.md): games stored on the server,
 //                     played by links, watched live;
-//   (the in-browser engine of the static site, crates/wasm in a Web Worker, implements the same
-//   interface.)
+//   LocalBackend      the in-browser engine of the static site (crates/wasm/site/local.js:
+//                     the rules on the page, the AI in a Web Worker), loaded before this file
+//                     only in the static build.
 //
 // The interface (every method returns a Promise unless marked; errors reject with an Error whose
 // message is meant for people):
 //
 //   backend.kind                     "server" (or "local"), sync
 //   backend.features                 what this back end offers, sync: { links, archive, live,
-//                                    export, clocks, analysis, review } (booleans)
+//                                    export, clocks, seatResign, analysis, review } (booleans)
+//   backend.site                     addresses of the pages, sync: play(game, { id, seat }),
+//                                    game() (the game of this play page), home, lab
 //   backend.catalog()                { games: [{ game, title, about, options, solver, listed }] }
 //   backend.create(body)             body as POST /api/games; answers { id, state, hotseat_token,
 //                                    seat_tokens, links }
@@ -119,7 +122,16 @@ const Backend = (() => {
 
     return {
       kind: "server",
-      features: { links: true, archive: true, live: true, export: true, clocks: true, analysis: false, review: false },
+      features: { links: true, archive: true, live: true, export: true, clocks: true, seatResign: true, analysis: false, review: false },
+      site: {
+        play(game, params) {
+          const q = params ? Object.entries(params).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&") : "";
+          return `/play/${encodeURIComponent(game)}` + (q ? "?" + q : "");
+        },
+        game: () => decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || ""),
+        home: "/",
+        lab: "/lab",
+      },
       catalog: () => call("GET", "/api/games"),
       create: (body) => call("POST", "/api/games", body),
       archive: (page) => call("GET", `/api/games?page=${page}`),
@@ -131,5 +143,6 @@ const Backend = (() => {
   return { Task, aborted, server };
 })();
 
-/** The back end every page of this site uses. */
-const backend = Backend.server();
+/** The back end every page of this site uses: the in-browser engine in the static build (its
+ *  local.js comes first), else the server that served the page. */
+const backend = typeof LocalBackend !== "undefined" ? LocalBackend.create(Backend) : Backend.server();

@@ -17,7 +17,7 @@
       for (const g of data.games) {
         const tr = document.createElement("tr");
         const open = document.createElement("a");
-        open.href = `/play/${encodeURIComponent(g.game)}?id=${g.id}`;
+        open.href = backend.site.play(g.game, { id: g.id });
         open.textContent = g.game;
         open.className = "game-link";
         const exp = document.createElement("a");
@@ -49,7 +49,7 @@
     try {
       const data = await backend.importRecord($("record").value);
       try { localStorage.setItem("qiyi-token-" + data.id, data.hotseat_token); localStorage.setItem("qiyi-seat-" + data.id, ""); } catch (e) { /* ignore */ }
-      location.href = `/play/${encodeURIComponent(data.state.game)}?id=${data.id}`;
+      location.href = backend.site.play(data.state.game, { id: data.id });
     } catch (e) {
       $("import-info").textContent = e.message;
     }

@@ -8,7 +8,7 @@
     for (const g of data.games.filter((g) => g.listed)) {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = "/play/" + encodeURIComponent(g.game);
+      a.href = backend.site.play(g.game);
       a.textContent = g.title;
       a.id = "link-" + g.game;
       const p = document.createElement("span");
@@ -18,6 +18,6 @@
       list.append(li);
     }
   } catch (e) {
-    list.textContent = "Cannot reach the server: " + e;
+    list.textContent = (backend.kind === "server" ? "Cannot reach the server: " : "Cannot load the games: ") + e.message;
   }
 })();

@@ -21,7 +21,7 @@
     main.append(section);
     let report;
     try {
-      const res = await fetch("/assets/lab/" + game + ".json");
+      const res = await fetch("assets/lab/" + game + ".json");
       if (!res.ok) throw new Error(res.status + " " + res.statusText);
       report = await res.json();
     } catch (e) {
@@ -58,7 +58,7 @@
     }
     for (const c of report.charts) {
       const img = el("img", undefined, "lab-chart");
-      img.src = "/assets/lab/" + c.file + ".svg";
+      img.src = "assets/lab/" + c.file + ".svg";
       img.alt = c.title;
       img.loading = "lazy";
       section.append(img);

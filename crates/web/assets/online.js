@@ -27,7 +27,7 @@ const Online = (() => {
   }
 
   function address(id, seat) {
-    return `/play/${encodeURIComponent(game)}?id=${id}` + (seat === null || seat === undefined ? "" : `&seat=${seat}`);
+    return backend.site.play(game, { id, seat });
   }
 
   // A new game from this page: hot-seat keeps every seat here; link games show each seat's link.
@@ -96,7 +96,7 @@ const Online = (() => {
     el("setup").open = false;
     try {
       const st = await ui.game.state();
-      if (st.game !== game) { location.replace(address(id, null).replace(`/play/${encodeURIComponent(game)}`, "/play/" + st.game)); return true; }
+      if (st.game !== game) { location.replace(backend.site.play(st.game, { id })); return true; }
       setState(st);
       follow(st.ply);
       note(ui.token ? (ui.seat === null ? "playing every seat here" : "you play " + playerName(ui.seat)) : "watching");
@@ -178,14 +178,15 @@ const Online = (() => {
     // Two players: either side resigns. More: the seat this page holds drops out (hot-seat: the
     // player to move), and the others play on.
     const mine = ui.seat !== null ? ui.seat : (s.turn.kind === "player" ? s.turn.player : null);
-    el("resign").hidden = !(canAct && !over && (two || (mine !== null && !resigned.includes(mine))));
+    el("resign").hidden = !(canAct && !over && (two || (backend.features.seatResign && mine !== null && !resigned.includes(mine))));
     el("resign").dataset.seat = two || mine === null ? "" : String(mine);
     el("resigned-seats").hidden = !resigned.length;
     el("resigned-seats").textContent = resigned.length ? "Resigned (the server plays their turns): " + resigned.map(playerName).join(", ") : "";
     el("offer-draw").hidden = !(two && canAct && !over);
     el("offer-draw").textContent = s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "Accept draw" : "Offer draw";
-    el("export").href = ui.game ? ui.game.exportHref() : "#";
-    el("clock-row").hidden = !(ui.catalog && (board.players ? board.players(ruleValues()) : 2) === 2);
+    el("export").hidden = !backend.features.export;
+    if (backend.features.export) el("export").href = ui.game ? ui.game.exportHref() : "#";
+    el("clock-row").hidden = !(backend.features.clocks && ui.catalog && (board.players ? board.players(ruleValues()) : 2) === 2);
     clockBase = s.clock ? { at: Date.now(), clock: s.clock } : null;
     drawClocks();
     if (clockTimer) clearInterval(clockTimer);
@@ -217,6 +218,11 @@ const Online = (() => {
   }
 
   function init() {
+    // What this back end cannot do is not offered (the static site has no links, archive or
+    // clocks: they need a server).
+    if (!backend.features.links) { const o = document.querySelector('#mode option[value="links"]'); if (o) o.remove(); }
+    if (!backend.features.clocks) el("clock-row").hidden = true;
+    if (!backend.features.archive) for (const a of document.querySelectorAll('a[href="/games"]')) a.hidden = true;
     el("resign").addEventListener("click", () => {
       const seat = el("resign").dataset.seat;
       if (seat === "") { if (confirm("Resign this game?")) act("resign"); return; }

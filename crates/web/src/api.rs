@@ -5,14 +5,12 @@
 //! ([`Store::commit`]); a request that acts for a seat must carry that seat's token
 //! ([`crate::tokens`]).
 
-use crate::engine::{level_time, LEVELS};
+use crate::engine::{ai_request, check_level, seats_for};
 use crate::error::ApiError;
 use crate::games;
 use crate::record;
 use crate::resign;
-use crate::session::{
-    AiAnswer, AiRequest, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer,
-};
+use crate::session::{AiAnswer, AiBody, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer};
 use crate::store::{lock, GameEntry, Handle, NewGame, Store, Thinking};
 use crate::tokens::{self, Grant};
 use axum::body::Bytes;
@@ -24,17 +22,13 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
-/// The longest an AI search may be given.
-pub const MAX_AI_TIME: Duration = Duration::from_secs(30);
+pub use crate::engine::{DEFAULT_LEVEL, MAX_AI_TIME};
 /// The longest a solver may be given.
 pub const MAX_SOLVE_TIME: Duration = Duration::from_secs(60);
-/// The AI level used when neither the request nor the seat gives one.
-pub const DEFAULT_LEVEL: u8 = 3;
 /// Games per page of `GET /api/games?page=N`.
 pub const PAGE_SIZE: usize = 20;
 
@@ -193,19 +187,6 @@ struct MoveBody {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AiBody {
-    #[serde(default)]
-    level: Option<u8>,
-    #[serde(default)]
-    time_ms: Option<u64>,
-    #[serde(default)]
-    play: Option<bool>,
-    #[serde(default)]
-    seed_player: Option<bool>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct UndoBody {
     #[serde(default)]
     plies: Option<usize>,
@@ -286,16 +267,6 @@ pub fn view(entry: &GameEntry) -> GameView {
     }
 }
 
-fn check_level(level: u8) -> Result<u8, ApiError> {
-    if LEVELS.contains(&level) {
-        Ok(level)
-    } else {
-        Err(ApiError::BadRequest(format!(
-            "level must be from 1 to 10, not {level}"
-        )))
-    }
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ListQuery {
@@ -323,40 +294,6 @@ async fn list_games(
                 "total": total,
             })))
         }
-    }
-}
-
-/// Seats of a new game from the request (checked against the number of players).
-fn seats_for(
-    req_seats: Option<Vec<Seat>>,
-    game: &str,
-    players: usize,
-    level: u8,
-) -> Result<Vec<Seat>, ApiError> {
-    match req_seats {
-        Some(seats) => {
-            if seats.len() != players {
-                return Err(ApiError::BadRequest(format!(
-                    "{game} has {players} players but {} seats were given",
-                    seats.len()
-                )));
-            }
-            for s in &seats {
-                if let Seat::Ai { level } = s {
-                    check_level(*level)?;
-                }
-            }
-            Ok(seats)
-        }
-        None => Ok((0..players)
-            .map(|p| {
-                if p == 0 {
-                    Seat::Human
-                } else {
-                    Seat::Ai { level }
-                }
-            })
-            .collect()),
     }
 }
 
@@ -445,20 +382,14 @@ async fn get_game(
 /// The game as it stood after `n` plies (replaying its record from the start; die rolls that
 /// follow a move come with it).
 fn replay_view(entry: &GameEntry, n: usize) -> Result<GameView, ApiError> {
-    let mut session = games::create(
+    let session = games::replay(
         entry.session.game(),
         &entry.rules,
         entry.position.as_deref(),
         entry.seed,
+        &entry.session.history_from(0),
+        n,
     )?;
-    for h in entry.session.history_from(0) {
-        if h.ply > n {
-            break;
-        }
-        if h.player.is_some() && session.ply() + 1 == h.ply {
-            session.play(&h.text)?;
-        }
-    }
     Ok(GameView {
         id: entry.id.clone(),
         seats: entry.seats.clone(),
@@ -845,24 +776,16 @@ pub fn prepare_search(
         .to_move()
         .ok_or_else(|| ApiError::Conflict("the game is over: there is no move to choose".into()))?;
     let seat = entry.seats.get(player).cloned().unwrap_or(Seat::Human);
-    let (seat_level, seat_seed) = match seat {
-        Seat::Ai { level } => (level, false),
-        Seat::Seed => (DEFAULT_LEVEL, true),
-        Seat::Human => (DEFAULT_LEVEL, false),
-    };
-    let level = check_level(level.unwrap_or(seat_level))?;
-    let time = match time_ms {
-        Some(ms) => Duration::from_millis(ms).min(MAX_AI_TIME),
-        None => level_time(level),
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let request = AiRequest {
+    let request = ai_request(
+        &seat,
         level,
-        seed_player: seed_player.unwrap_or(seat_seed),
-        time,
-        stop: stop.clone(),
-        seed: entry.seed ^ (entry.session.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-    };
+        time_ms,
+        seed_player,
+        entry.seed,
+        entry.session.ply(),
+    )?;
+    let stop = request.stop.clone();
+    let time = request.time;
     let task = entry.session.ai_task(request)?;
     let progress = Arc::new(Mutex::new(Progress::default()));
     let start_ply = entry.session.ply();

@@ -3,8 +3,8 @@
 //! material left to win with).
 
 use crate::session::GameResult;
+use qiyi_core::platform::Instant;
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 
 /// The time control chosen at creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,14 +1,100 @@
 //! AI helpers shared by the adapters: what a level means, alpha-beta over core's `Searcher`, and a
 //! seeded random mover.
 
+use crate::error::ApiError;
 use crate::generic::AiChoice;
-use crate::session::{AiRequest, Progress};
+use crate::session::{AiRequest, Progress, Seat};
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, Searcher};
 use qiyi_core::{Evaluator, Game, Notation, Rng};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The lowest and highest AI level.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// The AI level used when neither the request nor the seat gives one.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The longest an AI search may be given.
+pub const MAX_AI_TIME: Duration = Duration::from_secs(30);
+
+/// `level` if it is one of [`LEVELS`], else a 400-class error.
+pub fn check_level(level: u8) -> Result<u8, ApiError> {
+    if LEVELS.contains(&level) {
+        Ok(level)
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "level must be from 1 to 10, not {level}"
+        )))
+    }
+}
+
+/// Seats of a new game from the request (checked against the number of players); by default
+/// player 0 is human and the others are AI at `level`.
+pub fn seats_for(
+    req_seats: Option<Vec<Seat>>,
+    game: &str,
+    players: usize,
+    level: u8,
+) -> Result<Vec<Seat>, ApiError> {
+    match req_seats {
+        Some(seats) => {
+            if seats.len() != players {
+                return Err(ApiError::BadRequest(format!(
+                    "{game} has {players} players but {} seats were given",
+                    seats.len()
+                )));
+            }
+            for s in &seats {
+                if let Seat::Ai { level } = s {
+                    check_level(*level)?;
+                }
+            }
+            Ok(seats)
+        }
+        None => Ok((0..players)
+            .map(|p| {
+                if p == 0 {
+                    Seat::Human
+                } else {
+                    Seat::Ai { level }
+                }
+            })
+            .collect()),
+    }
+}
+
+/// The search a request asks of the player in `seat` at ply `ply` of a game seeded with
+/// `game_seed`: level and seed player from the request, else the seat's; time from the request
+/// (at most [`MAX_AI_TIME`]), else the level's; the search's seed from the game's seed and the
+/// ply, so a game replayed with the same seed gets the same AI moves wherever it runs.
+pub fn ai_request(
+    seat: &Seat,
+    level: Option<u8>,
+    time_ms: Option<u64>,
+    seed_player: Option<bool>,
+    game_seed: u64,
+    ply: usize,
+) -> Result<AiRequest, ApiError> {
+    let (seat_level, seat_seed) = match seat {
+        Seat::Ai { level } => (*level, false),
+        Seat::Seed => (DEFAULT_LEVEL, true),
+        Seat::Human => (DEFAULT_LEVEL, false),
+    };
+    let level = check_level(level.unwrap_or(seat_level))?;
+    let time = match time_ms {
+        Some(ms) => Duration::from_millis(ms).min(MAX_AI_TIME),
+        None => level_time(level),
+    };
+    Ok(AiRequest {
+        level,
+        seed_player: seed_player.unwrap_or(seat_seed),
+        time,
+        stop: Arc::new(AtomicBool::new(false)),
+        seed: game_seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    })
+}
 
 /// The default thinking time of a level (level 1: 0.1 s ... level 10: 5 s).
 pub fn level_time(level: u8) -> Duration {

@@ -1,8 +1,12 @@
 //! The API's typed errors and how they become HTTP answers (`4xx`/`5xx` with `{"error": "..."}`).
 
+#[cfg(feature = "server")]
 use axum::http::StatusCode;
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
+#[cfg(feature = "server")]
 use axum::Json;
+#[cfg(feature = "server")]
 use serde_json::json;
 use thiserror::Error;
 
@@ -41,6 +45,7 @@ pub enum ApiError {
     Internal(String),
 }
 
+#[cfg(feature = "server")]
 impl ApiError {
     /// The HTTP status this error is answered with.
     pub fn status(&self) -> StatusCode {
@@ -58,6 +63,7 @@ impl ApiError {
     }
 }
 
+#[cfg(feature = "server")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status(), Json(json!({ "error": self.to_string() }))).into_response()

@@ -6,8 +6,9 @@ use crate::session::{
     AiAnswer, AiRequest, AiTask, GameResult, GameSession, HistoryEntry, MoveOption, Progress,
     Snapshot, SolveAnswer, SolveTask, TurnView,
 };
+use qiyi_core::platform::Instant;
 use qiyi_core::{Game, Notation, Rng, Turn};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The most chance outcomes resolved in a row after one move (a guard against endless chains).
 const MAX_CHANCE_CHAIN: usize = 10_000;

@@ -7,6 +7,10 @@
 //! [`session::GameSession`], built by [`generic::Session`] from the game's rules and a small
 //! [`generic::Adapter`]; AI searches run on blocking threads so they never stall other requests.
 //!
+//! The feature `server` (on by default) is the server: without it the crate is only its game
+//! layer ([`games`], [`generic`], [`session`], [`engine`], [`clock`], [`error`]), which builds
+//! for the browser (`crates/wasm`) and which `qiyi play` uses too.
+//!
 //! ```no_run
 //! // Serve on 127.0.0.1:8080 and print the address (what `qiyi serve` does).
 //! qiyi_web::serve_blocking(&qiyi_web::ServeConfig::default(), |url| println!("{url}")).unwrap();
@@ -21,29 +25,43 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "server")]
 pub mod api;
+#[cfg(feature = "server")]
 pub mod assets;
 pub mod clock;
+#[cfg(feature = "server")]
 pub mod db;
 pub mod engine;
 pub mod error;
 pub mod games;
 pub mod generic;
+#[cfg(feature = "server")]
 pub mod host;
+#[cfg(feature = "server")]
 pub mod live;
+#[cfg(feature = "server")]
 pub mod record;
+#[cfg(feature = "server")]
 pub mod resign;
 pub mod session;
+#[cfg(feature = "server")]
 pub mod store;
+#[cfg(feature = "server")]
 pub mod tokens;
 
+#[cfg(feature = "server")]
 use axum::routing::get;
+#[cfg(feature = "server")]
 use axum::Router;
+#[cfg(feature = "server")]
 use std::net::SocketAddr;
+#[cfg(feature = "server")]
 use std::time::Duration;
 
 pub use error::ApiError;
 
+#[cfg(feature = "server")]
 /// Where and how to serve.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -61,6 +79,7 @@ pub struct ServeConfig {
     pub limits: api::Limits,
 }
 
+#[cfg(feature = "server")]
 /// Where games are stored by default: `$XDG_DATA_HOME/qiyi/games.sqlite` on Linux (the user's
 /// data directory elsewhere), or `./qiyi-games.sqlite` when there is none.
 pub fn default_db_path() -> String {
@@ -70,6 +89,7 @@ pub fn default_db_path() -> String {
     }
 }
 
+#[cfg(feature = "server")]
 impl Default for ServeConfig {
     fn default() -> Self {
         ServeConfig {
@@ -88,6 +108,7 @@ impl Default for ServeConfig {
     }
 }
 
+#[cfg(feature = "server")]
 /// Errors of starting the server.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -102,6 +123,7 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
+#[cfg(feature = "server")]
 /// The whole application: the page, its assets and the API under `/api`, with the host layers.
 pub fn router(state: api::AppState) -> Router {
     let app = Router::new()
@@ -119,6 +141,7 @@ pub fn router(state: api::AppState) -> Router {
     host::layers(app, &state)
 }
 
+#[cfg(feature = "server")]
 /// Waits for Ctrl-C or (on Unix) SIGTERM.
 async fn stop_signal() {
     let ctrl_c = async {
@@ -141,6 +164,7 @@ async fn stop_signal() {
     }
 }
 
+#[cfg(feature = "server")]
 /// Opens the database, binds, calls `on_ready` with the page's URL, and serves until Ctrl-C or
 /// SIGTERM; then ends live streams and searches, lets running requests finish (every write is
 /// committed before its answer) and checkpoints the database.
@@ -186,6 +210,7 @@ pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<
     Ok(())
 }
 
+#[cfg(feature = "server")]
 /// [`serve`] on a fresh multi-threaded runtime (for callers without one, like the CLI).
 pub fn serve_blocking(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()

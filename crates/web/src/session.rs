@@ -52,7 +52,7 @@ pub struct HistoryEntry {
 }
 
 /// The end of a game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// Return of every player, in `[-1, 1]`.
     pub returns: Vec<f64>,
@@ -102,6 +102,24 @@ pub struct Snapshot {
     pub view: serde_json::Value,
     /// The AI players this game offers, in words (for the page to say which AI it is).
     pub engines: Vec<String>,
+}
+
+/// The body of `POST /api/games/{id}/ai` (every field optional; see `API.md`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AiBody {
+    /// Strength 1-10 (default: the seat's).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// Time budget in milliseconds (default: the level's).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// Play the move (default) or only suggest it (a hint).
+    #[serde(default)]
+    pub play: Option<bool>,
+    /// The article's player instead of the strongest (default: the seat's).
+    #[serde(default)]
+    pub seed_player: Option<bool>,
 }
 
 /// What an AI search is asked to do.

@@ -18,9 +18,10 @@ use crate::eval::Evaluation;
 use crate::position::{Move, Position};
 use crate::search::XiangqiSearch;
 use qiyi_core::eval::{Evaluator, Score};
+use qiyi_core::platform::Instant;
 use qiyi_core::rng::splitmix64;
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Material values in centipawns, indexed by [`PieceKind`].
 pub const PIECE_VALUES: [Score; 7] = [0, 200, 200, 450, 1000, 450, 100];

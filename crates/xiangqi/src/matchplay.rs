@@ -11,12 +11,13 @@ use crate::error::XiangqiError;
 use crate::position::{Move, Position, START_FEN};
 use crate::protocol::Dialect;
 use crate::rules::{EndReason, Outcome};
+use qiyi_core::platform::Instant;
 use qiyi_core::search::SearchLimits;
 use qiyi_core::stats::Wdl;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
 
 /// `go time T` (no increment: one move to go) for a UCCI engine is first sent as the wanted move

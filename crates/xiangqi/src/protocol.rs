@@ -10,12 +10,13 @@
 use crate::engine::{Clock, Engine, EngineConfig, Level};
 use crate::position::{Move, Position, START_FEN};
 use qiyi_core::eval::{Score, MATE, MATE_BOUND};
+use qiyi_core::platform::Instant;
 use qiyi_core::search::{SearchInfo, SearchLimits};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which protocol to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -409,7 +409,7 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
         XiangqiSearch {
             eval,
             tt: Arc::new(TranspositionTable::new(tt_mib.max(1))),
-            threads: threads.max(1),
+            threads: qiyi_core::platform::search_threads(threads),
             tweaks: SearchTweaks::default(),
         }
     }

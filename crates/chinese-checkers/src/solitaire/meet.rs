@@ -13,8 +13,8 @@
 
 use super::Solitaire;
 use crate::board::{bit, Bits, CELLS};
+use qiyi_core::platform::Instant;
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// Binomial coefficients `C(n, k)` for `n <= 121`, `k <= 10`: the combinatorial number system
 /// that ranks a set of at most ten holes into a `u64` (`C(121, 10) < 2^47`).

@@ -33,9 +33,10 @@ pub use dfs::{dfs, DfsOptions};
 pub use hash::{FxBuildHasher, FxHasher};
 
 use crate::game::Puzzle;
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How a puzzle search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -182,7 +182,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
         let shared = SearchControl::new(limits);
-        let threads = self.options.threads.max(1);
+        let threads = crate::platform::search_threads(self.options.threads);
         let mut result = if threads == 1 {
             let mut w = Worker::new(self, &shared, 0);
             w.iterate(pos, &mut on_info)

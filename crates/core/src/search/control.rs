@@ -2,8 +2,8 @@
 //! limits and the clock, and each thread's batched node counter.
 
 use super::{SearchLimits, SearchStats};
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// How many nodes a thread counts locally before it adds them to the shared count and looks at
 /// the limits.

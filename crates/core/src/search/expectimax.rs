@@ -30,7 +30,7 @@ use super::nplayer::{deepen, max_n_node, NPlayerResult, Scratch};
 use super::{SearchLimits, SearchStats};
 use crate::eval::{Evaluator, MultiEvaluator};
 use crate::game::{Game, Turn};
-use std::time::Instant;
+use crate::platform::Instant;
 
 /// N-player expectimax to `depth` plies.
 pub fn expectimax<G: Game, E: MultiEvaluator<G>>(

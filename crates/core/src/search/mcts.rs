@@ -35,8 +35,9 @@
 use super::SearchLimits;
 use crate::eval::{MultiEvaluator, Policy};
 use crate::game::{Game, Turn};
+use crate::platform::Instant;
 use crate::rng::Rng;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Move probabilities for PUCT (a policy network, or a heuristic's softmax).
 pub trait Prior<G: Game>: Send + Sync {
@@ -184,7 +185,7 @@ pub fn mcts_with_cutoff<G: Game, P: Policy<G>, R: Prior<G>, E: MultiEvaluator<G>
     limits: &SearchLimits,
 ) -> MctsResult<G::Move> {
     let start = Instant::now();
-    let threads = options.threads.max(1);
+    let threads = crate::platform::search_threads(options.threads);
     let budget = match (limits.nodes, limits.effective_deadline(start), &limits.stop) {
         (None, None, None) => Some(10_000),
         (n, _, _) => n,

@@ -8,7 +8,7 @@
 use super::{SearchResult, SearchStats};
 use crate::eval::{Evaluator, Score, INFINITY};
 use crate::game::Game;
-use std::time::Instant;
+use crate::platform::Instant;
 
 /// The value-changing options of [`minimax_with`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

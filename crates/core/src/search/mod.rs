@@ -28,9 +28,10 @@ pub use control::{NodeCounter, SearchControl};
 pub use minimax::{minimax, minimax_with, minimax_with_budget, MinimaxOptions};
 
 use crate::eval::Score;
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a search did: the counts that make algorithms comparable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

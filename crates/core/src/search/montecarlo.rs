@@ -18,9 +18,10 @@
 
 use crate::eval::Policy;
 use crate::game::{Game, Turn};
+use crate::platform::Instant;
 use crate::rng::Rng;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of [`flat_monte_carlo`].
 #[derive(Clone, Debug)]

@@ -26,9 +26,9 @@
 use super::{SearchLimits, SearchStats};
 use crate::eval::MultiEvaluator;
 use crate::game::{Game, NullMove, Turn};
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The result of an n-player search.
 #[derive(Clone, Debug, PartialEq)]

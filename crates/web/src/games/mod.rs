@@ -9,7 +9,7 @@ pub mod xiangqi;
 
 use crate::error::ApiError;
 use crate::generic::Session;
-use crate::session::GameSession;
+use crate::session::{GameSession, HistoryEntry};
 use qiyi_core::Notation;
 use serde::Serialize;
 use serde_json::Value;
@@ -326,4 +326,26 @@ pub fn create(
         }
         other => Err(ApiError::UnknownGame(other.to_string(), names())),
     }
+}
+
+/// `game` as it stood after `n` plies of `history` (its record), rebuilt from its start: the
+/// player moves are played again and the die rolls after them follow from `seed`.
+pub fn replay(
+    game: &str,
+    rules: &Value,
+    position: Option<&str>,
+    seed: u64,
+    history: &[HistoryEntry],
+    n: usize,
+) -> Result<Box<dyn GameSession>, ApiError> {
+    let mut session = create(game, rules, position, seed)?;
+    for h in history {
+        if h.ply > n {
+            break;
+        }
+        if h.player.is_some() && session.ply() + 1 == h.ply {
+            session.play(&h.text)?;
+        }
+    }
+    Ok(session)
 }

@@ -4,11 +4,12 @@
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
 use crate::session::{AiRequest, Progress, SolveAnswer};
+use qiyi_core::platform::Instant;
 use qiyi_core::{Game, Notation};
 use qiyi_peg_solitaire::{Board, Finish, Lattice, PegPosition, Problem};
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Solver positions examined per millisecond of budget (a conservative rate for the DFS).
 const NODES_PER_MS: u64 = 2_000;

@@ -1,0 +1,38 @@
+// The engine worker of the static site: runs one search job at a time (an AI move, a hint, the
+// peg solver) in qiyi-wasm and posts its progress and answer back to local.js. It keeps no
+// state, so the page may end it at any moment to stop a search.
+"use strict";
+importScripts("pkg/qiyi_wasm.js");
+
+let ready = null;
+
+// The aeroplane tables (2 MB packed and gzipped) are fetched the first time an aeroplane job
+// comes, not on every visit.
+async function loadTables() {
+  const res = await fetch("data/aeroplane-tables.bin.gz");
+  if (!res.ok) throw new Error("the aeroplane tables could not be fetched (HTTP " + res.status + "); they are needed once, with a network");
+  let bytes = new Uint8Array(await res.arrayBuffer());
+  // A host may already have inflated it (Content-Encoding): gzip data starts with 1f 8b.
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  wasm_bindgen.install_tables(bytes);
+}
+
+onmessage = async (ev) => {
+  const m = ev.data;
+  if (m.type === "init") {
+    ready = wasm_bindgen({ module_or_path: m.module });
+    return;
+  }
+  if (m.type !== "job") return;
+  try {
+    await ready;
+    if (wasm_bindgen.needs_tables(m.game)) await loadTables();
+    const answer = wasm_bindgen.run_job(m.job, (p) => postMessage({ type: "progress", id: m.id, progress: JSON.parse(p) }));
+    postMessage({ type: "done", id: m.id, answer });
+  } catch (e) {
+    postMessage({ type: "error", id: m.id, message: String(e && e.message ? e.message : e) });
+  }
+};

@@ -1,0 +1,166 @@
+// The in-browser back end of the static site: the second implementation of the page's interface
+// (crates/web/assets/backend.js describes it). The rules run here, on the page, in qiyi-wasm's
+// `Games` (the server's own game layer compiled to WebAssembly, answering the same JSON); AI
+// moves, hints and the solver run in a Web Worker (engine-worker.js) so the page never blocks.
+// A search stops at its time limit; stop() ends the worker at once and starts a fresh one (it
+// keeps no state: every job carries its game's record). Games are kept in localStorage, so a
+// reload, or a visit without network, picks them up again.
+"use strict";
+
+const LocalBackend = (() => {
+  const STORE = "qiyi-local-game-";
+  let games = null;     // wasm_bindgen.Games, once loaded
+  let module = null;    // the compiled WebAssembly.Module, shared with the worker
+
+  function fail(what, e) {
+    return new Error(`${what}: ${e && e.message ? e.message : e}. Reload the page; if this stays, clear this site's data in the browser settings (a damaged download or an old cached copy).`);
+  }
+
+  const ready = (async () => {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+      throw new Error("this browser cannot run WebAssembly, which the games need on this page: use a current browser, or play on a qiyi server (qiyi serve)");
+    }
+    // The engine is built with WebAssembly SIMD (a function returning i8x16.popcnt(splat 0)).
+    const simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+    if (!WebAssembly.validate(simd)) {
+      throw new Error("this browser's WebAssembly has no SIMD, which the game engine uses: update the browser (Chrome 91, Firefox 89, Safari 16.4 or later), or play on a qiyi server (qiyi serve)");
+    }
+    if (typeof wasm_bindgen !== "function") throw fail("the game engine's script did not load", "pkg/qiyi_wasm.js missing");
+    const url = new URL("pkg/qiyi_wasm_bg.wasm", document.baseURI);
+    try {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error("HTTP " + res.status);
+      module = await WebAssembly.compile(await res.arrayBuffer());
+      await wasm_bindgen({ module_or_path: module });
+      games = new wasm_bindgen.Games();
+    } catch (e) {
+      throw fail("the game engine could not be loaded", e);
+    }
+  })();
+  ready.catch(() => {}); // every call reports it
+
+  // ---- the engine worker ----------------------------------------------------------------------
+  const engine = (() => {
+    let worker = null;
+    let next = 1;
+    const pending = new Map(); // job id -> { resolve, reject, onProgress }
+
+    function start() {
+      worker = new Worker(new URL("engine-worker.js", document.baseURI));
+      worker.onmessage = (ev) => {
+        const m = ev.data;
+        const p = pending.get(m.id);
+        if (!p) return;
+        if (m.type === "progress") { if (p.onProgress) p.onProgress(m.progress); return; }
+        pending.delete(m.id);
+        if (m.type === "done") p.resolve(m.answer); else p.reject(new Error(m.message));
+      };
+      worker.onerror = (ev) => {
+        ev.preventDefault();
+        for (const p of pending.values()) p.reject(fail("the engine stopped", ev.message || "worker error"));
+        pending.clear();
+        worker = null;
+      };
+      worker.postMessage({ type: "init", module });
+    }
+
+    function run(job, game, onProgress, Backend) {
+      if (!worker) start();
+      const id = next++;
+      const done = new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, onProgress });
+        worker.postMessage({ type: "job", id, job, game });
+      });
+      const stop = () => {
+        const p = pending.get(id);
+        if (!p) return;
+        pending.delete(id);
+        // The worker cannot hear a message while it searches: end it, and every job it held.
+        worker.terminate();
+        worker = null;
+        p.reject(Backend.aborted());
+        for (const q of pending.values()) q.reject(Backend.aborted());
+        pending.clear();
+      };
+      return { done, stop };
+    }
+    return { run };
+  })();
+
+  function save(id) {
+    try { localStorage.setItem(STORE + id, games.record(id)); } catch (e) { /* private mode or full: the game still plays */ }
+  }
+
+  function create(Backend) {
+    async function held(id) {
+      await ready;
+      if (games.has(id)) return;
+      let record = null;
+      try { record = localStorage.getItem(STORE + id); } catch (e) { /* no storage */ }
+      if (!record) throw new Error(`no game ${id} on this device: games played on this page are kept in this browser only`);
+      try { games.restore(record); } catch (e) { throw new Error(`the stored game ${id} cannot be read (${e.message}); start a new game`); }
+    }
+
+    function game(id, token) {
+      const call = async (f) => { await held(id); const out = JSON.parse(f()); save(id); return out; };
+      const search = (jobOf, options, onProgress) => {
+        let inner = null;
+        let stopped = false;
+        const done = (async () => {
+          await held(id);
+          const job = jobOf(JSON.stringify(options || {}));
+          if (stopped) throw Backend.aborted();
+          inner = engine.run(job, JSON.parse(job).game, onProgress, Backend);
+          const answer = await inner.done;
+          const out = JSON.parse(games.finish(id, job, answer));
+          save(id);
+          return out;
+        })();
+        return new Backend.Task(done, () => { stopped = true; if (inner) inner.stop(); });
+      };
+      return {
+        id,
+        token,
+        state: (ply) => call(() => games.state(id, ply === undefined || ply === null ? -1 : ply)),
+        move: (text, ply) => call(() => games.play(id, text, ply === undefined || ply === null ? -1 : ply)),
+        ai: (options, onProgress) => search((o) => games.ai_job(id, o), options, onProgress),
+        solve: (options, onProgress) => search((o) => games.solve_job(id, o), options, onProgress),
+        undo: (plies) => call(() => games.undo(id, plies)),
+        position: (text) => call(() => games.position(id, text)),
+        resign: (body) => call(() => games.resign(id, JSON.stringify(body || {}))),
+        draw: (body) => call(() => games.draw(id, JSON.stringify(body || {}))),
+        // One page plays every seat: nothing to follow.
+        follow: () => ({ close() {} }),
+        exportHref: () => "#",
+      };
+    }
+
+    const page = (name, params) => {
+      const q = Object.entries(params || {}).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+      return name + (q ? "?" + q : "");
+    };
+
+    return {
+      kind: "local",
+      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: false, review: false },
+      site: {
+        play: (g, params) => page("play.html", Object.assign({ game: g }, params || {})),
+        game: () => new URLSearchParams(location.search).get("game") || "",
+        home: "./",
+        lab: "lab.html",
+      },
+      async catalog() { await ready; return JSON.parse(wasm_bindgen.catalog()); },
+      async create(body) {
+        await ready;
+        const out = JSON.parse(games.create(JSON.stringify(body), Date.now()));
+        save(out.id);
+        return out;
+      },
+      archive: async () => { throw new Error("the archive of games needs a server (qiyi serve)"); },
+      importRecord: async () => { throw new Error("importing records needs a server (qiyi serve)"); },
+      game,
+    };
+  }
+
+  return { create, ready };
+})();

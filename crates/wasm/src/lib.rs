@@ -1,0 +1,197 @@
+//! qiyi-wasm: every qiyi game in the browser. The static site's in-browser back end
+//! (`crates/wasm/site/local.js`, the second implementation of the page's interface in
+//! `crates/web/assets/backend.js`) calls this crate twice over:
+//!
+//! - on the page's thread, [`Games`]: the rules of the games being played (create, state,
+//!   moves, undo, paste, replay, resign, draw), answering the same JSON as the server's API
+//!   (`crates/web/API.md`) because it is built from the same game layer (`qiyi-web` without its
+//!   server);
+//! - in a Web Worker, [`run_job`]: an AI move, a hint or the peg solver for a [`job::SearchJob`]
+//!   that [`Games`] wrote, so the page never blocks. A search has its time limit; to stop one
+//!   earlier the page ends the worker and starts another (the worker keeps no state).
+//!
+//! Analysis and review (issue 34) are not built yet; they belong here as further job kinds
+//! ([`job::JobKind`]), streamed through the same progress callback.
+//!
+//! Build: `scripts/site/build.sh OUT` (cargo for `wasm32-unknown-unknown`, then
+//! `wasm-bindgen --target no-modules`).
+
+#![warn(missing_docs)]
+
+pub mod bench;
+pub mod job;
+pub mod local;
+pub mod pack;
+
+use qiyi_web::error::ApiError;
+use wasm_bindgen::prelude::*;
+
+fn js_error(e: ApiError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn json(v: &serde_json::Value) -> String {
+    v.to_string()
+}
+
+/// Installs a panic hook that writes Rust panics to the console with their message (instead of
+/// "unreachable executed").
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The catalog of `GET /api/games`, as JSON.
+#[wasm_bindgen]
+pub fn catalog() -> String {
+    serde_json::json!({ "games": qiyi_web::games::catalog() }).to_string()
+}
+
+/// This crate's version (the page shows it and the service worker names its cache by it).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// The games of one page (see [`local::LocalGames`]); every method answers JSON text or throws
+/// an `Error` whose message is for people.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Games(local::LocalGames);
+
+#[wasm_bindgen]
+impl Games {
+    /// No games yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Games {
+        Games::default()
+    }
+
+    /// `POST /api/games`; `stamp` (the time) keeps ids unique across visits.
+    pub fn create(&mut self, body: &str, stamp: f64) -> Result<String, JsError> {
+        self.0
+            .create(body, stamp as u64)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// A stored game back from its record; answers its id.
+    pub fn restore(&mut self, record: &str) -> Result<String, JsError> {
+        self.0.restore(record).map_err(js_error)
+    }
+
+    /// The record of a game, to store.
+    pub fn record(&self, id: &str) -> Result<String, JsError> {
+        self.0.record(id).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// Whether the game is held here.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.has(id)
+    }
+
+    /// STATE now (`ply` < 0) or after `ply` plies.
+    pub fn state(&self, id: &str, ply: i32) -> Result<String, JsError> {
+        let ply = usize::try_from(ply).ok();
+        self.0.state(id, ply).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// Plays `mv`; `ply` < 0: whatever the game's ply.
+    pub fn play(&mut self, id: &str, mv: &str, ply: i32) -> Result<String, JsError> {
+        let ply = usize::try_from(ply).ok();
+        self.0.play(id, mv, ply).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// Takes back `plies` chosen moves.
+    pub fn undo(&mut self, id: &str, plies: u32) -> Result<String, JsError> {
+        self.0
+            .undo(id, plies as usize)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// Restarts the game from a pasted position.
+    pub fn position(&mut self, id: &str, text: &str) -> Result<String, JsError> {
+        self.0
+            .position(id, text)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// `POST /resign` with its body.
+    pub fn resign(&mut self, id: &str, body: &str) -> Result<String, JsError> {
+        self.0.resign(id, body).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// `POST /draw` with its body.
+    pub fn draw(&mut self, id: &str, body: &str) -> Result<String, JsError> {
+        self.0.draw(id, body).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// The job for the engine worker that `POST /ai` with `body` asks for.
+    pub fn ai_job(&self, id: &str, body: &str) -> Result<String, JsError> {
+        let job = self.0.ai_job(id, body).map_err(js_error)?;
+        serde_json::to_string(&job).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The job for the engine worker that `POST /solve` with `body` asks for.
+    pub fn solve_job(&self, id: &str, body: &str) -> Result<String, JsError> {
+        let job = self.0.solve_job(id, body).map_err(js_error)?;
+        serde_json::to_string(&job).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Takes the worker's `answer` to `job`: `{ai, played, state}` or `{solve, state}`.
+    pub fn finish(&mut self, id: &str, job: &str, answer: &str) -> Result<String, JsError> {
+        let job: job::SearchJob =
+            serde_json::from_str(job).map_err(|e| JsError::new(&format!("bad job: {e}")))?;
+        self.0
+            .finish(id, &job, answer)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+}
+
+/// In the worker: runs a job, calling `progress` with each report (`{depth, score, nodes, pv}`
+/// as JSON text); answers the engine's or the solver's answer as JSON.
+#[wasm_bindgen]
+pub fn run_job(job: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    let job: job::SearchJob =
+        serde_json::from_str(job).map_err(|e| JsError::new(&format!("bad job: {e}")))?;
+    let report = |p: qiyi_web::session::Progress| {
+        if let Ok(text) = serde_json::to_string(&p) {
+            let _ = progress.call1(&JsValue::NULL, &JsValue::from_str(&text));
+        }
+    };
+    job.run(&report).map_err(js_error)
+}
+
+/// Whether a job for `game` needs data the worker has not loaded yet: the aeroplane tables
+/// (fetched only when aeroplane chess is played).
+#[wasm_bindgen]
+pub fn needs_tables(game: &str) -> bool {
+    game == "aeroplane" && !qiyi_aeroplane::tables::available()
+}
+
+/// Installs the aeroplane tables from the site's packed file (already inflated); a damaged file
+/// throws, naming what is wrong.
+#[wasm_bindgen]
+pub fn install_tables(packed: &[u8]) -> Result<(), JsError> {
+    let tables = pack::unpack(packed).map_err(|e| JsError::new(&e.to_string()))?;
+    let [race, hazard, random]: [Vec<u8>; 3] = tables
+        .try_into()
+        .map_err(|_| JsError::new("the aeroplane table file holds the wrong number of tables"))?;
+    qiyi_aeroplane::tables::install(race, hazard, random).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Runs one of the [`bench`] measures (`xiangqi`, `checkers`, `peg-solitaire`, `aeroplane`)
+/// here, in the browser; answers `{name, what, nodes, ms}` as JSON.
+#[wasm_bindgen]
+pub fn bench_js(name: &str) -> Result<String, JsError> {
+    let m = bench::run(name).ok_or_else(|| {
+        JsError::new(&format!(
+            "no measure {name} here (one of {}; aeroplane needs its tables installed)",
+            bench::NAMES.join(", ")
+        ))
+    })?;
+    serde_json::to_string(&m).map_err(|e| JsError::new(&e.to_string()))
+}
