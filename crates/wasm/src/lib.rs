@@ -183,7 +183,7 @@ pub fn install_tables(packed: &[u8]) -> Result<(), JsError> {
     qiyi_aeroplane::tables::install(race, hazard, random).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// Runs one of the [`bench`] measures (`xiangqi`, `checkers`, `peg-solitaire`, `aeroplane`)
+/// Runs one of the [`mod@bench`] measures (`xiangqi`, `checkers`, `peg-solitaire`, `aeroplane`)
 /// here, in the browser; answers `{name, what, nodes, ms}` as JSON.
 #[wasm_bindgen]
 pub fn bench_js(name: &str) -> Result<String, JsError> {
