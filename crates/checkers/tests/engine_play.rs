@@ -203,3 +203,57 @@ fn the_embedded_book_covers_the_openings_with_legal_moves() {
         );
     }
 }
+
+#[test]
+fn a_book_built_in_parts_or_resumed_equals_one_run() {
+    use qiyi_checkers::engine::book::{
+        book_header, book_header_budget, book_positions, build_lines, positions_in, BookBudget,
+    };
+    use std::collections::HashSet;
+    let budget = BookBudget::Depth(7);
+    let positions: Vec<_> = book_positions().into_iter().take(8).collect();
+    let run = |subset: &[_], done: &HashSet<_>| {
+        let mut lines = Vec::new();
+        build_lines(
+            subset,
+            done,
+            &budget,
+            1,
+            |l| {
+                lines.push(l.to_string());
+                Ok(())
+            },
+            |_, _| {},
+        )
+        .expect("no I/O");
+        lines
+    };
+    let whole = run(&positions, &HashSet::new());
+    assert_eq!(whole.len(), positions.len());
+    // Two machines' shares (every other position), in any order, give the same lines.
+    let even: Vec<_> = positions.iter().step_by(2).copied().collect();
+    let odd: Vec<_> = positions.iter().skip(1).step_by(2).copied().collect();
+    let mut parts = run(&odd, &HashSet::new());
+    parts.extend(run(&even, &HashSet::new()));
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(parts), sorted(whole.clone()));
+    // Interrupted after three positions and resumed: the file ends as one run's.
+    let mut text = book_header(&budget);
+    for l in &whole[..3] {
+        text.push_str(l);
+    }
+    let done = positions_in(&text);
+    assert_eq!(done.len(), 3);
+    for l in run(&positions, &done) {
+        text.push_str(&l);
+    }
+    assert_eq!(text, book_header(&budget) + &whole.concat());
+    assert_eq!(book_header_budget(&text).as_deref(), Some("--depth 7"));
+    assert_eq!(
+        book_header_budget("# FEN\tmove\tscore\tdepth (qiyi book checkers)\n"),
+        None
+    );
+}

@@ -536,28 +536,123 @@ pub fn hub(g: &Global, args: HubArgs) -> anyhow::Result<()> {
 
 /// Options of `qiyi book checkers`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("budget").args(["depth", "nodes", "movetime"])))]
 pub struct BookArgs {
-    /// Search time per book position in milliseconds.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    movetime: u64,
-    /// Where to write the book (TSV).
+    /// Search every book position to this depth (reproducible with --threads 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Search every book position for this many nodes (reproducible with --threads 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000_000))]
+    nodes: Option<u64>,
+    /// Search time per book position in milliseconds (the default: 1000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    movetime: Option<u64>,
+    /// Only part K of N (`--part 2/4`: every fourth position from the third): one machine's
+    /// share; the parts' files together are the whole book, identical to one run.
+    #[arg(long, value_parser = parse_part)]
+    part: Option<(usize, usize)>,
+    /// Where to write the book (TSV). A file that exists is resumed: its positions are kept and
+    /// skipped, if it was built with the same budget.
     #[arg(long)]
     out: PathBuf,
 }
 
-/// Builds the opening book.
+/// Reads `K/N` with 1 <= K <= N.
+fn parse_part(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}`: expected K/N, e.g. 1/4"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{k}` is not a part number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` is not a number of parts"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("part {k}/{n}: K must be between 1 and N"));
+    }
+    Ok((k, n))
+}
+
+/// Builds the opening book (resumable, appended one position at a time).
 pub fn book(g: &Global, args: BookArgs) -> anyhow::Result<()> {
-    let n = book::book_positions().len();
-    let bar = progress(n as u64, "book");
-    let text = book::build_book(Duration::from_millis(args.movetime), g.threads(), |i, _| {
-        bar.set_position(i as u64)
-    });
+    use std::io::Write;
+    let budget = match (args.depth, args.nodes, args.movetime) {
+        (Some(d), _, _) => book::BookBudget::Depth(d),
+        (_, Some(n), _) => book::BookBudget::Nodes(n),
+        (_, _, ms) => book::BookBudget::MoveTime(Duration::from_millis(ms.unwrap_or(1000))),
+    };
+    let threads = g.threads();
+    if budget.is_deterministic() && threads > 1 {
+        eprintln!("note: with --threads {threads} the book depends on thread timing; --threads 1 makes it reproducible");
+    }
+    let all = book::book_positions();
+    let positions: Vec<_> = match args.part {
+        Some((k, n)) => all.iter().skip(k - 1).step_by(n).copied().collect(),
+        None => all,
+    };
+    let existing = match std::fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", args.out.display())),
+    };
+    if !existing.is_empty() {
+        match book::book_header_budget(&existing) {
+            Some(option) if option == budget.option() => {}
+            Some(option) => bail!(
+                "{} holds a book built with {option}, not {}: pass the same budget to resume it, or another --out",
+                args.out.display(),
+                budget.option()
+            ),
+            None => bail!(
+                "{} is not a book written by `qiyi book checkers` with a recorded budget; choose another --out",
+                args.out.display()
+            ),
+        }
+    }
+    let done = book::positions_in(&existing);
+    let already = positions.iter().filter(|b| done.contains(b)).count();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("opening {}", args.out.display()))?;
+    if existing.is_empty() {
+        file.write_all(book::book_header(&budget).as_bytes())
+            .with_context(|| format!("writing {}", args.out.display()))?;
+    }
+    let bar = progress(positions.len() as u64, "book");
+    let started = Instant::now();
+    book::build_lines(
+        &positions,
+        &done,
+        &budget,
+        threads,
+        |line| {
+            file.write_all(line.as_bytes())?;
+            file.flush()
+        },
+        |i, _| bar.set_position(i as u64),
+    )
+    .with_context(|| format!("writing {}", args.out.display()))?;
     bar.finish_and_clear();
-    std::fs::write(&args.out, &text).with_context(|| format!("writing {}", args.out.display()))?;
+    let n = positions.len();
+    let searched = n - already;
+    let secs = started.elapsed().as_secs_f64();
     if g.json {
-        print_json(&serde_json::json!({ "positions": n, "out": args.out.display().to_string() }))
+        print_json(&serde_json::json!({
+            "positions": n, "searched": searched, "resumed": already,
+            "budget": budget.option(), "threads": threads, "seconds": secs,
+            "out": args.out.display().to_string(),
+        }))
     } else {
-        println!("{n} book positions written to {}", args.out.display());
+        println!(
+            "{n} book positions in {} ({searched} searched, {already} kept from before; {}, {threads} thread(s), {secs:.1} s)",
+            args.out.display(),
+            budget.option()
+        );
         Ok(())
     }
 }

@@ -2,7 +2,8 @@
 //! position one and two plies in, and every position after a three-move ballot.
 //!
 //! `book.tsv` (embedded) holds one `FEN<TAB>move<TAB>score<TAB>depth` line per position; it is
-//! written by [`build_book`] (`qiyi book checkers --movetime MS --out FILE`). Lookups go by the
+//! written by [`build_lines`] (`qiyi book checkers --depth D --out FILE`; its first line,
+//! [`book_header`], names the budget). Lookups go by the
 //! position (not the move order), so transpositions share entries.
 
 use super::player::{Engine, Level};
@@ -88,28 +89,107 @@ pub fn book_positions() -> Vec<Board> {
     out
 }
 
-/// Searches every book position for `movetime` and returns the book text.
-pub fn build_book(
-    movetime: Duration,
+/// How long each book position is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookBudget {
+    /// A fixed depth (deterministic with one thread).
+    Depth(u32),
+    /// A fixed node count (deterministic with one thread).
+    Nodes(u64),
+    /// A move time (depends on the machine and its load).
+    MoveTime(Duration),
+}
+
+impl BookBudget {
+    /// The budget as the `qiyi book checkers` option that asks for it (`--depth 20`).
+    pub fn option(&self) -> String {
+        match self {
+            BookBudget::Depth(d) => format!("--depth {d}"),
+            BookBudget::Nodes(n) => format!("--nodes {n}"),
+            BookBudget::MoveTime(t) => format!("--movetime {}", t.as_millis()),
+        }
+    }
+
+    /// Whether the same budget gives the same book on any machine (one thread).
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(self, BookBudget::MoveTime(_))
+    }
+
+    fn limits(&self) -> SearchLimits {
+        match *self {
+            BookBudget::Depth(d) => SearchLimits::depth(d),
+            BookBudget::Nodes(n) => SearchLimits::nodes(n),
+            BookBudget::MoveTime(t) => SearchLimits::move_time(t),
+        }
+    }
+}
+
+/// The first line of a book file built with `budget`; [`book_header_budget`] reads it back.
+pub fn book_header(budget: &BookBudget) -> String {
+    format!(
+        "# FEN\tmove\tscore\tdepth (qiyi book checkers {})\n",
+        budget.option()
+    )
+}
+
+/// The budget named by a book file's first line, if it names one (books written before budgets
+/// were recorded do not).
+pub fn book_header_budget(text: &str) -> Option<String> {
+    let first = text.lines().next()?;
+    let rest = first.strip_prefix("# FEN\tmove\tscore\tdepth (qiyi book checkers ")?;
+    let option = rest.strip_suffix(')')?;
+    (!option.is_empty()).then(|| option.to_string())
+}
+
+/// The positions of a book text that already have a valid line (a resumed build skips them).
+pub fn positions_in(text: &str) -> std::collections::HashSet<Board> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let b = board_from_fen(f.next()?).ok()?;
+            notation::parse_move(&b, f.next()?).ok()?;
+            Some(b)
+        })
+        .collect()
+}
+
+/// Searches one position within `budget` with the tables cleared first, so its line does not
+/// depend on which positions were searched before it (a resumed or split build is identical to
+/// one run). `None` when the position has no move.
+pub fn book_line(engine: &mut Engine, board: &Board, budget: &BookBudget) -> Option<String> {
+    engine.new_game();
+    let pos = Checkers::from_board(*board);
+    let r = engine.analyse(&pos, &budget.limits(), |_| {});
+    let mv = r.best_move?;
+    Some(format!(
+        "{}\t{}\t{}\t{}\n",
+        notation::board_to_fen(board),
+        notation::move_to_pdn(&mv),
+        r.score,
+        r.stats.depth
+    ))
+}
+
+/// Searches every position of `positions` not in `done` within `budget`, handing each finished
+/// line to `emit` as soon as it exists (the CLI appends it to the book file, so an interrupted
+/// build resumes where it stopped); `progress` sees (positions finished, positions in all).
+pub fn build_lines(
+    positions: &[Board],
+    done: &std::collections::HashSet<Board>,
+    budget: &BookBudget,
     threads: usize,
+    mut emit: impl FnMut(&str) -> std::io::Result<()>,
     mut progress: impl FnMut(usize, usize),
-) -> String {
-    let positions = book_positions();
-    let mut text = String::from("# FEN\tmove\tscore\tdepth (qiyi book checkers)\n");
+) -> std::io::Result<()> {
     let mut engine = Engine::new(Level::MAX, threads);
     for (i, b) in positions.iter().enumerate() {
-        let pos = Checkers::from_board(*b);
-        let r = engine.analyse(&pos, &SearchLimits::move_time(movetime), |_| {});
-        if let Some(mv) = r.best_move {
-            text.push_str(&format!(
-                "{}\t{}\t{}\t{}\n",
-                notation::board_to_fen(b),
-                notation::move_to_pdn(&mv),
-                r.score,
-                r.stats.depth
-            ));
+        if !done.contains(b) {
+            if let Some(line) = book_line(&mut engine, b, budget) {
+                emit(&line)?;
+            }
         }
         progress(i + 1, positions.len());
     }
-    text
+    Ok(())
 }
