@@ -9,6 +9,7 @@
 
 pub mod batch;
 pub mod dynamic;
+pub mod engine;
 pub mod error;
 pub mod games;
 pub mod py;
@@ -25,6 +26,7 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<py::Game>()?;
     m.add_class::<py::State>()?;
     m.add_class::<py::SearchResult>()?;
+    m.add_class::<engine::Engine>()?;
     m.add_class::<vector::VectorGames>()?;
     m.add_function(wrap_pyfunction!(py::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(py::registered_names, m)?)?;
