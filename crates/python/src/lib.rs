@@ -12,6 +12,7 @@ pub mod dynamic;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod learn;
 pub mod py;
 pub mod search;
 pub mod tournament;
@@ -34,6 +35,8 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::play_games, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::summarize, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::selfplay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::checkers_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::checkers_selfplay_claim, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;
     m.add("UnknownGameError", py.get_type::<error::UnknownGameError>())?;
     m.add("RuleError", py.get_type::<error::RuleError>())?;
