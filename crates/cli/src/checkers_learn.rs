@@ -4,14 +4,12 @@
 use crate::common::{print_json, progress, Global};
 use anyhow::{bail, Context};
 use clap::Args;
-use qiyi_checkers::ballot::tournament_ballots;
 use qiyi_checkers::engine::nn::CheckersFeatures;
-use qiyi_checkers::engine::{Engine, EvalChoice, Level, Weights};
+use qiyi_checkers::engine::selfplay::SelfplayOptions;
+use qiyi_checkers::engine::EvalChoice;
 use qiyi_checkers::Checkers;
-use qiyi_core::learn::selfplay::{self, SelfPlayConfig};
 use qiyi_core::learn::train::{self, entropy, fit_scale, TrainConfig, Trainer};
 use qiyi_core::learn::{Arch, Dataset, QuantNet};
-use qiyi_core::search::SearchLimits;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -65,38 +63,23 @@ struct SelfplayReport {
 /// Runs self-play and prints what it wrote.
 pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
     let eval = EvalChoice::parse(&args.eval).context("--eval")?;
-    let openings: Vec<Checkers> = tournament_ballots()
-        .iter()
-        .map(|b| b.play().map(|(board, _)| Checkers::from_board(board)))
-        .collect::<Result<_, _>>()
-        .context("replaying the ballots")?;
-    let config = SelfPlayConfig {
+    let options = SelfplayOptions {
         games: args.games as usize,
         games_per_shard: args.games_per_shard as usize,
         seed: g.seed,
-        threads: g.threads(),
+        depth: args.depth,
+        nodes: args.nodes,
         random_plies: args.random_plies,
-        max_plies: 300,
+        eval: args.eval.clone(),
     };
-    let limits = if args.nodes > 0 {
-        SearchLimits::nodes(args.nodes)
-    } else {
-        SearchLimits::depth(args.depth)
-    };
+    let config = options.config(g.threads());
     let bar = progress(config.shards() as u64, "self-play shards");
     let started = Instant::now();
-    let summary = selfplay::run(
+    let summary = qiyi_checkers::engine::selfplay::selfplay(
         &args.out,
-        &openings,
-        &config,
-        || {
-            let mut engine = Engine::with_eval(Level::MAX, 1, Weights::default(), None, &eval);
-            let limits = limits.clone();
-            move |pos: &Checkers| {
-                let r = engine.analyse(pos, &limits, |_| {});
-                r.best_move.map(|m| (m, r.score))
-            }
-        },
+        &options,
+        None,
+        config.threads,
         |done| {
             bar.inc(1);
             if !done.skipped {

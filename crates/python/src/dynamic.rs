@@ -3,8 +3,11 @@
 
 use crate::batch::{Batch, Games};
 use crate::error::{QiyiError, Result};
-use crate::search::{SearchOut, SearchRequest};
+use crate::search::{Algorithm, EngineSpec, SearchOut, SearchRequest};
+use qiyi_core::search::SearchLimits;
 use qiyi_core::{Game, Notation, Rng, Turn};
+use std::any::Any;
+use std::sync::Mutex;
 
 /// pyspiel's player id of a chance node.
 pub const CHANCE: i64 = -1;
@@ -48,6 +51,45 @@ pub trait GameDef: Clone + Send + Sync + 'static {
         pos: &Self::G,
         req: &SearchRequest,
     ) -> Result<SearchOut<<Self::G as Game>::Move>>;
+    /// The game's engine or player, kept between searches (its tables, its loaded evaluation
+    /// and endgame database).
+    type Engine: Send + 'static;
+    /// Builds the engine `spec` describes (the slow part: tables, networks, databases).
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine>;
+    /// Searches `pos` (not over, not a chance node) with `engine` within `limits`.
+    fn engine_search(
+        &self,
+        engine: &mut Self::Engine,
+        pos: &Self::G,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<<Self::G as Game>::Move>>;
+    /// Forgets what `engine` learnt in earlier searches (a new game).
+    fn clear_engine(&self, engine: &mut Self::Engine);
+}
+
+/// An engine of some game, built by [`DynState::new_engine`].
+pub type AnyEngine = Box<dyn Any + Send>;
+
+/// Engines behind `State.search(algorithm="engine")`, by game, rules and [`EngineSpec`]: built
+/// once, cleared before each search (so a search's result does not depend on earlier calls).
+static ENGINE_CACHE: Mutex<Vec<(String, AnyEngine)>> = Mutex::new(Vec::new());
+
+/// How many engines [`ENGINE_CACHE`] keeps (a checkers engine holds a 64 MiB table).
+const ENGINE_CACHE_SIZE: usize = 4;
+
+impl EngineSpec {
+    /// The engine a [`SearchRequest`] asks for (the defaults of `State.search`).
+    pub fn of(req: &SearchRequest) -> EngineSpec {
+        EngineSpec {
+            player: req.player.clone(),
+            level: req.level,
+            evaluation: None,
+            hash_mib: None,
+            endgame: None,
+            book: true,
+            seed: req.seed,
+        }
+    }
 }
 
 /// A state of any game, as the Python classes see it.
@@ -96,6 +138,16 @@ pub trait DynState: Send + Sync {
     fn history(&self) -> &[u32];
     /// Runs a search.
     fn search(&self, req: &SearchRequest) -> Result<SearchOut<u32>>;
+    /// Builds this game's engine (see [`GameDef::new_engine`]).
+    fn new_engine(&self, spec: &EngineSpec) -> Result<AnyEngine>;
+    /// Searches with `engine`, which must be one of this game's (from [`DynState::new_engine`]).
+    fn search_engine(
+        &self,
+        engine: &mut AnyEngine,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<u32>>;
+    /// Clears `engine`, one of this game's engines.
+    fn clear_engine(&self, engine: &mut AnyEngine) -> Result<()>;
     /// A readable picture of the position.
     fn describe(&self) -> String;
 }
@@ -245,6 +297,76 @@ impl<D: GameDef> State<D> {
                 "action {id} is not legal here (legal: {:?})",
                 &self.ids[..self.ids.len().min(40)]
             ))
+        })
+    }
+}
+
+impl<D: GameDef> State<D> {
+    /// An error unless a player is to move.
+    fn searchable(&self) -> Result<()> {
+        match self.turn {
+            Turn::Over => Err(QiyiError::GameOver(format!(
+                "the {} game is over: there is nothing to search",
+                self.def.name()
+            ))),
+            Turn::Chance => Err(QiyiError::Search(
+                "a chance node: apply a chance outcome before searching".into(),
+            )),
+            Turn::Player(_) => Ok(()),
+        }
+    }
+
+    /// `engine` as this game's engine, or an error naming the mismatch.
+    fn own_engine<'a>(&self, engine: &'a mut AnyEngine) -> Result<&'a mut D::Engine> {
+        engine.downcast_mut::<D::Engine>().ok_or_else(|| {
+            QiyiError::Search(format!(
+                "this engine was made for another game; it cannot search a {} state",
+                self.def.name()
+            ))
+        })
+    }
+
+    /// A search's moves as ids and notation, replaying the principal variation while it
+    /// stays legal.
+    fn to_ids(&self, out: SearchOut<<D::G as Game>::Move>) -> Result<SearchOut<u32>> {
+        let mut pos = self.pos.clone();
+        let mut legal = Vec::new();
+        let mut ids = Vec::new();
+        let mut pv = Vec::new();
+        let mut pv_text = Vec::new();
+        for &mv in &out.pv {
+            pos.legal_moves(&mut legal);
+            let Some(k) = legal.iter().position(|&m| m == mv) else {
+                break;
+            };
+            self.def.ids(&pos, &legal, &mut ids);
+            pv.push(ids[k]);
+            pv_text.push(pos.move_to_text(mv));
+            pos.make(mv);
+        }
+        let best = match out.best {
+            Some(mv) => {
+                let mut legal = Vec::new();
+                self.pos.legal_moves(&mut legal);
+                let k = legal.iter().position(|&m| m == mv).ok_or_else(|| {
+                    QiyiError::Search(format!("{} chose an illegal move", out.algorithm))
+                })?;
+                self.def.ids(&self.pos, &legal, &mut ids);
+                Some((ids[k], self.pos.move_to_text(mv)))
+            }
+            None => None,
+        };
+        Ok(SearchOut {
+            best: best.as_ref().map(|b| b.0),
+            best_text: best.map(|b| b.1),
+            score: out.score,
+            pv,
+            pv_text,
+            nodes: out.nodes,
+            depth: out.depth,
+            seconds: out.seconds,
+            algorithm: out.algorithm,
+            exact: out.exact,
         })
     }
 }
@@ -410,61 +532,53 @@ impl<D: GameDef> DynState for State<D> {
     }
 
     fn search(&self, req: &SearchRequest) -> Result<SearchOut<u32>> {
-        match self.turn {
-            Turn::Over => {
-                return Err(QiyiError::GameOver(format!(
-                    "the {} game is over: there is nothing to search",
-                    self.def.name()
-                )))
-            }
-            Turn::Chance => {
-                return Err(QiyiError::Search(
-                    "a chance node: apply a chance outcome before searching".into(),
-                ))
-            }
-            Turn::Player(_) => {}
+        self.searchable()?;
+        if req.algorithm != Algorithm::Engine {
+            let out = self.def.search(&self.pos, req)?;
+            return self.to_ids(out);
         }
-        let out = self.def.search(&self.pos, req)?;
-        // Moves to ids and notation, replaying the principal variation while it stays legal.
-        let mut pos = self.pos.clone();
-        let mut legal = Vec::new();
-        let mut ids = Vec::new();
-        let mut pv = Vec::new();
-        let mut pv_text = Vec::new();
-        for &mv in &out.pv {
-            pos.legal_moves(&mut legal);
-            let Some(k) = legal.iter().position(|&m| m == mv) else {
-                break;
-            };
-            self.def.ids(&pos, &legal, &mut ids);
-            pv.push(ids[k]);
-            pv_text.push(pos.move_to_text(mv));
-            pos.make(mv);
-        }
-        let best = match out.best {
-            Some(mv) => {
-                let mut legal = Vec::new();
-                self.pos.legal_moves(&mut legal);
-                let k = legal.iter().position(|&m| m == mv).ok_or_else(|| {
-                    QiyiError::Search(format!("{} chose an illegal move", out.algorithm))
-                })?;
-                self.def.ids(&self.pos, &legal, &mut ids);
-                Some((ids[k], self.pos.move_to_text(mv)))
-            }
-            None => None,
+        let spec = EngineSpec::of(req);
+        let key = format!("{}|{:?}|{:?}", self.def.name(), self.def.params(), spec);
+        let cached = {
+            let mut cache = ENGINE_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+            cache
+                .iter()
+                .position(|(k, _)| *k == key)
+                .map(|i| cache.swap_remove(i).1)
         };
-        Ok(SearchOut {
-            best: best.as_ref().map(|b| b.0),
-            best_text: best.map(|b| b.1),
-            score: out.score,
-            pv,
-            pv_text,
-            nodes: out.nodes,
-            depth: out.depth,
-            seconds: out.seconds,
-            algorithm: out.algorithm,
-            exact: out.exact,
-        })
+        let mut engine = match cached {
+            Some(e) => e,
+            None => self.new_engine(&spec)?,
+        };
+        self.clear_engine(&mut engine)?;
+        let out = self.search_engine(&mut engine, &req.limits);
+        let mut cache = ENGINE_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= ENGINE_CACHE_SIZE {
+            cache.remove(0);
+        }
+        cache.push((key, engine));
+        out
+    }
+
+    fn new_engine(&self, spec: &EngineSpec) -> Result<AnyEngine> {
+        Ok(Box::new(self.def.new_engine(spec)?))
+    }
+
+    fn search_engine(
+        &self,
+        engine: &mut AnyEngine,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<u32>> {
+        self.searchable()?;
+        let engine = self.own_engine(engine)?;
+        let out = self.def.engine_search(engine, &self.pos, limits)?;
+        self.to_ids(out)
+    }
+
+    fn clear_engine(&self, engine: &mut AnyEngine) -> Result<()> {
+        let engine = self.own_engine(engine)?;
+        self.def.clear_engine(engine);
+        Ok(())
     }
 
     fn describe(&self) -> String {

@@ -3,7 +3,10 @@
 
 use crate::dynamic::{DynState, GameDef, State};
 use crate::error::{QiyiError, Result};
-use crate::search::{run_expectimax, run_mcts, unsupported, Algorithm, SearchOut, SearchRequest};
+use crate::search::{
+    run_expectimax, run_mcts, unsupported, Algorithm, EngineSpec, SearchOut, SearchRequest,
+};
+use qiyi_core::search::SearchLimits;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -139,8 +142,27 @@ pub fn aero_rules(rules: &Rules) -> Result<(qiyi_aeroplane::Rules, usize)> {
     Ok((r, players))
 }
 
-fn engine_level(req: &SearchRequest) -> u8 {
-    req.level.clamp(1, 10) as u8
+fn engine_level(level: u32) -> u8 {
+    level.clamp(1, 10) as u8
+}
+
+/// Builds an engine for one search (the uncached path of a game's `search`) and runs it.
+fn search_once<D: GameDef>(
+    def: &D,
+    pos: &D::G,
+    req: &SearchRequest,
+) -> Result<SearchOut<<D::G as qiyi_core::Game>::Move>> {
+    let mut engine = def.new_engine(&EngineSpec::of(req))?;
+    def.engine_search(&mut engine, pos, &req.limits)
+}
+
+/// The words for a result that came without a search (a book move or a forced move).
+fn unsearched(algorithm: String, nodes: u64) -> String {
+    if nodes == 0 {
+        format!("{algorithm}: book or forced move, no search")
+    } else {
+        algorithm
+    }
 }
 
 /// Xiangqi: no rule options (the crate's full rules).
@@ -171,33 +193,56 @@ impl GameDef for Xiangqi {
         qiyi_xiangqi::encode::observation(pos, out)
     }
     fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<qiyi_xiangqi::Move>> {
-        use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
         match req.algorithm {
-            Algorithm::Engine => {
-                let level = match req.player.as_deref() {
-                    Some("seed") => Level::Seed,
-                    None | Some("engine") | Some("best") => Level::Strength(engine_level(req)),
-                    Some(other) => {
-                        return Err(QiyiError::Search(format!(
-                            "xiangqi players are engine (by level) and seed, not {other:?}"
-                        )))
-                    }
-                };
-                let mut engine = Engine::new(EngineConfig {
-                    hash_mib: 16,
-                    threads: 1,
-                    level,
-                    seed: req.seed,
-                });
-                let r = engine.think(pos, &req.limits, |_| {});
-                Ok(SearchOut::from_result(
-                    r,
-                    format!("qiyi-xiangqi engine ({level:?})"),
-                ))
-            }
+            Algorithm::Engine => search_once(self, pos, req),
             Algorithm::Mcts => Ok(run_mcts(pos, req)),
             other => Err(unsupported("xiangqi", other, "engine and mcts")),
         }
+    }
+    type Engine = qiyi_xiangqi::engine::Engine;
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
+        use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
+        let level = match spec.player.as_deref() {
+            Some("seed") => Level::Seed,
+            None | Some("engine") | Some("best") => Level::Strength(engine_level(spec.level)),
+            Some(other) => {
+                return Err(QiyiError::Search(format!(
+                    "xiangqi players are engine (by level) and seed, not {other:?}"
+                )))
+            }
+        };
+        match spec.evaluation.as_deref() {
+            None | Some("tuned") | Some("default") => {}
+            Some(other) => {
+                return Err(QiyiError::Search(format!(
+                    "xiangqi has one evaluation (tuned), not {other:?}"
+                )))
+            }
+        }
+        if spec.endgame.is_some() {
+            return Err(QiyiError::Search(
+                "xiangqi has no endgame database (only checkers takes endgame=)".into(),
+            ));
+        }
+        Ok(Engine::new(EngineConfig {
+            hash_mib: spec.hash_mib.unwrap_or(16),
+            threads: 1,
+            level,
+            seed: spec.seed,
+        }))
+    }
+    fn engine_search(
+        &self,
+        engine: &mut Self::Engine,
+        pos: &Self::G,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<qiyi_xiangqi::Move>> {
+        let r = engine.think(pos, limits, |_| {});
+        let what = format!("qiyi-xiangqi engine ({:?})", engine.config().level);
+        Ok(SearchOut::from_result(r, what))
+    }
+    fn clear_engine(&self, engine: &mut Self::Engine) {
+        engine.new_game();
     }
 }
 
@@ -237,31 +282,73 @@ impl GameDef for Checkers {
         qiyi_checkers::encode::observation(pos, out)
     }
     fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<qiyi_checkers::Move>> {
-        use qiyi_checkers::engine::player::{Engine, Level};
         match req.algorithm {
-            Algorithm::Engine => {
-                let level = match req.player.as_deref() {
-                    Some("seed") => Level::Seed {
-                        depth: Level::SEED_DEPTH,
-                    },
-                    None | Some("engine") | Some("best") => Level::Level(engine_level(req)),
-                    Some(other) => {
-                        return Err(QiyiError::Search(format!(
-                            "checkers players are engine (by level) and seed, not {other:?}"
-                        )))
-                    }
-                };
-                let mut engine = Engine::new(level, 1);
-                engine.set_noise_seed(req.seed);
-                let r = engine.think(pos, &req.limits, |_| {});
-                Ok(SearchOut::from_result(
-                    r,
-                    format!("qiyi-checkers engine ({level:?})"),
-                ))
-            }
+            Algorithm::Engine => search_once(self, pos, req),
             Algorithm::Mcts => Ok(run_mcts(pos, req)),
             other => Err(unsupported("checkers", other, "engine and mcts")),
         }
+    }
+    type Engine = qiyi_checkers::engine::Engine;
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
+        use qiyi_checkers::engine::{
+            player::TT_MIB, Egdb, Engine, EvalChoice, Level, SearchChoice, SearchConfig, Weights,
+        };
+        let level = match spec.player.as_deref() {
+            Some("seed") => Level::Seed {
+                depth: Level::SEED_DEPTH,
+            },
+            None | Some("engine") | Some("best") => Level::Level(engine_level(spec.level)),
+            Some(other) => {
+                return Err(QiyiError::Search(format!(
+                    "checkers players are engine (by level) and seed, not {other:?}"
+                )))
+            }
+        };
+        let eval = match spec.evaluation.as_deref() {
+            None | Some("default") => EvalChoice::default(),
+            Some(text) => EvalChoice::parse(text)
+                .map_err(|e| QiyiError::Search(format!("checkers evaluation {text:?}: {e}")))?,
+        };
+        let egdb = match &spec.endgame {
+            None => None,
+            Some(dir) => {
+                let n = Egdb::complete_pieces(dir);
+                if n == 0 {
+                    return Err(QiyiError::Search(format!(
+                        "no complete endgame database in {}",
+                        dir.display()
+                    )));
+                }
+                let db = Egdb::load(dir, n).map_err(|e| {
+                    QiyiError::Search(format!("endgame database {}: {e}", dir.display()))
+                })?;
+                Some(Arc::new(db))
+            }
+        };
+        let search = SearchChoice::Selective(SearchConfig {
+            tt_mib: spec.hash_mib.unwrap_or(TT_MIB),
+            ..SearchConfig::default()
+        });
+        let mut engine = Engine::with_search(level, 1, Weights::default(), egdb, &eval, &search);
+        engine.set_noise_seed(spec.seed);
+        engine.set_book(spec.book);
+        Ok(engine)
+    }
+    fn engine_search(
+        &self,
+        engine: &mut Self::Engine,
+        pos: &Self::G,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<qiyi_checkers::Move>> {
+        let r = engine.think(pos, limits, |_| {});
+        let what = unsearched(
+            format!("qiyi-checkers engine ({:?})", engine.level()),
+            r.stats.nodes,
+        );
+        Ok(SearchOut::from_result(r, what))
+    }
+    fn clear_engine(&self, engine: &mut Self::Engine) {
+        engine.new_game();
     }
 }
 
@@ -312,20 +399,8 @@ impl GameDef for ChineseCheckers {
         pos: &Self::G,
         req: &SearchRequest,
     ) -> Result<SearchOut<qiyi_chinese_checkers::Move>> {
-        use qiyi_chinese_checkers::engine::{Player, PlayerKind};
         match req.algorithm {
-            Algorithm::Engine => {
-                let name = req.player.as_deref().unwrap_or("best");
-                let kind = PlayerKind::parse(name, self.options.players)
-                    .map_err(|e| QiyiError::Search(e.to_string()))?;
-                let t = Instant::now();
-                let mv = Player::new(kind, req.level.clamp(1, 10), req.seed).choose(pos);
-                Ok(SearchOut::choice(
-                    mv,
-                    t.elapsed().as_secs_f64(),
-                    format!("chinese-checkers player {kind} (level {})", req.level),
-                ))
-            }
+            Algorithm::Engine => search_once(self, pos, req),
             Algorithm::Mcts => Ok(run_mcts(pos, req)),
             other => Err(unsupported(
                 "chinese_checkers",
@@ -334,6 +409,34 @@ impl GameDef for ChineseCheckers {
             )),
         }
     }
+    /// A player keeps nothing between moves: the engine is its description, checked once.
+    type Engine = EngineSpec;
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
+        spec.reject("chinese_checkers")?;
+        let name = spec.player.as_deref().unwrap_or("best");
+        qiyi_chinese_checkers::engine::PlayerKind::parse(name, self.options.players)
+            .map_err(|e| QiyiError::Search(e.to_string()))?;
+        Ok(spec.clone())
+    }
+    fn engine_search(
+        &self,
+        engine: &mut Self::Engine,
+        pos: &Self::G,
+        _limits: &SearchLimits,
+    ) -> Result<SearchOut<qiyi_chinese_checkers::Move>> {
+        use qiyi_chinese_checkers::engine::{Player, PlayerKind};
+        let name = engine.player.as_deref().unwrap_or("best");
+        let kind = PlayerKind::parse(name, pos.options().players)
+            .map_err(|e| QiyiError::Search(e.to_string()))?;
+        let t = Instant::now();
+        let mv = Player::new(kind, engine.level.clamp(1, 10), engine.seed).choose(pos);
+        Ok(SearchOut::choice(
+            mv,
+            t.elapsed().as_secs_f64(),
+            format!("chinese-checkers player {kind} (level {})", engine.level),
+        ))
+    }
+    fn clear_engine(&self, _engine: &mut Self::Engine) {}
 }
 
 /// Peg solitaire: board, start hole, finish hole.
@@ -384,44 +487,57 @@ impl GameDef for Peg {
     }
     fn search(&self, pos: &Self::G, req: &SearchRequest) -> Result<SearchOut<u16>> {
         match req.algorithm {
-            Algorithm::Engine | Algorithm::Solve => {
-                let problem = qiyi_peg_solitaire::Problem {
-                    board: Arc::clone(pos.board()),
-                    start: pos.pegs(),
-                    finish: self.problem.finish,
-                };
-                let t = Instant::now();
-                let budget = req.limits.nodes.unwrap_or(100_000_000);
-                let solve = problem.solve(budget);
-                let jumps = pos.board().jumps();
-                let pv: Vec<u16> = solve
-                    .jumps
-                    .iter()
-                    .flatten()
-                    .filter_map(|j| jumps.iter().position(|k| k == j).map(|i| i as u16))
-                    .collect();
-                let (score, exact) = match (&solve.jumps, solve.proved_impossible) {
-                    (Some(_), _) => (1.0, true),
-                    (None, true) => (-1.0, true),
-                    (None, false) => (0.0, false),
-                };
-                Ok(SearchOut {
-                    best: pv.first().copied(),
-                    best_text: None,
-                    score,
-                    depth: pv.len() as u32,
-                    pv,
-                    pv_text: Vec::new(),
-                    nodes: solve.nodes,
-                    seconds: t.elapsed().as_secs_f64(),
-                    algorithm: "peg-solitaire solver (depth-first, dead-position memo)".into(),
-                    exact,
-                })
-            }
+            Algorithm::Engine | Algorithm::Solve => search_once(self, pos, req),
             Algorithm::Mcts => Ok(run_mcts(pos, req)),
             other => Err(unsupported("peg_solitaire", other, "solve and mcts")),
         }
     }
+    /// The solver keeps nothing between searches: the engine is its description.
+    type Engine = EngineSpec;
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
+        spec.reject("peg_solitaire")?;
+        Ok(spec.clone())
+    }
+    fn engine_search(
+        &self,
+        _engine: &mut Self::Engine,
+        pos: &Self::G,
+        limits: &SearchLimits,
+    ) -> Result<SearchOut<u16>> {
+        let problem = qiyi_peg_solitaire::Problem {
+            board: Arc::clone(pos.board()),
+            start: pos.pegs(),
+            finish: self.problem.finish,
+        };
+        let t = Instant::now();
+        let budget = limits.nodes.unwrap_or(100_000_000);
+        let solve = problem.solve(budget);
+        let jumps = pos.board().jumps();
+        let pv: Vec<u16> = solve
+            .jumps
+            .iter()
+            .flatten()
+            .filter_map(|j| jumps.iter().position(|k| k == j).map(|i| i as u16))
+            .collect();
+        let (score, exact) = match (&solve.jumps, solve.proved_impossible) {
+            (Some(_), _) => (1.0, true),
+            (None, true) => (-1.0, true),
+            (None, false) => (0.0, false),
+        };
+        Ok(SearchOut {
+            best: pv.first().copied(),
+            best_text: None,
+            score,
+            depth: pv.len() as u32,
+            pv,
+            pv_text: Vec::new(),
+            nodes: solve.nodes,
+            seconds: t.elapsed().as_secs_f64(),
+            algorithm: "peg-solitaire solver (depth-first, dead-position memo)".into(),
+            exact,
+        })
+    }
+    fn clear_engine(&self, _engine: &mut Self::Engine) {}
 }
 
 /// Aeroplane chess: players, rule set, take-off, three sixes, ending.
@@ -474,21 +590,8 @@ impl GameDef for Aeroplane {
         pos: &Self::G,
         req: &SearchRequest,
     ) -> Result<SearchOut<qiyi_aeroplane::AeroMove>> {
-        use qiyi_aeroplane::players::{make_player, PlayerKind};
         match req.algorithm {
-            Algorithm::Engine => {
-                let name = req.player.as_deref().unwrap_or("best");
-                let kind: PlayerKind = name
-                    .parse()
-                    .map_err(|e: qiyi_aeroplane::AeroError| QiyiError::Search(e.to_string()))?;
-                let t = Instant::now();
-                let mv = make_player(kind, req.seed).choose(pos);
-                Ok(SearchOut::choice(
-                    mv,
-                    t.elapsed().as_secs_f64(),
-                    format!("aeroplane player {kind}"),
-                ))
-            }
+            Algorithm::Engine => search_once(self, pos, req),
             Algorithm::Mcts => Ok(run_mcts(pos, req)),
             Algorithm::Expectimax => {
                 let eval = qiyi_aeroplane::search::AeroEval::new(
@@ -504,4 +607,31 @@ impl GameDef for Aeroplane {
             )),
         }
     }
+    /// A player type and its seed (the player is rebuilt per move, as `State.search` always
+    /// did, so a move does not depend on the moves before it).
+    type Engine = (qiyi_aeroplane::players::PlayerKind, u64);
+    fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
+        spec.reject("aeroplane")?;
+        let name = spec.player.as_deref().unwrap_or("best");
+        let kind: qiyi_aeroplane::players::PlayerKind = name
+            .parse()
+            .map_err(|e: qiyi_aeroplane::AeroError| QiyiError::Search(e.to_string()))?;
+        Ok((kind, spec.seed))
+    }
+    fn engine_search(
+        &self,
+        engine: &mut Self::Engine,
+        pos: &Self::G,
+        _limits: &SearchLimits,
+    ) -> Result<SearchOut<qiyi_aeroplane::AeroMove>> {
+        let (kind, seed) = *engine;
+        let t = Instant::now();
+        let mv = qiyi_aeroplane::players::make_player(kind, seed).choose(pos);
+        Ok(SearchOut::choice(
+            mv,
+            t.elapsed().as_secs_f64(),
+            format!("aeroplane player {kind}"),
+        ))
+    }
+    fn clear_engine(&self, _engine: &mut Self::Engine) {}
 }

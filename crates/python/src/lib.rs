@@ -9,8 +9,10 @@
 
 pub mod batch;
 pub mod dynamic;
+pub mod engine;
 pub mod error;
 pub mod games;
+pub mod learn;
 pub mod py;
 pub mod search;
 pub mod tournament;
@@ -25,6 +27,7 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<py::Game>()?;
     m.add_class::<py::State>()?;
     m.add_class::<py::SearchResult>()?;
+    m.add_class::<engine::Engine>()?;
     m.add_class::<vector::VectorGames>()?;
     m.add_function(wrap_pyfunction!(py::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(py::registered_names, m)?)?;
@@ -32,6 +35,8 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::play_games, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::summarize, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::selfplay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::checkers_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::checkers_selfplay_claim, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;
     m.add("UnknownGameError", py.get_type::<error::UnknownGameError>())?;
     m.add("RuleError", py.get_type::<error::RuleError>())?;

@@ -166,3 +166,46 @@ pub fn unsupported(game: &str, algorithm: Algorithm, offered: &str) -> QiyiError
         "{game} has no {algorithm:?} search; it offers {offered}"
     ))
 }
+
+/// How to build an engine that stays loaded between searches ([`crate::engine::Engine`] from
+/// Python, and the cached engines behind `State.search`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EngineSpec {
+    /// A player type or engine variant (`seed`, `best`, `race`, ...), where the game has them.
+    pub player: Option<String>,
+    /// Strength 1-10 for engines with levels.
+    pub level: u32,
+    /// The evaluation: checkers `hand`, `net` or a network file; Xiangqi `tuned`; `None`: the
+    /// game's default.
+    pub evaluation: Option<String>,
+    /// Transposition table in MiB (`None`: the game's default).
+    pub hash_mib: Option<usize>,
+    /// A directory holding a complete endgame database (checkers).
+    pub endgame: Option<std::path::PathBuf>,
+    /// Whether the opening book answers where it can (checkers levels 6-10).
+    pub book: bool,
+    /// Seed of the engine's noise or random choices.
+    pub seed: u64,
+}
+
+impl EngineSpec {
+    /// The error for an option `game` does not take.
+    pub fn reject(&self, game: &str) -> Result<()> {
+        if self.endgame.is_some() {
+            return Err(QiyiError::Search(format!(
+                "{game} has no endgame database (only checkers takes endgame=)"
+            )));
+        }
+        if self.evaluation.is_some() {
+            return Err(QiyiError::Search(format!(
+                "{game} has one evaluation; evaluation= is for checkers (hand, net, a net file) and xiangqi (tuned)"
+            )));
+        }
+        if self.hash_mib.is_some() {
+            return Err(QiyiError::Search(format!(
+                "{game} keeps no transposition table; hash_mib= is for checkers and xiangqi"
+            )));
+        }
+        Ok(())
+    }
+}

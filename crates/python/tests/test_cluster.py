@@ -104,3 +104,54 @@ def test_selfplay_writes_parquet_shards_and_resumes(tmp_path):
     assert third["written"] == [removed] and len(third["skipped"]) == 2
     # The rewritten shard holds the same games as before (each game seeded by its index).
     assert pq.read_table(removed).to_pylist() == before
+
+
+def _digests(d):
+    import hashlib
+
+    return {f: hashlib.sha256(open(os.path.join(d, f), "rb").read()).hexdigest()
+            for f in sorted(os.listdir(d)) if f.endswith(".bin") or f == "run.txt"}
+
+
+def test_selfplay_records_identical_for_1_and_2_workers_and_the_cli(tmp_path):
+    kw = dict(games=6, seed=7, games_per_shard=2, depth=2, random_plies=4)
+    one = qiyi.cluster.selfplay_records(str(tmp_path / "one"), workers=1, **kw)
+    two = qiyi.cluster.selfplay_records(str(tmp_path / "two"), workers=2, **kw)
+    assert one["shards"] == 3 and one["written"] == 3 and one["positions"] > 0
+    assert two["positions"] == one["positions"]
+    a, b = _digests(tmp_path / "one"), _digests(tmp_path / "two")
+    assert len(a) == 4 and a == b
+    # In-process, all shards at once on 2 threads: the same bytes again.
+    _qiyi.checkers_selfplay(str(tmp_path / "local"), threads=2, **kw)
+    assert _digests(tmp_path / "local") == a
+    # Resumable: a rerun skips everything; a removed shard comes back identical.
+    again = qiyi.cluster.selfplay_records(str(tmp_path / "two"), workers=2, **kw)
+    assert again["written"] == 0 and again["skipped"] == 3
+    os.remove(tmp_path / "two" / "shard-00001.bin")
+    third = qiyi.cluster.selfplay_records(str(tmp_path / "two"), workers=2, **kw)
+    assert third["written"] == 1 and _digests(tmp_path / "two") == a
+    binary = os.environ.get("QIYI_BIN")
+    if binary:
+        subprocess.run([binary, "--seed", "7", "selfplay", "checkers", "--games", "6",
+                        "--games-per-shard", "2", "--depth", "2", "--random-plies", "4",
+                        "--out", str(tmp_path / "cli")], check=True, capture_output=True)
+        cli_bins = {f: h for f, h in _digests(tmp_path / "cli").items() if f.endswith(".bin")}
+        assert cli_bins == {f: h for f, h in a.items() if f.endswith(".bin")}
+
+
+def test_selfplay_records_refuses_another_run(tmp_path):
+    out = str(tmp_path / "sp")
+    qiyi.cluster.selfplay_records(out, games=2, seed=1, games_per_shard=2, depth=1, workers=1)
+    before = _digests(out)
+    with pytest.raises(qiyi.RuleError, match="another run"):
+        qiyi.cluster.selfplay_records(out, games=2, seed=2, games_per_shard=2, depth=1,
+                                      workers=1)
+    assert _digests(out) == before, "nothing written"
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.selfplay_records(str(tmp_path / "x"), games=0, depth=1)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.selfplay_records(str(tmp_path / "y"), games=2, depth=0, nodes=0)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.selfplay_records(str(tmp_path / "z"), games=2, depth=1,
+                                      eval="/nonexistent.net")
+    assert not os.path.exists(tmp_path / "z" / "run.txt")

@@ -25,6 +25,7 @@ pub mod matches;
 pub mod nn;
 pub mod player;
 pub mod search;
+pub mod selfplay;
 pub mod tune;
 
 pub use egdb::{Egdb, Wld};

@@ -140,6 +140,44 @@ where
     (seen, result)
 }
 
+/// The file in a self-play directory naming the run its shards belong to.
+pub const MANIFEST: &str = "run.txt";
+
+/// Claims `dir` (created if missing) for the run `manifest` describes (its game, seed and every
+/// option that changes the positions): a directory already claimed by the same run is fine (a
+/// resumed run, or another worker of it); one claimed by another run, or holding shards with
+/// no manifest, is refused, so no run ever mixes its shards with another's.
+pub fn claim(dir: &Path, manifest: &str) -> Result<(), LearnError> {
+    std::fs::create_dir_all(dir).map_err(|e| LearnError::io(dir, e))?;
+    let path = dir.join(MANIFEST);
+    match std::fs::read_to_string(&path) {
+        Ok(theirs) if theirs == manifest => Ok(()),
+        Ok(theirs) => Err(LearnError::Config(format!(
+            "{} holds the shards of another run ({}); this run is ({}): use another directory",
+            dir.display(),
+            theirs.trim(),
+            manifest.trim()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let has_shards = std::fs::read_dir(dir)
+                .map_err(|e| LearnError::io(dir, e))?
+                .flatten()
+                .any(|f| f.path().extension().is_some_and(|x| x == "bin"));
+            if has_shards {
+                return Err(LearnError::Config(format!(
+                    "{} holds shards without a {MANIFEST} (from another run or an older qiyi): use another directory",
+                    dir.display()
+                )));
+            }
+            // Workers claiming at once write the same text; the rename keeps the file whole.
+            let tmp = dir.join(format!("{MANIFEST}.{}.tmp", std::process::id()));
+            std::fs::write(&tmp, manifest).map_err(|e| LearnError::io(&tmp, e))?;
+            std::fs::rename(&tmp, &path).map_err(|e| LearnError::io(&path, e))
+        }
+        Err(e) => Err(LearnError::io(&path, e)),
+    }
+}
+
 /// Runs self-play into `dir` (created if missing): every shard not yet complete is played and
 /// written; `on_shard` sees each shard as it finishes or is skipped. `make_search` builds one
 /// searcher per shard: it returns the move to play and its score from the side to move's view.
@@ -155,6 +193,32 @@ where
     F: Fn() -> S + Sync,
     S: FnMut(&G) -> Option<(G::Move, Score)>,
 {
+    let all: Vec<usize> = (0..config.shards()).collect();
+    run_shards(dir, openings, config, &all, make_search, on_shard)
+}
+
+/// [`run`] for the shards `shards` of the run only (each below [`SelfPlayConfig::shards`]):
+/// a worker of a distributed run plays its share; a shard's bytes depend only on the seed, the
+/// options and its index, so any split of the shards between workers writes the same files.
+pub fn run_shards<G, F, S>(
+    dir: &Path,
+    openings: &[G],
+    config: &SelfPlayConfig,
+    shards: &[usize],
+    make_search: F,
+    on_shard: impl Fn(ShardDone) + Sync,
+) -> Result<SelfPlaySummary, LearnError>
+where
+    G: SelfPlay,
+    F: Fn() -> S + Sync,
+    S: FnMut(&G) -> Option<(G::Move, Score)>,
+{
+    if let Some(&s) = shards.iter().find(|&&s| s >= config.shards()) {
+        return Err(LearnError::Config(format!(
+            "shard {s} is past the run's {} shards",
+            config.shards()
+        )));
+    }
     if openings.is_empty() {
         return Err(LearnError::Config(
             "self-play needs at least one opening".into(),
@@ -176,7 +240,7 @@ where
     let positions = AtomicU64::new(0);
     let results: [AtomicU64; 3] = Default::default();
     pool.install(|| {
-        (0..config.shards()).into_par_iter().try_for_each(|s| {
+        shards.par_iter().try_for_each(|&s| {
             let path = SelfPlayConfig::shard_path(dir, s);
             if let Ok(h) = Dataset::header(&path) {
                 if h.tag == G::TAG && h.position_bytes == G::BYTES {

@@ -17,6 +17,7 @@ expectimax, the peg solver), ``qiyi.envs`` (PettingZoo / Gymnasium) and ``qiyi.c
 from ._qiyi import (  # noqa: F401
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
+    Engine,
     Error,
     Game,
     GameOverError,
@@ -37,6 +38,7 @@ from ._qiyi import (  # noqa: F401
 __all__ = [
     "CHANCE_PLAYER",
     "TERMINAL_PLAYER",
+    "Engine",
     "Error",
     "Game",
     "GameOverError",

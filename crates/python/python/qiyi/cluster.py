@@ -83,10 +83,52 @@ def tournament(game, seats, games, seed=1, *, workers=None, address=None, level=
     return result
 
 
+def selfplay_records(out_dir, games, seed=1, *, games_per_shard=200, depth=6, nodes=0,
+                     random_plies=6, eval="hand", workers=None, address=None):
+    """Checkers self-play as Ray tasks on the Rust driver behind ``qiyi selfplay checkers``.
+
+    Writes ``QIYIPOS1`` shards (``out_dir/shard-KKKKK.bin``, what ``qiyi train checkers
+    --data`` reads) and ``out_dir/run.txt`` naming the run. Shard ``k`` is one task; its bytes
+    depend on the seed, the options and ``k`` alone, so 1 worker, N workers and the CLI
+    (``qiyi --seed SEED selfplay checkers --games ... --games-per-shard ... --depth ...``)
+    write identical files. A rerun skips complete shards (resumable); a directory holding
+    another run's shards is refused before any task starts. Returns ``written``, ``skipped``,
+    ``games``, ``positions``, ``shards``, ``seconds``.
+    """
+    opts = dict(games=games, games_per_shard=games_per_shard, seed=seed, depth=depth,
+                nodes=nodes, random_plies=random_plies, eval=eval)
+    if games <= 0 or games_per_shard <= 0:
+        raise _qiyi.RuleError("games and games_per_shard must be positive")
+    if depth <= 0 and nodes <= 0:
+        raise _qiyi.RuleError("give depth >= 1 or nodes >= 1")
+    # Checks the options and claims the directory here, in the caller, before any worker.
+    n = _qiyi.checkers_selfplay_claim(out_dir, **opts)
+    ray = _ray(address, workers)
+
+    @ray.remote
+    def play(k):
+        from qiyi import _qiyi as q
+
+        return q.checkers_selfplay(out_dir, shards=[k], threads=1, **opts)
+
+    t0 = time.perf_counter()
+    parts = _run_bounded(ray, play, [(k,) for k in range(n)], workers)
+    return {
+        "written": sum(p["written"] for p in parts),
+        "skipped": sum(p["skipped"] for p in parts),
+        "games": sum(p["games"] for p in parts),
+        "positions": sum(p["positions"] for p in parts),
+        "shards": n,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
 def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=None,
              algorithm="mcts", depth=None, nodes=None, level=5, player=None, max_plies=400,
              **rules):
-    """Self-play of ``games`` games of ``game`` as Ray tasks, written as Parquet shards.
+    """Self-play of ``games`` games of ``game`` as Ray tasks, written as Parquet shards (an
+    export for analysis; checkers training data comes from :func:`selfplay_records`, the
+    CLI's driver and format).
 
     Shard ``k`` holds games ``k*shard .. (k+1)*shard`` in ``out_dir/shard-KKKKK.parquet`` with
     one row per decision: game, ply, player, position (the game's text), action, move, score

@@ -1,0 +1,84 @@
+"""Engines that stay loaded: built once, reused across searches, truthful about their work."""
+
+import pytest
+
+import qiyi
+
+
+def first_state(name):
+    s = qiyi.load_game(name).new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[-1][0])
+    return s
+
+
+@pytest.mark.parametrize("name", ["xiangqi", "checkers"])
+def test_engine_reports_its_search(name):
+    engine = qiyi.Engine(name, hash_mib=4)
+    s = first_state(name)
+    r = engine.search(s, depth=3)
+    assert r.action in s.legal_actions()
+    assert r.depth == 3, "the depth it completed"
+    assert r.nodes > 10, "nodes counted, not 0"
+    assert r.pv[0] == r.action and len(r.pv) >= 2
+    # Reused: the same engine searches again, and after clear() finds the same move.
+    engine.clear()
+    again = engine.search(s, depth=3)
+    assert again.action == r.action and again.score == r.score and again.nodes == r.nodes
+
+
+@pytest.mark.parametrize("name", ["xiangqi", "checkers"])
+def test_engine_agrees_with_state_search(name):
+    s = first_state(name)
+    for _ in range(4):
+        s.apply_action(s.legal_actions()[0])
+    # state.search plays as before: the book on (checkers), the default table.
+    engine = qiyi.Engine(name, book=True)
+    r = engine.search(s, depth=4)
+    cached = s.search(depth=4)
+    assert (cached.action, cached.score, cached.nodes) == (r.action, r.score, r.nodes)
+    # state.search is repeatable on its cached engine (cleared before each call).
+    again = s.search(depth=4)
+    assert (again.action, again.score, again.nodes) == (r.action, r.score, r.nodes)
+
+
+def test_engine_for_every_game():
+    for name in qiyi.registered_names():
+        s = first_state(name)
+        r = qiyi.Engine(name, level=2).search(s, depth=2, nodes=20_000)
+        if name == "peg_solitaire":
+            assert r.nodes > 0  # the solver's budget may end before a solution
+        else:
+            assert r.action in s.legal_actions(), name
+
+
+def test_checkers_book_is_said():
+    s = first_state("checkers")
+    r = qiyi.Engine("checkers", book=True).search(s, depth=1)
+    assert r.nodes == 0 and "book" in r.algorithm
+    r = qiyi.Engine("checkers").search(s, depth=1)
+    assert r.nodes > 0 and r.depth == 1
+
+
+def test_bad_engine_input():
+    with pytest.raises(qiyi.UnknownGameError):
+        qiyi.Engine("go")
+    with pytest.raises(qiyi.SearchError, match="level"):
+        qiyi.Engine("checkers", level=0)
+    with pytest.raises(qiyi.SearchError, match="hash_mib"):
+        qiyi.Engine("checkers", hash_mib=0)
+    with pytest.raises(qiyi.SearchError, match="endgame"):
+        qiyi.Engine("checkers", endgame="/nonexistent/egdb")
+    with pytest.raises(qiyi.SearchError, match="endgame"):
+        qiyi.Engine("xiangqi", endgame="/tmp")
+    with pytest.raises(qiyi.SearchError):
+        qiyi.Engine("checkers", evaluation="/nonexistent.net")
+    with pytest.raises(qiyi.SearchError, match="player"):
+        qiyi.Engine("checkers", player="nobody")
+    engine = qiyi.Engine("checkers")
+    s = first_state("checkers")
+    for bad in ({"depth": 0}, {"nodes": 0}, {"movetime": 0.0}, {}):
+        with pytest.raises(qiyi.SearchError):
+            engine.search(s, **bad)
+    with pytest.raises(qiyi.SearchError, match="xiangqi"):
+        engine.search(first_state("xiangqi"), depth=1)
