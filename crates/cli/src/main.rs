@@ -17,6 +17,7 @@ mod docs;
 mod lab;
 mod peg_solitaire;
 mod play;
+mod review;
 mod serve;
 mod xiangqi;
 mod xiangqi_engine;
@@ -45,6 +46,8 @@ enum Command {
     Perft(PerftArgs),
     /// Analyse a position with the engine: each depth's score, nodes and PV, then the best move.
     Analyze(AnalyzeArgs),
+    /// Review a finished game: each move's value, the better move, classes, accuracy per player.
+    Review(review::ReviewArgs),
     /// Play a match between two engines and report W/D/L, score and Elo.
     Match(MatchArgs),
     /// Endgame databases.
@@ -295,6 +298,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyzeGame::Xiangqi(a) => xiangqi_engine::analyze(g, a),
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
         },
+        Command::Review(a) => review::review(g, a),
         Command::Match(args) => match args.game {
             MatchGame::Checkers(a) => checkers_engine::play_match(g, a),
             MatchGame::Xiangqi(a) => xiangqi_engine::play_match(g, a),

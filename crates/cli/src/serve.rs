@@ -104,7 +104,8 @@ pub struct GamesExportArgs {
     pub moves: String,
 }
 
-fn open_db(path: Option<&str>) -> anyhow::Result<qiyi_web::db::Db> {
+/// Opens the games database at `path` (default: the one `qiyi serve` uses); it must exist.
+pub(crate) fn open_db(path: Option<&str>) -> anyhow::Result<qiyi_web::db::Db> {
     let path = path
         .map(str::to_string)
         .unwrap_or_else(qiyi_web::default_db_path);

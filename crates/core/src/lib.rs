@@ -5,6 +5,7 @@
 //! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
 //! - [`platform`]: the clock and thread count of the target (native or the browser).
+//! - [`review`]: the post-game review model (per ply and per player) every game's judge fills.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
 //! - [`record`]: what PGN and PDN records share (tag escapes, move text wrapped at 80 columns).
@@ -34,6 +35,7 @@ pub mod learn;
 pub mod platform;
 pub mod puzzle;
 pub mod record;
+pub mod review;
 pub mod rng;
 pub mod search;
 pub mod stats;

@@ -18,7 +18,8 @@
 //! Modules: [`board`] (shapes, hole names, jumps, symmetry group), [`classes`] (rule-of-three
 //! position classes), [`pagoda`] (pagoda functions found by linear programming), [`position`]
 //! (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve, count, fewest moves, count
-//! solutions, classify) over the fast bitboard solvers in [`solver`].
+//! solutions, classify) over the fast bitboard solvers in [`solver`], [`review`] (the exact judge
+//! of a game for core's review model).
 
 #![warn(missing_docs)]
 
@@ -30,6 +31,7 @@ pub mod error;
 pub mod pagoda;
 pub mod position;
 pub mod problem;
+pub mod review;
 pub mod solver;
 
 pub use board::{Board, Jump, Lattice};
