@@ -126,32 +126,24 @@ impl BookBudget {
 
 /// The first line of a book file built with `budget`; [`book_header_budget`] reads it back.
 pub fn book_header(budget: &BookBudget) -> String {
-    format!(
-        "# FEN\tmove\tscore\tdepth (qiyi book checkers {})\n",
-        budget.option()
-    )
+    format!("{HEADER_PREFIX}{})\n", budget.option())
 }
+
+/// What every book file's first line starts with; the budget and `)` follow.
+const HEADER_PREFIX: &str = "# FEN\tmove\tscore\tdepth (qiyi book checkers ";
 
 /// The budget named by a book file's first line, if it names one (books written before budgets
 /// were recorded do not).
 pub fn book_header_budget(text: &str) -> Option<String> {
     let first = text.lines().next()?;
-    let rest = first.strip_prefix("# FEN\tmove\tscore\tdepth (qiyi book checkers ")?;
+    let rest = first.strip_prefix(HEADER_PREFIX)?;
     let option = rest.strip_suffix(')')?;
     (!option.is_empty()).then(|| option.to_string())
 }
 
 /// The positions of a book text that already have a valid line (a resumed build skips them).
 pub fn positions_in(text: &str) -> std::collections::HashSet<Board> {
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut f = l.split('\t');
-            let b = board_from_fen(f.next()?).ok()?;
-            notation::parse_move(&b, f.next()?).ok()?;
-            Some(b)
-        })
-        .collect()
+    Book::parse(text).moves.into_keys().collect()
 }
 
 /// Searches one position within `budget` with the tables cleared first, so its line does not
