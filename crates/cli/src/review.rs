@@ -1,28 +1,27 @@
-//! `qiyi review GAME FILE`: a post-game review from core's review model and the game's judge.
+//! `qiyi review GAME FILE|--id ID`: a post-game review from core's review model and the game's
+//! judge.
 //!
-//! Built so far: peg solitaire (the exact judge of `qiyi_peg_solitaire::review`), reading the JSON
-//! record `qiyi games export` writes (or a bare list of moves), from a file or the server's
-//! database by `--id`. The other games answer with a
-//! clear error until their judges land.
+//! This file holds what every game shares: the arguments, reading the record (a file, stdin or
+//! the server's database), the table and the JSON. Each game's record format and judge live in
+//! its own file: [`crate::review_peg`] (exact), [`crate::review_checkers`] (engine and endgame
+//! database), [`crate::review_aeroplane`] (win-chance model, luck and skill). Xiangqi and Chinese
+//! checkers answer with a clear error until their judges land.
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_core::review::{Class, Review};
-use qiyi_core::{Game, Notation};
-use qiyi_peg_solitaire::{Board, PegPosition, Problem};
-use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use crate::common::{print_json, progress, Global};
+use crate::common::{print_json, Global};
 
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg). Xiangqi, checkers, chinese-checkers and aeroplane
+    /// The game: peg-solitaire (alias peg), checkers, aeroplane. Xiangqi and chinese-checkers
     /// are not reviewed yet.
     pub game: String,
-    /// The record: the JSON record of `qiyi games export` (`-` for stdin).
+    /// The record: the JSON record of `qiyi games export`, or the game's standard record (PDN
+    /// for checkers); `-` for stdin.
     #[arg(required_unless_present = "id", conflicts_with = "id")]
     pub file: Option<PathBuf>,
     /// Review the stored game with this id (from `qiyi games list`) instead of a file.
@@ -31,21 +30,74 @@ pub struct ReviewArgs {
     /// SQLite file of the games, with `--id` (default: the one `qiyi serve` uses).
     #[arg(long, requires = "id")]
     pub db: Option<String>,
+    /// Search depth per ply for engine judges (checkers); default: the game's review default.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search time per ply in milliseconds for engine judges, instead of a depth.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Write the game annotated (evaluations as comments, NAGs, the better move as a variation)
+    /// to this file: PDN for checkers.
+    #[arg(long)]
+    pub annotate: Option<PathBuf>,
+}
+
+/// The games `qiyi review` knows, by their canonical names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewGame {
+    /// Peg solitaire.
+    Peg,
+    /// English checkers.
+    Checkers,
+    /// Aeroplane chess.
+    Aeroplane,
+}
+
+impl ReviewGame {
+    /// The name records and the server use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReviewGame::Peg => "peg-solitaire",
+            ReviewGame::Checkers => "checkers",
+            ReviewGame::Aeroplane => "aeroplane",
+        }
+    }
+}
+
+fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
+        "checkers" | "draughts" => ReviewGame::Checkers,
+        "aeroplane" | "aeroplane-chess" => ReviewGame::Aeroplane,
+        "xiangqi" | "chinese-checkers" => {
+            bail!(
+                "reviewing {name} is not built yet (built: peg-solitaire)"
+            )
+        }
+        other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
+    })
 }
 
 /// Runs `qiyi review`.
 pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
-    let game = match args.game.to_ascii_lowercase().as_str() {
-        "peg" | "peg-solitaire" | "peg_solitaire" => "peg-solitaire",
-        "xiangqi" | "checkers" | "chinese-checkers" | "aeroplane" => {
-            bail!(
-                "reviewing {} is not built yet (only peg-solitaire)",
-                args.game
-            )
-        }
-        other => bail!("unknown game {other:?} (known: peg-solitaire)"),
-    };
-    let text = match (&args.file, &args.id) {
+    let game = parse_game(&args.game)?;
+    if args.annotate.is_some() && game != ReviewGame::Checkers {
+        bail!("--annotate writes PDN: only checkers has it so far");
+    }
+    if (args.depth.is_some() || args.movetime.is_some()) && game == ReviewGame::Peg {
+        bail!("peg solitaire's judge is exact: --depth and --movetime do not apply");
+    }
+    let text = record_text(&args)?;
+    match game {
+        ReviewGame::Peg => crate::review_peg::run(g, &text),
+        ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
+        ReviewGame::Aeroplane => crate::review_aeroplane::run(g, &args, &text),
+    }
+}
+
+/// The record's text, from `--id` (exported as the JSON record), stdin (`-`) or a file.
+fn record_text(args: &ReviewArgs) -> anyhow::Result<String> {
+    Ok(match (&args.file, &args.id) {
         (_, Some(id)) => {
             let db = crate::serve::open_db(args.db.as_deref())?;
             let record = db
@@ -61,129 +113,74 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
             std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?
         }
         (None, None) => bail!("give a record FILE or --id ID"),
-    };
-    let (start, moves) = peg_record(&text, game)?;
-    let bar = progress(moves.len() as u64, "review");
-    let review = qiyi_peg_solitaire::review::review_game(&start, &moves, |done, _| {
-        bar.set_position(done as u64)
-    })?;
-    bar.finish_and_clear();
+    })
+}
+
+/// Checks that a JSON record's `"game"` (if any) names `game`; `aliases` are other names of it.
+pub fn check_record_game(
+    record: &serde_json::Value,
+    game: ReviewGame,
+    aliases: &[&str],
+) -> anyhow::Result<()> {
+    if let Some(kind) = record.get("game").and_then(serde_json::Value::as_str) {
+        if kind != game.name() && !aliases.contains(&kind) {
+            bail!("the record is a {kind} game, not {}", game.name());
+        }
+    }
+    Ok(())
+}
+
+/// Prints the review as JSON (`--json`) or as a table with per-player summaries; `digits` is how
+/// many decimals the game's unit is printed with.
+pub fn print_review(g: &Global, review: &Review, digits: usize) -> anyhow::Result<()> {
     if g.json {
-        print_json(&review)
-    } else {
-        print_table(&review);
-        if let Some(i) = qiyi_peg_solitaire::review::first_lost(&review) {
-            let p = &review.plies[i];
-            println!(
-                "the solution was lost at move {} ({}); {} keeps it",
-                i + 1,
-                p.played,
-                p.best.as_deref().unwrap_or("?")
-            );
-        } else if review.plies.first().is_some_and(|p| p.before.win >= 1.0) {
-            println!("the solution was never lost");
-        } else {
-            println!("the start had no solution to lose");
-        }
-        Ok(())
+        return print_json(review);
     }
+    print_table(review, digits);
+    Ok(())
 }
 
-/// Reads a peg-solitaire record: the JSON record (`game`, `rules.board`, `rules.start`,
-/// `position`, `moves` as texts or `{text}` objects) or a bare JSON list of move texts.
-fn peg_record(text: &str, game: &str) -> anyhow::Result<(PegPosition, Vec<u16>)> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| anyhow!("the record is not JSON: {e}"))?;
-    let (rules, position, moves) = match &v {
-        Value::Array(moves) => (Value::Null, None, moves.clone()),
-        Value::Object(o) => {
-            if let Some(kind) = o.get("game").and_then(Value::as_str) {
-                let kind_norm = if kind == "peg" { "peg-solitaire" } else { kind };
-                if kind_norm != game {
-                    bail!("the record is a {kind} game, not {game}");
-                }
-            }
-            let moves = match o.get("moves") {
-                Some(Value::Array(m)) => m.clone(),
-                Some(_) => bail!("the record's \"moves\" is not a list"),
-                None => bail!("the record has no \"moves\""),
-            };
-            (
-                o.get("rules").cloned().unwrap_or(Value::Null),
-                o.get("position")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                moves,
-            )
-        }
-        _ => bail!("the record is neither a JSON object nor a list of moves"),
-    };
-    let start = match position {
-        Some(p) => PegPosition::from_text(&p).map_err(|e| anyhow!("bad position: {e}"))?,
-        None => {
-            let board = rules
-                .get("board")
-                .and_then(Value::as_str)
-                .unwrap_or("english");
-            let hole = rules
-                .get("start")
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty() && *s != "default");
-            let b = Board::named(board).map_err(|e| anyhow!("board {board:?}: {e}"))?;
-            let problem = Problem::new(b, hole, None).map_err(|e| anyhow!("start: {e}"))?;
-            PegPosition::new(Arc::clone(&problem.board), problem.start)
-        }
-    };
-    let mut pos = start.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, m) in moves.iter().enumerate() {
-        let t = match m {
-            Value::String(s) => s.as_str(),
-            Value::Object(o) => o
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| anyhow!("move {}: an object without \"text\"", i + 1))?,
-            _ => bail!("move {}: not a move text", i + 1),
-        };
-        let mv = pos
-            .parse_move(t)
-            .map_err(|e| anyhow!("move {} ({t}): {e}", i + 1))?;
-        out.push(mv);
-        pos.make(mv);
-    }
-    Ok((start, out))
-}
-
-fn print_table(review: &Review) {
+fn print_table(review: &Review, digits: usize) {
+    let chance = review.plies.iter().any(|p| p.luck.is_some());
     println!(
-        "{:>4}  {:<8} {:<8} {:>6} {:>6}  class",
-        "ply", "played", "best", "pegs", "best"
+        "{:>4}  {:>6}  {:<12} {:<12} {:>8} {:>8} {:>6}  class",
+        "ply", "player", "played", "best", review.unit, "best", "win%"
     );
     for p in &review.plies {
-        let unit = |u: Option<f64>| u.map(|x| format!("{x:.0}")).unwrap_or_default();
+        let unit = |u: Option<f64>| u.map(|x| format!("{x:.digits$}")).unwrap_or_default();
         let class = p.class.map(Class::name).unwrap_or("");
         let mut flags = String::new();
+        if let Some(l) = p.luck {
+            flags.push_str(&format!("roll, luck {:+.1}%", 100.0 * l));
+        }
         if p.missed_win {
-            flags.push_str(" (lost the solution)");
+            flags.push_str(" (missed win)");
         }
         if p.only_move {
             flags.push_str(" (only move)");
         }
+        if p.forced {
+            flags.push_str(" (forced)");
+        }
+        if p.exact && p.luck.is_none() {
+            flags.push_str(" [exact]");
+        }
         println!(
-            "{:>4}  {:<8} {:<8} {:>6} {:>6}  {}{}{}",
+            "{:>4}  {:>6}  {:<12} {:<12} {:>8} {:>8} {:>6.1}  {}{}{}",
             p.ply + 1,
+            p.mover + 1,
             p.played,
             p.best.as_deref().unwrap_or(""),
             unit(p.after_played.unit),
             unit(p.after_best.unit),
+            100.0 * p.after_played.win,
             class,
             p.class.map(Class::symbol).unwrap_or(""),
             flags
         );
     }
     for s in &review.summary {
-        println!(
+        print!(
             "player {}: accuracy {}  moves {}  best {} good {} inaccuracy {} mistake {} blunder {}",
             s.player + 1,
             s.accuracy
@@ -196,5 +193,15 @@ fn print_table(review: &Review) {
             s.counts[3],
             s.counts[4]
         );
+        if s.missed_wins > 0 {
+            print!("  missed wins {}", s.missed_wins);
+        }
+        if chance {
+            print!(
+                "  result {:.2} = prior {:.2} + skill {:+.3} + luck {:+.3} + others {:+.3} + drift {:+.3}",
+                s.result, s.prior, s.skill, s.luck, s.others, s.drift
+            );
+        }
+        println!();
     }
 }

@@ -28,6 +28,7 @@
 
 #![warn(missing_docs)]
 
+pub mod calibration;
 pub mod conformance;
 pub mod eval;
 pub mod game;
