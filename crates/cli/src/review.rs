@@ -3,9 +3,8 @@
 //!
 //! This file holds what every game shares: the arguments, reading the record (a file, stdin or
 //! the server's database), the table and the JSON. Each game's record format and judge live in
-//! its own file: [`crate::review_peg`] (exact), [`crate::review_checkers`] (engine and endgame
-//! database), [`crate::review_aeroplane`] (win-chance model, luck and skill). Xiangqi and Chinese
-//! checkers answer with a clear error until their judges land.
+//! its own file: [`crate::review_peg`] (exact) so far. The other four games answer with a clear
+//! error until their judges land.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -17,11 +16,10 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg), checkers, aeroplane. Xiangqi and chinese-checkers
+    /// The game: peg-solitaire (alias peg). Xiangqi, checkers, chinese-checkers and aeroplane
     /// are not reviewed yet.
     pub game: String,
-    /// The record: the JSON record of `qiyi games export`, or the game's standard record (PDN
-    /// for checkers); `-` for stdin.
+    /// The record: the JSON record of `qiyi games export` (`-` for stdin).
     #[arg(required_unless_present = "id", conflicts_with = "id")]
     pub file: Option<PathBuf>,
     /// Review the stored game with this id (from `qiyi games list`) instead of a file.
@@ -30,16 +28,6 @@ pub struct ReviewArgs {
     /// SQLite file of the games, with `--id` (default: the one `qiyi serve` uses).
     #[arg(long, requires = "id")]
     pub db: Option<String>,
-    /// Search depth per ply for engine judges (checkers); default: the game's review default.
-    #[arg(long, conflicts_with = "movetime")]
-    pub depth: Option<u32>,
-    /// Search time per ply in milliseconds for engine judges, instead of a depth.
-    #[arg(long)]
-    pub movetime: Option<u64>,
-    /// Write the game annotated (evaluations as comments, NAGs, the better move as a variation)
-    /// to this file: PDN for checkers.
-    #[arg(long)]
-    pub annotate: Option<PathBuf>,
 }
 
 /// The games `qiyi review` knows, by their canonical names.
@@ -47,10 +35,6 @@ pub struct ReviewArgs {
 pub enum ReviewGame {
     /// Peg solitaire.
     Peg,
-    /// English checkers.
-    Checkers,
-    /// Aeroplane chess.
-    Aeroplane,
 }
 
 impl ReviewGame {
@@ -58,8 +42,6 @@ impl ReviewGame {
     pub fn name(self) -> &'static str {
         match self {
             ReviewGame::Peg => "peg-solitaire",
-            ReviewGame::Checkers => "checkers",
-            ReviewGame::Aeroplane => "aeroplane",
         }
     }
 }
@@ -67,12 +49,8 @@ impl ReviewGame {
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
-        "checkers" | "draughts" => ReviewGame::Checkers,
-        "aeroplane" | "aeroplane-chess" => ReviewGame::Aeroplane,
-        "xiangqi" | "chinese-checkers" => {
-            bail!(
-                "reviewing {name} is not built yet (built: peg-solitaire)"
-            )
+        "xiangqi" | "checkers" | "chinese-checkers" | "aeroplane" => {
+            bail!("reviewing {name} is not built yet (built: peg-solitaire)")
         }
         other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
     })
@@ -81,17 +59,9 @@ fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
 /// Runs `qiyi review`.
 pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     let game = parse_game(&args.game)?;
-    if args.annotate.is_some() && game != ReviewGame::Checkers {
-        bail!("--annotate writes PDN: only checkers has it so far");
-    }
-    if (args.depth.is_some() || args.movetime.is_some()) && game == ReviewGame::Peg {
-        bail!("peg solitaire's judge is exact: --depth and --movetime do not apply");
-    }
     let text = record_text(&args)?;
     match game {
         ReviewGame::Peg => crate::review_peg::run(g, &text),
-        ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
-        ReviewGame::Aeroplane => crate::review_aeroplane::run(g, &args, &text),
     }
 }
 

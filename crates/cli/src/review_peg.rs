@@ -46,7 +46,7 @@ fn peg_record(text: &str) -> anyhow::Result<(PegPosition, Vec<u16>)> {
     let (rules, position, moves) = match &v {
         Value::Array(moves) => (Value::Null, None, moves.clone()),
         Value::Object(o) => {
-            check_record_game(&v, ReviewGame::Peg, &["peg", "peg_solitaire"])?;
+            check_record_game(&v, ReviewGame::Peg, &["peg"])?;
             let moves = match o.get("moves") {
                 Some(Value::Array(m)) => m.clone(),
                 Some(_) => bail!("the record's \"moves\" is not a list"),

@@ -39,16 +39,9 @@ pub fn fit_logistic(samples: &[(f64, f64)]) -> Option<f64> {
             .iter()
             .filter(|(s, _)| s.is_finite())
             .map(|&(s, y)| {
-                // -[y ln p + (1-y) ln (1-p)], written with log1p for large |k s|.
+                // -[y ln p + (1-y) ln (1-p)] with ln p = -softplus(-z), ln (1-p) = -softplus(z).
                 let z = k * s;
-                let ln_p = -(-z).exp().ln_1p();
-                let ln_q = -(z.exp().ln_1p());
-                let ln_p = if ln_p.is_finite() { ln_p } else { z.min(0.0) };
-                let ln_q = if ln_q.is_finite() {
-                    ln_q
-                } else {
-                    (-z).min(0.0)
-                };
+                let (ln_p, ln_q) = (-softplus(-z), -softplus(z));
                 -(y * ln_p + (1.0 - y) * ln_q)
             })
             .sum()
@@ -87,6 +80,11 @@ pub fn fit_logistic(samples: &[(f64, f64)]) -> Option<f64> {
         }
     }
     (k.is_finite() && k.abs() <= MAX_SLOPE).then_some(k)
+}
+
+/// `ln(1 + e^x)`, without overflow for large `|x|`.
+fn softplus(x: f64) -> f64 {
+    x.max(0.0) + (-x.abs()).exp().ln_1p()
 }
 
 /// One bin of a calibration table.
