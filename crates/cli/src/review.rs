@@ -3,8 +3,9 @@
 //!
 //! This file holds what every game shares: the arguments, reading the record (a file, stdin or
 //! the server's database), the table and the JSON. Each game's record format and judge live in
-//! its own file: [`crate::review_peg`] (exact) so far. The other four games answer with a clear
-//! error until their judges land.
+//! its own file: [`crate::review_peg`] (exact) and [`crate::review_checkers`] (the engine, exact
+//! within the endgame database) so far. The other games answer with a clear error until their
+//! judges land.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -16,10 +17,11 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg). Xiangqi, checkers, chinese-checkers and aeroplane
+    /// The game: peg-solitaire (alias peg) or checkers. Xiangqi, chinese-checkers and aeroplane
     /// are not reviewed yet.
     pub game: String,
-    /// The record: the JSON record of `qiyi games export` (`-` for stdin).
+    /// The record: what `qiyi games export` writes (PDN for checkers, the JSON record for peg
+    /// solitaire), or a PDN file or JSON record of your own (`-` for stdin).
     #[arg(required_unless_present = "id", conflicts_with = "id")]
     pub file: Option<PathBuf>,
     /// Review the stored game with this id (from `qiyi games list`) instead of a file.
@@ -28,6 +30,21 @@ pub struct ReviewArgs {
     /// SQLite file of the games, with `--id` (default: the one `qiyi serve` uses).
     #[arg(long, requires = "id")]
     pub db: Option<String>,
+    /// Engine games: search every position to this depth (checkers: default 16, at most 40).
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Engine games: search every position for this many milliseconds instead of a depth
+    /// (the review then depends on the machine's speed).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Checkers: write the game annotated as PDN to this file (evaluations, marks `?!` `?` `??`,
+    /// the better line as a variation).
+    #[arg(long)]
+    pub annotate: Option<PathBuf>,
+    /// Checkers: an endgame database directory (from `qiyi egdb build checkers`; default
+    /// $QIYI_CHECKERS_EGDB) for exact values where it covers the position.
+    #[arg(long)]
+    pub egdb: Option<PathBuf>,
 }
 
 /// The games `qiyi review` knows, by their canonical names.
@@ -35,6 +52,8 @@ pub struct ReviewArgs {
 pub enum ReviewGame {
     /// Peg solitaire.
     Peg,
+    /// English checkers.
+    Checkers,
 }
 
 impl ReviewGame {
@@ -42,6 +61,7 @@ impl ReviewGame {
     pub fn name(self) -> &'static str {
         match self {
             ReviewGame::Peg => "peg-solitaire",
+            ReviewGame::Checkers => "checkers",
         }
     }
 }
@@ -49,8 +69,9 @@ impl ReviewGame {
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
-        "xiangqi" | "checkers" | "chinese-checkers" | "aeroplane" => {
-            bail!("reviewing {name} is not built yet (built: peg-solitaire)")
+        "checkers" => ReviewGame::Checkers,
+        "xiangqi" | "chinese-checkers" | "aeroplane" => {
+            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers)")
         }
         other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
     })
@@ -61,7 +82,20 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     let game = parse_game(&args.game)?;
     let text = record_text(&args)?;
     match game {
-        ReviewGame::Peg => crate::review_peg::run(g, &text),
+        ReviewGame::Peg => {
+            for (given, what) in [
+                (args.depth.is_some(), "--depth"),
+                (args.movetime.is_some(), "--movetime"),
+                (args.annotate.is_some(), "--annotate"),
+                (args.egdb.is_some(), "--egdb"),
+            ] {
+                if given {
+                    bail!("{what} does not apply to peg solitaire: its judge is an exact solver");
+                }
+            }
+            crate::review_peg::run(g, &text)
+        }
+        ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
     }
 }
 

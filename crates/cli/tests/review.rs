@@ -94,3 +94,78 @@ fn bad_records_are_clear_errors_with_exit_code_2() {
         "no game database",
     );
 }
+
+const CHECKERS: &str = "[Event \"review test\"]\n\n1. 10-15 22-17 2. 11-16 23-19 3. 16x23 26x19x10\n4. 6x15 24-19 5. 15x24 28x19 6. 8-11 27-23 *\n";
+
+#[test]
+fn a_checkers_game_reviews_with_an_annotated_pdn() {
+    let path = record("game.pdn", CHECKERS);
+    let out_pdn = record("annotated.pdn", "");
+    let (code, out, err) = qiyi(&[
+        "--json",
+        "review",
+        "checkers",
+        &path,
+        "--depth",
+        "4",
+        "--annotate",
+        &out_pdn,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["game"], "checkers");
+    assert_eq!(v["unit"], "cp");
+    assert_eq!(v["plies"].as_array().map(Vec::len), Some(12));
+    assert_eq!(v["plies"][2]["played"], "11-16");
+    assert_eq!(v["plies"][4]["forced"], true, "16x23 is the only capture");
+    let annotated = std::fs::read_to_string(&out_pdn).expect("annotated PDN written");
+    assert_eq!(annotated.matches("[%eval ").count(), 12, "{annotated}");
+    assert!(annotated.contains("[Event \"review test\"]"), "{annotated}");
+    let (code, out, err) = qiyi(&["review", "checkers", &path, "--depth", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("judge: qiyi checkers engine"), "{out}");
+    assert!(out.contains("26x19x10"), "{out}");
+    // The same game as a JSON record.
+    let json = record(
+        "game.json",
+        r#"{"game":"checkers","moves":["10-15",{"text":"22-17"},"11-16"]}"#,
+    );
+    let (code, out, err) = qiyi(&["--json", "review", "checkers", &json, "--depth", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"played\":\"22-17\""), "{out}");
+}
+
+#[test]
+fn bad_checkers_reviews_are_clear_errors_with_exit_code_2() {
+    let path = record("ck.pdn", CHECKERS);
+    fails(
+        &["review", "checkers", &path, "--depth", "10000"],
+        "depth 10000 is out of range",
+    );
+    fails(
+        &["review", "checkers", &path, "--movetime", "0"],
+        "at least 1 ms",
+    );
+    let illegal = record("ck-illegal.pdn", "1. 10-15 10-15 *\n");
+    fails(&["review", "checkers", &illegal], "the PDN does not read");
+    let illegal = record(
+        "ck-illegal.json",
+        r#"{"game":"checkers","moves":["10-15","9-14"]}"#,
+    );
+    fails(&["review", "checkers", &illegal], "move 2 (9-14)");
+    let other = record("ck-other.json", GOOD);
+    fails(
+        &["review", "checkers", &other],
+        "is a peg-solitaire game, not checkers",
+    );
+    let peg = record("peg.json", GOOD);
+    fails(
+        &["review", "peg", &peg, "--depth", "4"],
+        "--depth does not apply to peg solitaire",
+    );
+    fails(
+        &["review", "checkers", &path, "--egdb", "/nonexistent/egdb"],
+        "no complete endgame database",
+    );
+}

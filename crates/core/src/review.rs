@@ -62,8 +62,8 @@ pub const BLUNDER: f64 = 0.15;
 /// The version of the JSON shape of [`Review`]; bumped whenever a field changes meaning.
 pub const REVIEW_FORMAT: u32 = 1;
 
-/// How good a decision was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How good a decision was; ordered from best to blunder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Class {
     /// The best move (or as good).
