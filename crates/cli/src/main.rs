@@ -8,6 +8,7 @@
 
 mod aeroplane;
 mod bench;
+mod calibrate;
 mod checkers;
 mod checkers_engine;
 mod checkers_learn;
@@ -64,6 +65,9 @@ enum Command {
     Selfplay(SelfplayArgs),
     /// Train a network evaluation from self-play positions.
     Train(TrainArgs),
+    /// Fit the slope that turns search scores into win chances on self-play shards, with its
+    /// calibration table on held-out games.
+    Calibrate(calibrate::CalibrateArgs),
     /// Speak UCI (Pikafish style) on stdin/stdout as a Xiangqi engine.
     Uci(xiangqi_engine::ProtocolArgs),
     /// Speak UCCI (ElephantEye style) on stdin/stdout as a Xiangqi engine.
@@ -301,6 +305,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
         },
         Command::Review(a) => review::review(g, a),
+        Command::Calibrate(a) => calibrate::calibrate(g, a),
         Command::Match(args) => match args.game {
             MatchGame::Checkers(a) => checkers_engine::play_match(g, a),
             MatchGame::Xiangqi(a) => xiangqi_engine::play_match(g, a),

@@ -1,0 +1,165 @@
+//! `qiyi calibrate DIR`: the logistic slope that turns search scores into win chances, fitted to
+//! the results of self-play games (the `QIYIPOS1` shards `qiyi selfplay` writes), and how well
+//! the fitted curve predicts games it never saw.
+//!
+//! Each record holds the search score from the side to move's view and that side's result. The
+//! slope is fitted by maximum likelihood (a draw counting one half) on the even-numbered shards,
+//! and the calibration table and Brier score are measured on the odd-numbered shards (other
+//! games); the slope for all shards together is printed too (the one a judge ships with).
+//! Decided scores (mates, database wins) are left out: there a draw by the 40-move rule says
+//! nothing about the slope.
+
+use anyhow::{bail, Context};
+use clap::Args;
+use qiyi_core::calibration::{brier, calibration, fit_logistic, markdown, max_gap, CalibrationBin};
+use qiyi_core::learn::record::{shard_paths, Dataset};
+use qiyi_core::review::logistic;
+use serde::Serialize;
+use std::path::PathBuf;
+
+use crate::common::{print_json, Global};
+
+/// Arguments of `qiyi calibrate`.
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// A directory of self-play shards (`qiyi selfplay GAME --out DIR`).
+    pub data: PathBuf,
+    /// Leave out positions whose score is at least this far from 0 (decided positions).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..=32767))]
+    pub max_score: i32,
+    /// Bins of the calibration table.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=100))]
+    pub bins: u32,
+    /// Also measure this slope on the held-out shards (e.g. the one a judge ships with).
+    #[arg(long)]
+    pub slope: Option<f64>,
+}
+
+/// What `qiyi calibrate` reports (its `--json`).
+#[derive(Serialize, Debug)]
+pub struct CalibrateReport {
+    /// The shards' game tag.
+    pub game: String,
+    /// Shard files read.
+    pub shards: usize,
+    /// Games that made them.
+    pub games: u64,
+    /// Positions used (after leaving out decided ones).
+    pub positions: usize,
+    /// Positions left out as decided.
+    pub decided: usize,
+    /// The slope fitted on all shards.
+    pub slope: f64,
+    /// The slope fitted on the even-numbered shards.
+    pub fit_slope: f64,
+    /// Positions of the odd-numbered (held-out) shards.
+    pub held_out: usize,
+    /// Brier score of the even-shard fit on the held-out shards.
+    pub brier: f64,
+    /// Brier score of always predicting one half, on the held-out shards.
+    pub brier_half: f64,
+    /// The largest gap between predicted and observed over held-out bins of 100 positions or more.
+    pub max_gap: f64,
+    /// The held-out calibration table of the even-shard fit.
+    pub table: Vec<CalibrationBin>,
+    /// The slope given with `--slope`, measured the same way: (slope, Brier, max gap).
+    pub given: Option<(f64, f64, f64)>,
+}
+
+/// Runs `qiyi calibrate`.
+pub fn calibrate(g: &Global, args: CalibrateArgs) -> anyhow::Result<()> {
+    if let Some(k) = args.slope {
+        if !(k.is_finite() && k > 0.0) {
+            bail!("--slope must be a positive number, not {k}");
+        }
+    }
+    let paths = shard_paths(&args.data)
+        .with_context(|| format!("reading shards in {}", args.data.display()))?;
+    if paths.is_empty() {
+        bail!(
+            "no shards in {} (make them with `qiyi selfplay GAME --out DIR`)",
+            args.data.display()
+        );
+    }
+    let mut game = String::new();
+    let mut games = 0u64;
+    let (mut even, mut odd) = (Vec::new(), Vec::new());
+    let mut decided = 0;
+    for (i, path) in paths.iter().enumerate() {
+        let mut data = Dataset::default();
+        data.add_shard(path)?;
+        if game.is_empty() {
+            game = data.tag.clone();
+        } else if data.tag != game {
+            bail!(
+                "{} holds {} positions, not {game}",
+                path.display(),
+                data.tag
+            );
+        }
+        games += u64::from(Dataset::header(path)?.games);
+        for j in 0..data.len() {
+            let r = data.get(j);
+            if i32::from(r.score).abs() >= args.max_score {
+                decided += 1;
+                continue;
+            }
+            let sample = (f64::from(r.score), (f64::from(r.result) + 1.0) / 2.0);
+            if i % 2 == 0 {
+                even.push(sample);
+            } else {
+                odd.push(sample);
+            }
+        }
+    }
+    if odd.is_empty() {
+        bail!("calibration needs at least two shards (the fit uses the even ones, the table the odd ones)");
+    }
+    let all: Vec<(f64, f64)> = even.iter().chain(odd.iter()).copied().collect();
+    let slope = fit_logistic(&all).context("no finite slope fits these results")?;
+    let fit_slope = fit_logistic(&even).context("no finite slope fits the even shards")?;
+    let measure = |k: f64| {
+        let pred: Vec<(f64, f64)> = odd.iter().map(|&(s, y)| (logistic(s, k), y)).collect();
+        let table = calibration(&pred, args.bins as usize);
+        let b = brier(&pred).unwrap_or(f64::NAN);
+        let gap = max_gap(&table, 100);
+        (table, b, gap)
+    };
+    let (table, b, gap) = measure(fit_slope);
+    let half: Vec<(f64, f64)> = odd.iter().map(|&(_, y)| (0.5, y)).collect();
+    let report = CalibrateReport {
+        game,
+        shards: paths.len(),
+        games,
+        positions: all.len(),
+        decided,
+        slope,
+        fit_slope,
+        held_out: odd.len(),
+        brier: b,
+        brier_half: brier(&half).unwrap_or(f64::NAN),
+        max_gap: gap,
+        table,
+        given: args.slope.map(|k| {
+            let (_, b, gap) = measure(k);
+            (k, b, gap)
+        }),
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!(
+        "{}: {} positions from {} games in {} shards ({} decided ones left out, |score| >= {})",
+        report.game, report.positions, report.games, report.shards, report.decided, args.max_score
+    );
+    println!("slope fitted on all shards: {:.6}", report.slope);
+    println!(
+        "slope fitted on the even shards: {:.6}; on the {} positions of the odd shards: Brier {:.4} (always 1/2: {:.4}), largest gap {:.3}",
+        report.fit_slope, report.held_out, report.brier, report.brier_half, report.max_gap
+    );
+    if let Some((k, b, gap)) = report.given {
+        println!("slope {k} on the odd shards: Brier {b:.4}, largest gap {gap:.3}");
+    }
+    print!("{}", markdown(&report.table));
+    Ok(())
+}
