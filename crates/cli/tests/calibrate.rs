@@ -1,0 +1,71 @@
+//! `qiyi calibrate`: a slope fitted on a small seeded self-play run, its held-out table, and bad
+//! input as clear errors.
+
+use std::process::Command;
+
+fn qiyi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .output()
+        .expect("the qiyi binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_self_play_run_calibrates_and_bad_input_is_refused() {
+    let dir = std::env::temp_dir().join(format!("qiyi-calibrate-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_string_lossy().into_owned();
+    let (code, _, err) = qiyi(&[
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "selfplay",
+        "checkers",
+        "--games",
+        "24",
+        "--games-per-shard",
+        "6",
+        "--depth",
+        "3",
+        "--out",
+        &d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = qiyi(&["--json", "calibrate", &d, "--slope", "0.004"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["game"], "checkers");
+    assert_eq!(v["shards"], 4);
+    assert_eq!(v["games"], 24);
+    let k = v["slope"].as_f64().expect("a slope");
+    assert!(k > 0.0 && k < 0.1, "slope {k}");
+    let table = v["table"].as_array().expect("a table");
+    let counted: u64 = table.iter().map(|b| b["count"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(counted, v["held_out"].as_u64().unwrap_or(0));
+    assert!(v["brier"].as_f64().is_some_and(|b| b < 0.25), "{v}");
+    let (code, out, err) = qiyi(&["calibrate", &d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| predicted |"), "{out}");
+    for (args, want) in [
+        (
+            vec!["calibrate", "/nonexistent/qiyi-shards"],
+            "reading shards",
+        ),
+        (vec!["calibrate", &d, "--slope=-1"], "positive"),
+    ] {
+        let (code, _, err) = qiyi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.starts_with("qiyi: error: ") && err.contains(want),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
