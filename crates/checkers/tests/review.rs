@@ -239,3 +239,20 @@ fn limits_a_review_cannot_use_are_refused() {
     assert!(bad(SearchLimits::default()).is_some_and(|e| e.contains("needs a depth")));
     assert!(bad(SearchLimits::depth(12)).is_none());
 }
+
+proptest::proptest! {
+    /// Any text, JSON-looking or PDN-looking, is a record or a clear error, never a panic; what
+    /// reads holds only legal moves.
+    #[test]
+    fn any_text_reads_or_fails_cleanly(
+        text in "(\\{\"game\":\"checkers\",\"moves\":\\[(\"[0-9x-]{1,8}\",?){0,6}\\]\\})|([0-9. x-]{0,40})|(.{0,60})"
+    ) {
+        if let Ok(r) = qiyi_checkers::review::read_record(&text) {
+            let mut pos = Checkers::from_board(r.start);
+            for mv in r.moves {
+                proptest::prop_assert!(pos.moves().contains(&mv));
+                pos.make(mv);
+            }
+        }
+    }
+}

@@ -56,16 +56,6 @@ pub enum ReviewGame {
     Checkers,
 }
 
-impl ReviewGame {
-    /// The name records and the server use.
-    pub fn name(self) -> &'static str {
-        match self {
-            ReviewGame::Peg => "peg-solitaire",
-            ReviewGame::Checkers => "checkers",
-        }
-    }
-}
-
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
@@ -118,20 +108,6 @@ fn record_text(args: &ReviewArgs) -> anyhow::Result<String> {
         }
         (None, None) => bail!("give a record FILE or --id ID"),
     })
-}
-
-/// Checks that a JSON record's `"game"` (if any) names `game`; `aliases` are other names of it.
-pub fn check_record_game(
-    record: &serde_json::Value,
-    game: ReviewGame,
-    aliases: &[&str],
-) -> anyhow::Result<()> {
-    if let Some(kind) = record.get("game").and_then(serde_json::Value::as_str) {
-        if kind != game.name() && !aliases.contains(&kind) {
-            bail!("the record is a {kind} game, not {}", game.name());
-        }
-    }
-    Ok(())
 }
 
 /// Prints the review as JSON (`--json`) or as a table with per-player summaries; `digits` is how

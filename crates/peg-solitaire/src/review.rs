@@ -178,6 +178,91 @@ pub fn review_game(
     )
 }
 
+/// Why a record could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON.
+    #[error("the record is not JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// JSON of the wrong shape, another game, or a bad board, start or move.
+    #[error("{0}")]
+    Bad(String),
+}
+
+/// Reads a peg-solitaire record: the JSON record `qiyi games export` writes (`game`,
+/// `rules.board`, `rules.start`, `position`, `moves` as texts or `{text}` objects) or a bare JSON
+/// list of move texts (on the English board). Returns the start and the moves, each legal in turn.
+pub fn read_record(text: &str) -> Result<(PegPosition, Vec<u16>), RecordError> {
+    use serde_json::Value;
+    let bad = RecordError::Bad;
+    let v: Value = serde_json::from_str(text).map_err(RecordError::Json)?;
+    let (rules, position, moves) = match &v {
+        Value::Array(moves) => (Value::Null, None, moves.clone()),
+        Value::Object(o) => {
+            if let Some(kind) = o.get("game").and_then(Value::as_str) {
+                if kind != "peg-solitaire" && kind != "peg" {
+                    return Err(bad(format!(
+                        "the record is a {kind} game, not peg-solitaire"
+                    )));
+                }
+            }
+            let moves = match o.get("moves") {
+                Some(Value::Array(m)) => m.clone(),
+                Some(_) => return Err(bad("the record's \"moves\" is not a list".into())),
+                None => return Err(bad("the record has no \"moves\"".into())),
+            };
+            (
+                o.get("rules").cloned().unwrap_or(Value::Null),
+                o.get("position")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                moves,
+            )
+        }
+        _ => {
+            return Err(bad(
+                "the record is neither a JSON object nor a list of moves".into(),
+            ))
+        }
+    };
+    let start = match position {
+        Some(p) => PegPosition::from_text(&p).map_err(|e| bad(format!("bad position: {e}")))?,
+        None => {
+            let board = rules
+                .get("board")
+                .and_then(Value::as_str)
+                .unwrap_or("english");
+            let hole = rules
+                .get("start")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty() && *s != "default");
+            let b = crate::Board::named(board).map_err(|e| bad(format!("board {board:?}: {e}")))?;
+            let problem =
+                crate::Problem::new(b, hole, None).map_err(|e| bad(format!("start: {e}")))?;
+            PegPosition::new(std::sync::Arc::clone(&problem.board), problem.start)
+        }
+    };
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let t = match m {
+            Value::String(s) => s.as_str(),
+            Value::Object(o) => o
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(format!("move {}: an object without \"text\"", i + 1)))?,
+            _ => return Err(bad(format!("move {}: not a move text", i + 1))),
+        };
+        let mv = pos
+            .parse_move(t)
+            .map_err(|e| bad(format!("move {} ({t}): {e}", i + 1)))?;
+        out.push(mv);
+        pos.make(mv);
+    }
+    Ok((start, out))
+}
+
 /// The ply of the first move that lost the solution (`None` when the game never had one to
 /// lose, or kept it).
 pub fn first_lost(review: &Review) -> Option<usize> {
@@ -287,5 +372,23 @@ mod tests {
         assert!(first_lost(&r).is_none());
         assert!(r.plies.iter().all(|p| p.loss == 0.0 && !p.missed_win));
         assert_eq!(r.summary[0].result, 1.0);
+    }
+
+    proptest::proptest! {
+        /// Any text is a record or a clear error, never a panic; what reads replays legally.
+        #[test]
+        fn any_text_reads_or_fails_cleanly(
+            text in "(\\[(\"[a-g][1-7]-[a-g][1-7]\",?){0,4}\\])|(\\{\"game\":\"peg\",\"rules\":\\{\"board\":\"[a-z-]{0,9}\"\\},\"moves\":\\[\\]\\})|(.{0,40})"
+        ) {
+            if let Ok((start, moves)) = read_record(&text) {
+                let mut pos = start;
+                let mut legal = Vec::new();
+                for m in moves {
+                    pos.legal_moves(&mut legal);
+                    proptest::prop_assert!(legal.contains(&m));
+                    pos.make(m);
+                }
+            }
+        }
     }
 }
