@@ -284,3 +284,53 @@ fn selfplay_is_seeded_resumable_and_quiet() {
     assert_eq!(a, b);
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// A drawn self-play game is recorded as a draw (0) for both sides, not as a win for the first
+/// player: two kings shuffle in their own corners until the position repeats three times.
+#[test]
+fn a_drawn_self_play_game_records_draws() {
+    let start = Checkers::from_fen("B:WK32:BK1").expect("king against king");
+    let config = SelfPlayConfig {
+        games: 1,
+        games_per_shard: 1,
+        seed: 1,
+        threads: 1,
+        random_plies: 0,
+        max_plies: 300,
+    };
+    // Black goes to its lowest square and White to its highest: 1-5 5-1 against 32-28 28-32.
+    fn shuffle(pos: &Checkers) -> Option<(qiyi_checkers::Move, i32)> {
+        let to = |m: &qiyi_checkers::Move| {
+            let t = qiyi_checkers::notation::move_to_pdn(m);
+            t.rsplit(['-', 'x'])
+                .next()
+                .and_then(|x| x.parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        let moves = pos.moves();
+        let black = pos.to_move() == 0;
+        let m = if black {
+            moves.iter().min_by_key(|m| to(m))
+        } else {
+            moves.iter().max_by_key(|m| to(m))
+        };
+        m.map(|&m| (m, 0))
+    }
+    let (seen, result) = selfplay::play_game(&[start.clone()], 0, &config, &mut shuffle);
+    assert_eq!(
+        result,
+        0,
+        "a draw by repetition after {} positions",
+        seen.len()
+    );
+    assert!(seen.len() >= 8, "{} positions", seen.len());
+    // And through the shard writer: every record says draw.
+    let dir = std::env::temp_dir().join(format!("qiyi-draw-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    selfplay::run_shards(&dir, &[start], &config, &[0], || shuffle, |_| {}).expect("the shard");
+    let data = Dataset::read_dir(&dir).expect("the shard reads");
+    assert_eq!(data.len(), seen.len());
+    assert!((0..data.len()).all(|i| data.get(i).result == 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

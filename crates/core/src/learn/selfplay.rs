@@ -132,10 +132,12 @@ where
         pos.make(mv);
         ply += 1;
     }
-    let result = if pos.turn() == Turn::Over {
-        pos.returns(0).signum() as i8
-    } else {
-        0
+    // Not `f64::signum`: it is 1 for a return of +0.0, which would record every draw as a win
+    // for the first player.
+    let result = match pos.returns(0) {
+        r if pos.turn() == Turn::Over && r > 0.0 => 1,
+        r if pos.turn() == Turn::Over && r < 0.0 => -1,
+        _ => 0,
     };
     (seen, result)
 }
