@@ -14,6 +14,7 @@ pub mod error;
 pub mod games;
 pub mod learn;
 pub mod py;
+pub mod review;
 pub mod search;
 pub mod tournament;
 pub mod vector;
@@ -37,6 +38,7 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(review::review_record, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;
     m.add("UnknownGameError", py.get_type::<error::UnknownGameError>())?;
     m.add("RuleError", py.get_type::<error::RuleError>())?;

@@ -32,6 +32,7 @@ from ._qiyi import (  # noqa: F401
     VectorGames,
     load_game,
     registered_names,
+    review_record,
     rule_options,
 )
 
@@ -53,6 +54,7 @@ __all__ = [
     "VectorGames",
     "load_game",
     "registered_names",
+    "review",
     "rule_options",
     "search",
 ]
@@ -61,6 +63,21 @@ __all__ = [
 def _load_game_kw(name, rules):
     """Unpickles a Game: ``load_game(name, **rules)``."""
     return load_game(name, **rules)
+
+
+def review(game, record, *, depth=None, movetime=None, egdb=None):
+    """Reviews a game from its record and returns the review as a dict (the JSON of
+    ``qiyi review GAME FILE --json``, format 1): every ply's values, class and best line, and per
+    player accuracy and counts.
+
+    ``record`` is the text of a PDN game or JSON record (checkers) or the JSON record
+    (peg solitaire), e.g. what ``qiyi games export`` writes. Checkers takes ``depth`` (default 16)
+    or ``movetime`` (seconds) per position and an endgame database directory ``egdb``.
+    Bad records raise :class:`ParseError`, bad limits :class:`SearchError`.
+    """
+    import json
+
+    return json.loads(review_record(game, record, depth=depth, movetime=movetime, egdb=egdb))
 
 
 def search(state, algorithm="engine", **limits):

@@ -1,0 +1,90 @@
+//! Post-game review from Python: `qiyi.review(game, record, ...)` returns the same review as
+//! `qiyi review GAME FILE --json` (core's [`qiyi_core::review::Review`], format 1), built by the
+//! game's judge in Rust with the interpreter released.
+
+use crate::engine::limits;
+use crate::error::QiyiError;
+use pyo3::prelude::*;
+use qiyi_checkers::engine::Egdb;
+use qiyi_core::search::SearchLimits;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Reviews the game in `record` (a PDN game or JSON record for checkers, the JSON record for
+/// peg solitaire) and returns the review as JSON text. Checkers takes `depth` (default 16, at
+/// most 40) or `movetime` (seconds) per position and an endgame database directory `egdb`;
+/// peg solitaire's judge is exact and takes none of them.
+#[pyfunction]
+#[pyo3(signature = (game, record, *, depth=None, movetime=None, egdb=None))]
+pub fn review_record(
+    py: Python<'_>,
+    game: &str,
+    record: &str,
+    depth: Option<u32>,
+    movetime: Option<f64>,
+    egdb: Option<PathBuf>,
+) -> PyResult<String> {
+    let review = match game {
+        "peg_solitaire" | "peg-solitaire" | "peg" => {
+            if depth.is_some() || movetime.is_some() || egdb.is_some() {
+                return Err(QiyiError::Search(
+                    "depth, movetime and egdb do not apply to peg solitaire: its judge is an exact solver".into(),
+                )
+                .into());
+            }
+            let (start, moves) = qiyi_peg_solitaire::review::read_record(record)
+                .map_err(|e| QiyiError::Parse(e.to_string()))?;
+            py.detach(|| qiyi_peg_solitaire::review::review_game(&start, &moves, |_, _| {}))
+                .map_err(|e| QiyiError::Illegal(e.to_string()))?
+        }
+        "checkers" => {
+            use qiyi_checkers::review::{check_limits, read_record, review_game, JudgeOptions};
+            let r = read_record(record).map_err(|e| QiyiError::Parse(e.to_string()))?;
+            let limits = match (depth, movetime) {
+                (Some(_), Some(_)) => {
+                    return Err(QiyiError::Search("give depth or movetime, not both".into()).into())
+                }
+                (_, Some(t)) => limits(None, None, Some(t))?,
+                (d, None) => SearchLimits::depth(d.unwrap_or(qiyi_checkers::review::DEFAULT_DEPTH)),
+            };
+            check_limits(&limits).map_err(|e| QiyiError::Search(e.to_string()))?;
+            let egdb = match egdb {
+                None => None,
+                Some(dir) => {
+                    let n = Egdb::complete_pieces(&dir);
+                    if n == 0 {
+                        return Err(QiyiError::Search(format!(
+                            "no complete endgame database in {}",
+                            dir.display()
+                        ))
+                        .into());
+                    }
+                    let db = Egdb::load(&dir, n).map_err(|e| QiyiError::Search(e.to_string()))?;
+                    Some(Arc::new(db))
+                }
+            };
+            let options = JudgeOptions {
+                limits,
+                egdb,
+                ..JudgeOptions::default()
+            };
+            let start = qiyi_checkers::Checkers::from_board(r.start);
+            py.detach(|| review_game(&start, &r.moves, &options, |_, _| {}))
+                .map_err(|e| QiyiError::Illegal(e.to_string()))?
+        }
+        "xiangqi" | "chinese_checkers" | "chinese-checkers" | "aeroplane" => {
+            return Err(QiyiError::Rule(format!(
+                "reviewing {game} is not built yet (built: peg_solitaire, checkers)"
+            ))
+            .into())
+        }
+        other => {
+            return Err(QiyiError::UnknownGame(
+                other.to_string(),
+                "peg_solitaire, checkers (xiangqi, chinese_checkers, aeroplane not yet)".into(),
+            )
+            .into())
+        }
+    };
+    serde_json::to_string(&review).map_err(|e| QiyiError::Search(e.to_string()).into())
+}

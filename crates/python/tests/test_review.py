@@ -1,0 +1,43 @@
+"""qiyi.review: the same review as `qiyi review --json`, from a record; bad input raises
+qiyi's own exceptions."""
+
+import pytest
+
+import qiyi
+
+CHECKERS = ('[Event "review test"]\n\n1. 10-15 22-17 2. 11-16 23-19 3. 16x23 26x19x10\n'
+            '4. 6x15 24-19 5. 15x24 28x19 6. 8-11 27-23 *\n')
+PEG = ('{"game":"peg-solitaire","rules":{"board":"english"},'
+       '"moves":[{"ply":0,"player":0,"text":"d2-d4"}]}')
+
+
+def test_a_checkers_game_reviews_from_its_pdn():
+    r = qiyi.review("checkers", CHECKERS, depth=4)
+    assert r["format"] == 1 and r["game"] == "checkers" and r["unit"] == "cp"
+    assert len(r["plies"]) == 12
+    assert r["plies"][2]["played"] == "11-16"
+    assert r["plies"][4]["forced"] is True  # 16x23 is the only capture
+    assert {p["class"] for p in r["plies"]} <= {"best", "good", "inaccuracy", "mistake", "blunder"}
+    for s in r["summary"]:
+        assert abs(s["identity_error"]) < 1e-9
+
+
+def test_a_peg_record_reviews_exactly():
+    r = qiyi.review("peg_solitaire", PEG)
+    assert r["unit"] == "pegs"
+    assert r["plies"][0]["class"] == "best" and r["plies"][0]["exact"] is True
+
+
+def test_bad_input_raises_qiyi_errors():
+    with pytest.raises(qiyi.ParseError, match="does not read"):
+        qiyi.review("checkers", "1. 10-15 10-15 *")
+    with pytest.raises(qiyi.ParseError, match="not checkers"):
+        qiyi.review("checkers", PEG)
+    with pytest.raises(qiyi.SearchError, match="out of range"):
+        qiyi.review("checkers", CHECKERS, depth=10000)
+    with pytest.raises(qiyi.SearchError, match="do not apply"):
+        qiyi.review("peg_solitaire", PEG, depth=3)
+    with pytest.raises(qiyi.UnknownGameError):
+        qiyi.review("go", PEG)
+    with pytest.raises(qiyi.RuleError, match="not built yet"):
+        qiyi.review("xiangqi", "")
