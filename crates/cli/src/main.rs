@@ -18,6 +18,7 @@ mod lab;
 mod peg_solitaire;
 mod play;
 mod review;
+mod review_aeroplane;
 mod review_peg;
 mod serve;
 mod xiangqi;

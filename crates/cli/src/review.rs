@@ -3,8 +3,8 @@
 //!
 //! This file holds what every game shares: the arguments, reading the record (a file, stdin or
 //! the server's database), the table and the JSON. Each game's record format and judge live in
-//! its own file: [`crate::review_peg`] (exact) so far. The other four games answer with a clear
-//! error until their judges land.
+//! its own file: [`crate::review_peg`] (exact) and [`crate::review_aeroplane`] (win-chance
+//! model) so far. The other three games answer with a clear error until their judges land.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -16,7 +16,7 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg). Xiangqi, checkers, chinese-checkers and aeroplane
+    /// The game: peg-solitaire (alias peg) or aeroplane. Xiangqi, checkers and chinese-checkers
     /// are not reviewed yet.
     pub game: String,
     /// The record: the JSON record of `qiyi games export` (`-` for stdin).
@@ -35,6 +35,8 @@ pub struct ReviewArgs {
 pub enum ReviewGame {
     /// Peg solitaire.
     Peg,
+    /// Aeroplane chess.
+    Aeroplane,
 }
 
 impl ReviewGame {
@@ -42,6 +44,7 @@ impl ReviewGame {
     pub fn name(self) -> &'static str {
         match self {
             ReviewGame::Peg => "peg-solitaire",
+            ReviewGame::Aeroplane => "aeroplane",
         }
     }
 }
@@ -49,8 +52,9 @@ impl ReviewGame {
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
-        "xiangqi" | "checkers" | "chinese-checkers" | "aeroplane" => {
-            bail!("reviewing {name} is not built yet (built: peg-solitaire)")
+        "aeroplane" => ReviewGame::Aeroplane,
+        "xiangqi" | "checkers" | "chinese-checkers" => {
+            bail!("reviewing {name} is not built yet (built: peg-solitaire, aeroplane)")
         }
         other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
     })
@@ -62,6 +66,7 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     let text = record_text(&args)?;
     match game {
         ReviewGame::Peg => crate::review_peg::run(g, &text),
+        ReviewGame::Aeroplane => crate::review_aeroplane::run(g, &text),
     }
 }
 
