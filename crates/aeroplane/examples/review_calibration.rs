@@ -4,13 +4,17 @@
 //! win chances (every player's predicted chance at every decision against whether it won).
 //!
 //! `cargo run --release -p qiyi-aeroplane --example review_calibration -- --games N --seed S
-//! [--players best,random,random,random] [--threads T] [--bins B]`
+//! [--players best,random,random,random] [--threads T] [--bins B] [--record PATH]`
+//!
+//! `--record PATH` also writes game 0 as the crate's game record (JSON, what
+//! `qiyi review aeroplane PATH` reads), for timing the CLI.
 //!
 //! Game `g` rolls the dice of `Rng::derive(S, g)`'s first word; the player list is rotated by `g`
 //! seats so every kind plays from every seat; player seeds come from `Rng::derive(S ^ 1, ...)`.
 //! Prints markdown (for `docs/review.md`).
 
 use qiyi_aeroplane::players::{make_player, Player, PlayerKind};
+use qiyi_aeroplane::record::play_game;
 use qiyi_aeroplane::review::{review_game, seeded_game};
 use qiyi_aeroplane::{Aero, Rules};
 use qiyi_core::calibration::{brier, calibration, markdown, max_gap};
@@ -76,18 +80,32 @@ fn main() {
         .collect();
     let n = kinds.len().clamp(2, 4);
     let start = Aero::new(Rules::STANDARD, n).expect("2-4 players");
+    let make = |g: u64| -> (Vec<usize>, Vec<Box<dyn Player>>) {
+        let seats: Vec<usize> = (0..n).map(|s| (s + g as usize) % kinds.len()).collect();
+        let players = seats
+            .iter()
+            .enumerate()
+            .map(|(s, &k)| {
+                make_player(kinds[k], Rng::derive(seed ^ 1, g * 4 + s as u64).next_u64())
+            })
+            .collect();
+        (seats, players)
+    };
+    if let Some(path) = get("--record") {
+        let (_, mut players) = make(0);
+        let rec = play_game(&start, &mut players, Rng::derive(seed, 0).next_u64());
+        std::fs::write(&path, rec.to_json()).expect("the record is written");
+        eprintln!(
+            "wrote game 0 to {path}: {} rolls, {} choices",
+            rec.rolls.len(),
+            rec.choices.len()
+        );
+    }
     let t0 = Instant::now();
     let stats: Vec<GameStats> = (0..games)
         .into_par_iter()
         .map(|g| {
-            let seats: Vec<usize> = (0..n).map(|s| (s + g as usize) % kinds.len()).collect();
-            let mut players: Vec<Box<dyn Player>> = seats
-                .iter()
-                .enumerate()
-                .map(|(s, &k)| {
-                    make_player(kinds[k], Rng::derive(seed ^ 1, g * 4 + s as u64).next_u64())
-                })
-                .collect();
+            let (seats, mut players) = make(g);
             let dice = Rng::derive(seed, g).next_u64();
             let moves = seeded_game(&start, &mut players, dice);
             let t = Instant::now();
