@@ -33,9 +33,10 @@
 //! `docs/review.md`): with the `win` player's own setting every player believes it faces random
 //! opponents, the four chances sum to about 2, and the drift is a steady loss of about 0.4 per
 //! player and game; at strength 1 they sum to 1 within a few percent before scaling. The judge's
-//! best move is then the `win` player's choice in about 93% of its decisions, and never more than
-//! 0.04 of win chance better (no `win` decision is an inaccuracy). [`AeroJudge::with_model`]
-//! builds the judge over any model, e.g. the `win` player's exactly.
+//! best move is then the `win` player's choice in about 93% of its decisions, and the rest lose
+//! little (over 161,445 decisions of 1,000 self-play games: largest loss 0.07, two
+//! inaccuracies). [`AeroJudge::with_model`] builds the judge over any model, e.g. the `win`
+//! player's exactly.
 //!
 //! The game's unit is `"turns"`: the mover's expected turns still needed to bring all its planes
 //! home by the solo-race table ([`crate::race::RaceTable`], its own race played alone); lower is
