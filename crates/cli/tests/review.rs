@@ -250,3 +250,62 @@ fn bad_aeroplane_records_are_clear_errors_with_exit_code_2() {
     );
     fails(&["review", "aeroplane", &own], "roll 7 is not 1..=6");
 }
+
+/// A game played through the server's own session (its dice), stored in a database and reviewed
+/// by `--id`: what `qiyi games export` writes is what the review reads.
+#[test]
+fn a_stored_aeroplane_game_reviews_by_id() {
+    use qiyi_web::session::Seat;
+    use qiyi_web::store::{NewGame, Store, StoreConfig};
+    let dir = std::env::temp_dir().join(format!("qiyi-review-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db_path = dir.join("aero-store.db");
+    let _ = std::fs::remove_file(&db_path);
+    let db_path = db_path.to_string_lossy().into_owned();
+    let rules = serde_json::json!({"players": 3});
+    let mut session =
+        qiyi_web::games::create("aeroplane", &rules, None, 77).expect("an aeroplane session");
+    let mut choices = 0;
+    while session.player_to_move().is_some() && choices < 5000 {
+        let legal = session.legal_texts();
+        let text = legal[choices % legal.len()].clone();
+        session.play(&text).expect("a legal move");
+        choices += 1;
+    }
+    assert!(session.player_to_move().is_none(), "the game ends");
+    let plies = session.history_from(0).len();
+    let store = Store::with_db(
+        StoreConfig::default(),
+        qiyi_web::db::Db::open(&db_path).expect("a database"),
+    );
+    let created = store
+        .insert(NewGame {
+            session,
+            seats: vec![Seat::Human; 3],
+            seed: 77,
+            rules,
+            position: None,
+            hotseat: true,
+            clock: None,
+        })
+        .expect("stored");
+    drop(store);
+    let (code, out, err) = qiyi(&[
+        "review",
+        "aeroplane",
+        "--id",
+        &created.id,
+        "--db",
+        &db_path,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["plies"].as_array().map_or(0, Vec::len), plies);
+    for s in v["summary"].as_array().expect("summary") {
+        assert_eq!(s["finished"], true);
+        assert!(s["identity_error"].as_f64().is_some_and(|e| e.abs() < 1e-9));
+    }
+}
