@@ -28,6 +28,7 @@ pub mod players;
 pub mod position;
 pub mod race;
 pub mod record;
+pub mod review;
 pub mod rollout;
 pub mod rules;
 pub mod search;

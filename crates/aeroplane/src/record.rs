@@ -136,7 +136,23 @@ impl GameRecord {
     /// Replays the record through the rules; returns the final position, or the first step that
     /// is not legal. Also checks that the rolls are the seed's dice stream.
     pub fn replay(&self) -> Result<Aero, AeroError> {
-        let mut pos = Aero::new(self.rules, self.players)?;
+        let (mut pos, moves) = self.moves()?;
+        for &mv in &moves {
+            pos.play(mv);
+        }
+        if !self.places.is_empty() && pos.places()[..pos.players()] != self.places[..] {
+            return Err(AeroError::BadRecord("places differ".into()));
+        }
+        Ok(pos)
+    }
+
+    /// The start position and every move of the record (rolls and choices interleaved as they
+    /// were played), checked step by step as [`GameRecord::replay`] checks them (the places
+    /// excepted).
+    pub fn moves(&self) -> Result<(Aero, Vec<AeroMove>), AeroError> {
+        let start = Aero::new(self.rules, self.players)?;
+        let mut pos = start;
+        let mut out = Vec::with_capacity(self.rolls.len() + self.choices.len());
         let mut dice = Dice::new(self.seed);
         let mut rolls = self.rolls.iter();
         let mut choices = self.choices.iter();
@@ -177,15 +193,13 @@ impl GameRecord {
                     }
                 },
             };
+            out.push(mv);
             pos.play(mv);
         }
         if rolls.next().is_some() || choices.next().is_some() {
             return Err(AeroError::BadRecord("moves left over after the end".into()));
         }
-        if !self.places.is_empty() && pos.places()[..pos.players()] != self.places[..] {
-            return Err(AeroError::BadRecord("places differ".into()));
-        }
-        Ok(pos)
+        Ok((start, out))
     }
 
     /// The record as one line of JSON.

@@ -19,6 +19,7 @@ mod lab;
 mod peg_solitaire;
 mod play;
 mod review;
+mod review_aeroplane;
 mod review_checkers;
 mod review_peg;
 mod serve;

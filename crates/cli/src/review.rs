@@ -3,9 +3,9 @@
 //!
 //! This file holds what every game shares: the arguments, reading the record (a file, stdin or
 //! the server's database), the table and the JSON. Each game's record format and judge live in
-//! its own file: [`crate::review_peg`] (exact) and [`crate::review_checkers`] (the engine, exact
-//! within the endgame database) so far. The other games answer with a clear error until their
-//! judges land.
+//! its own file: [`crate::review_peg`] (exact), [`crate::review_checkers`] (the engine, exact
+//! within the endgame database) and [`crate::review_aeroplane`] (win-chance model) so far. The
+//! other games answer with a clear error until their judges land.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -17,7 +17,7 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg) or checkers. Xiangqi, chinese-checkers and aeroplane
+    /// The game: peg-solitaire (alias peg), checkers or aeroplane. Xiangqi and chinese-checkers
     /// are not reviewed yet.
     pub game: String,
     /// The record: what `qiyi games export` writes (PDN for checkers, the JSON record for peg
@@ -54,14 +54,17 @@ pub enum ReviewGame {
     Peg,
     /// English checkers.
     Checkers,
+    /// Aeroplane chess.
+    Aeroplane,
 }
 
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
         "checkers" => ReviewGame::Checkers,
-        "xiangqi" | "chinese-checkers" | "aeroplane" => {
-            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers)")
+        "aeroplane" => ReviewGame::Aeroplane,
+        "xiangqi" | "chinese-checkers" => {
+            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers, aeroplane)")
         }
         other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
     })
@@ -73,20 +76,31 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     let text = record_text(&args)?;
     match game {
         ReviewGame::Peg => {
-            for (given, what) in [
-                (args.depth.is_some(), "--depth"),
-                (args.movetime.is_some(), "--movetime"),
-                (args.annotate.is_some(), "--annotate"),
-                (args.egdb.is_some(), "--egdb"),
-            ] {
-                if given {
-                    bail!("{what} does not apply to peg solitaire: its judge is an exact solver");
-                }
-            }
+            refuse_engine_options(&args, "peg solitaire: its judge is an exact solver")?;
             crate::review_peg::run(g, &text)
         }
         ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
+        ReviewGame::Aeroplane => {
+            refuse_engine_options(&args, "aeroplane chess: its judge is the win-chance model")?;
+            crate::review_aeroplane::run(g, &text)
+        }
     }
+}
+
+/// Refuses the engine options (`--depth`, `--movetime`, `--annotate`, `--egdb`) for a game whose
+/// judge takes none; `why` names the game and its judge.
+fn refuse_engine_options(args: &ReviewArgs, why: &str) -> anyhow::Result<()> {
+    for (given, what) in [
+        (args.depth.is_some(), "--depth"),
+        (args.movetime.is_some(), "--movetime"),
+        (args.annotate.is_some(), "--annotate"),
+        (args.egdb.is_some(), "--egdb"),
+    ] {
+        if given {
+            bail!("{what} does not apply to {why}");
+        }
+    }
+    Ok(())
 }
 
 /// The record's text, from `--id` (exported as the JSON record), stdin (`-`) or a file.

@@ -169,3 +169,218 @@ fn bad_checkers_reviews_are_clear_errors_with_exit_code_2() {
         "no complete endgame database",
     );
 }
+
+/// A seeded four-player aeroplane game (the `win` player against three `random` ones) as the
+/// server exports it: every move and die roll as a text, rolls with `"player": null`.
+fn aeroplane_game(seed: u64) -> (usize, String) {
+    use qiyi_aeroplane::players::{make_player, PlayerKind};
+    use qiyi_aeroplane::{Aero, Rules};
+    use qiyi_core::{Game, Notation, Turn};
+    let start = Aero::new(Rules::STANDARD, 4).expect("4 players");
+    let mut players: Vec<_> = [
+        PlayerKind::Win,
+        PlayerKind::Random,
+        PlayerKind::Random,
+        PlayerKind::Random,
+    ]
+    .iter()
+    .map(|&k| make_player(k, seed))
+    .collect();
+    let moves = qiyi_aeroplane::review::seeded_game(&start, &mut players, seed);
+    let mut pos = start;
+    let mut entries = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        let player = match pos.turn() {
+            Turn::Player(p) => serde_json::json!(p),
+            _ => serde_json::Value::Null,
+        };
+        entries
+            .push(serde_json::json!({"ply": i + 1, "player": player, "text": pos.move_to_text(m)}));
+        pos.make(m);
+    }
+    assert!(pos.is_over(), "the seeded game ends");
+    let record = serde_json::json!({
+        "format": "qiyi-record", "version": 1, "game": "aeroplane",
+        "rules": {"players": 4, "set": "standard", "takeoff": "6", "three_sixes": "send-back",
+                  "ending": "first-wins"},
+        "position": null, "seed": seed, "moves": entries,
+    });
+    (moves.len(), record.to_string())
+}
+
+#[test]
+fn an_aeroplane_record_reviews_with_luck_on_every_roll() {
+    let (plies, text) = aeroplane_game(34);
+    let path = record("aero.json", &text);
+    let (code, out, err) = qiyi(&["review", "aeroplane", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("roll, luck"), "{out}");
+    assert!(out.contains("skill"), "{out}");
+    let (code, out, err) = qiyi(&["review", "aeroplane", &path, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(last).expect("the last line is JSON");
+    assert_eq!(v["format"], 1);
+    assert_eq!(v["game"], "aeroplane");
+    assert_eq!(v["unit"], "turns");
+    assert_eq!(v["players"], 4);
+    let list = v["plies"].as_array().expect("plies");
+    assert_eq!(list.len(), plies);
+    let (mut rolls, mut decisions) = (0, 0);
+    for p in list {
+        match p["kind"].as_str() {
+            Some("chance") => {
+                assert!(
+                    p["played"].as_str().is_some_and(|t| t.starts_with('r')),
+                    "{p}"
+                );
+                assert!(p["luck"].as_f64().is_some(), "{p}");
+                assert!(p["class"].is_null(), "{p}");
+                rolls += 1;
+            }
+            Some("decision") => {
+                assert!(p["luck"].is_null(), "{p}");
+                assert!(p["class"].as_str().is_some(), "{p}");
+                decisions += 1;
+            }
+            other => panic!("kind {other:?}"),
+        }
+        let sum: f64 = p["wins_before"]
+            .as_array()
+            .expect("wins")
+            .iter()
+            .filter_map(serde_json::Value::as_f64)
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{p}");
+    }
+    assert!(
+        rolls > 50 && decisions > 20,
+        "{rolls} rolls, {decisions} decisions"
+    );
+    let summary = v["summary"].as_array().expect("summary");
+    assert_eq!(summary.len(), 4);
+    let winners = summary
+        .iter()
+        .filter(|s| s["result"].as_f64() == Some(1.0))
+        .count();
+    assert_eq!(winners, 1);
+    for s in summary {
+        assert_eq!(s["finished"], true);
+        let e = s["identity_error"].as_f64().expect("identity_error");
+        assert!(e.abs() < 1e-9, "{s}");
+    }
+}
+
+#[test]
+fn the_crates_own_aeroplane_record_reviews_too() {
+    use qiyi_aeroplane::players::{make_player, PlayerKind};
+    use qiyi_aeroplane::{Aero, Rules};
+    let start = Aero::new(Rules::STANDARD, 2).expect("2 players");
+    let mut players = vec![
+        make_player(PlayerKind::Random, 1),
+        make_player(PlayerKind::Heuristic, 2),
+    ];
+    let rec = qiyi_aeroplane::record::play_game(&start, &mut players, 9);
+    let path = record("aero-own.json", &rec.to_json());
+    let (code, out, err) = qiyi(&["review", "aeroplane", &path, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    let plies = v["plies"].as_array().map_or(0, Vec::len);
+    assert_eq!(plies, rec.rolls.len() + rec.choices.len());
+}
+
+#[test]
+fn bad_aeroplane_records_are_clear_errors_with_exit_code_2() {
+    let not_json = record("aero-bad.json", "{\"game\": \"aeroplane\", ");
+    fails(&["review", "aeroplane", &not_json], "not JSON");
+    // A 3 cannot take off: no plane moves, the turn passes, and yellow's roll comes next.
+    let illegal = record(
+        "aero-illegal.json",
+        r#"{"game":"aeroplane","rules":{"players":4},"moves":["r3","a"]}"#,
+    );
+    fails(&["review", "aeroplane", &illegal], "move 2 (a)");
+    let other = record(
+        "aero-other.json",
+        r#"{"game":"peg-solitaire","rules":{"board":"english"},"moves":["d2-d4"]}"#,
+    );
+    fails(
+        &["review", "aeroplane", &other],
+        "is a peg-solitaire game, not aeroplane",
+    );
+    let rules = record(
+        "aero-rules.json",
+        r#"{"game":"aeroplane","rules":{"players":2,"set":"seed"},"moves":["r6"]}"#,
+    );
+    fails(&["review", "aeroplane", &rules], "standard rules only");
+    let players = record(
+        "aero-players.json",
+        r#"{"game":"aeroplane","rules":{"players":7},"moves":[]}"#,
+    );
+    fails(&["review", "aeroplane", &players], "2, 3 or 4 players");
+    let own = record(
+        "aero-own-bad.json",
+        r#"{"rules":{"set":"standard","takeoff":"6","three_sixes":"send-back","ending":"first-wins"},
+            "players":2,"seed":1,"rolls":[7],"choices":[],"places":[],"turns":1,"captures":0}"#,
+    );
+    fails(&["review", "aeroplane", &own], "roll 7 is not 1..=6");
+}
+
+/// A game played through the server's own session (its dice), stored in a database and reviewed
+/// by `--id`: what `qiyi games export` writes is what the review reads.
+#[test]
+fn a_stored_aeroplane_game_reviews_by_id() {
+    use qiyi_web::session::Seat;
+    use qiyi_web::store::{NewGame, Store, StoreConfig};
+    let dir = std::env::temp_dir().join(format!("qiyi-review-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db_path = dir.join("aero-store.db");
+    let _ = std::fs::remove_file(&db_path);
+    let db_path = db_path.to_string_lossy().into_owned();
+    let rules = serde_json::json!({"players": 3});
+    let mut session =
+        qiyi_web::games::create("aeroplane", &rules, None, 77).expect("an aeroplane session");
+    let mut choices = 0;
+    while session.player_to_move().is_some() && choices < 5000 {
+        let legal = session.legal_texts();
+        let text = legal[choices % legal.len()].clone();
+        session.play(&text).expect("a legal move");
+        choices += 1;
+    }
+    assert!(session.player_to_move().is_none(), "the game ends");
+    let plies = session.history_from(0).len();
+    let store = Store::with_db(
+        StoreConfig::default(),
+        qiyi_web::db::Db::open(&db_path).expect("a database"),
+    );
+    let created = store
+        .insert(NewGame {
+            session,
+            seats: vec![Seat::Human; 3],
+            seed: 77,
+            rules,
+            position: None,
+            hotseat: true,
+            clock: None,
+        })
+        .expect("stored");
+    drop(store);
+    let (code, out, err) = qiyi(&[
+        "review",
+        "aeroplane",
+        "--id",
+        &created.id,
+        "--db",
+        &db_path,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["plies"].as_array().map_or(0, Vec::len), plies);
+    for s in v["summary"].as_array().expect("summary") {
+        assert_eq!(s["finished"], true);
+        assert!(s["identity_error"].as_f64().is_some_and(|e| e.abs() < 1e-9));
+    }
+}
