@@ -12,7 +12,7 @@
 //!   position after the move played is searched with the same limits (and is the next ply's
 //!   root, so each position is searched once). A score becomes a win chance by the logistic
 //!   `1 / (1 + exp(-k * score))` with the slope [`WIN_SLOPE`] fitted to qiyi's own self-play
-//!   results at the default depth (the fit and its calibration table are in `docs/review.md`).
+//!   results (the fit and its calibration table are in `docs/review.md`).
 //!   A move the deeper look finds better than the root's best becomes the best move itself, so a
 //!   decision never gains win chance.
 //!
@@ -48,9 +48,11 @@ use crate::pdn::GameResult;
 use crate::{Checkers, Move};
 
 /// The slope of the logistic that turns an engine score (centi-men, mover's view) into a win
-/// chance, fitted by maximum likelihood to qiyi self-play at depth [`DEFAULT_DEPTH`] (see
-/// `docs/review.md` for the data, the command and the calibration table).
-pub const WIN_SLOPE: f64 = 0.004;
+/// chance, fitted by maximum likelihood (`qiyi calibrate`) to 96 seeded qiyi self-play games at
+/// depth 14 from openings of 8 random plies, on the positions scored below 1000 (see
+/// `docs/review.md` for the command, the calibration table and why the fit is so flat: most
+/// such games are drawn, and a man up draws more often than it wins).
+pub const WIN_SLOPE: f64 = 0.0017;
 
 /// The default search depth per position: a 100-ply game reviews in well under 30 s on one core
 /// (figures in `docs/review.md`).

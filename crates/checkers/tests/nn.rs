@@ -316,7 +316,8 @@ fn a_drawn_self_play_game_records_draws() {
         };
         m.map(|&m| (m, 0))
     }
-    let (seen, result) = selfplay::play_game(&[start.clone()], 0, &config, &mut shuffle);
+    let (seen, result) =
+        selfplay::play_game(std::slice::from_ref(&start), 0, &config, &mut shuffle);
     assert_eq!(
         result,
         0,

@@ -5,7 +5,7 @@
 
 use qiyi_checkers::engine::{Egdb, Engine, Level, Wld};
 use qiyi_checkers::pdn::read_pdn_game;
-use qiyi_checkers::review::{annotated_pdn, review_game, CheckersJudge, JudgeOptions};
+use qiyi_checkers::review::{annotated_pdn, review_game, CheckersJudge, JudgeOptions, WIN_SLOPE};
 use qiyi_checkers::{Board, Checkers, Color};
 use qiyi_core::review::{self, Class};
 use qiyi_core::search::SearchLimits;
@@ -151,7 +151,11 @@ fn a_move_a_deeper_search_shows_dropping_material_is_a_mistake() {
                 .collect();
             let best = vals.iter().map(|v| v.1).max().expect("moves");
             let &(worst, worst_score) = vals.iter().min_by_key(|v| v.1).expect("moves");
-            if best - worst_score >= 250 && best.abs() < 150 {
+            // A drop worth well over the mistake threshold (0.10 of win chance) by the judge's
+            // own slope: about 300 cp or more near equality.
+            let loss = review::logistic(f64::from(best), WIN_SLOPE)
+                - review::logistic(f64::from(worst_score), WIN_SLOPE);
+            if loss >= 0.12 && best.abs() < 150 {
                 let options = JudgeOptions {
                     limits: SearchLimits::depth(8),
                     ..JudgeOptions::default()
@@ -160,7 +164,7 @@ fn a_move_a_deeper_search_shows_dropping_material_is_a_mistake() {
                 let p = &r.plies[0];
                 assert!(
                     p.class >= Some(Class::Mistake),
-                    "{}: {} drops {} cp by depth 8 but is classed {:?}",
+                    "{}: {} drops {} cp ({loss:.3} of win chance) by depth 8 but is classed {:?}",
                     pos.fen(),
                     p.played,
                     best - worst_score,

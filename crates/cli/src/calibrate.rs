@@ -6,8 +6,10 @@
 //! slope is fitted by maximum likelihood (a draw counting one half) on the even-numbered shards,
 //! and the calibration table and Brier score are measured on the odd-numbered shards (other
 //! games); the slope for all shards together is printed too (the one a judge ships with).
-//! Decided scores (mates, database wins) are left out: there a draw by the 40-move rule says
-//! nothing about the slope.
+//! Scores far from 0 (by default 1,000 centi-units or more: decided positions, mates, database
+//! wins) are left out: whether self-play converts them depends on the 40-move rule and on an
+//! endgame database, not on the slope near equality, where the review's classes are decided; left
+//! in, their many draws flatten the fitted curve everywhere.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -25,7 +27,7 @@ pub struct CalibrateArgs {
     /// A directory of self-play shards (`qiyi selfplay GAME --out DIR`).
     pub data: PathBuf,
     /// Leave out positions whose score is at least this far from 0 (decided positions).
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..=32767))]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(1..=32767))]
     pub max_score: i32,
     /// Bins of the calibration table.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=100))]
