@@ -378,6 +378,128 @@ pub fn seeded_game(start: &Aero, players: &mut [Box<dyn Player>], seed: u64) -> 
     moves
 }
 
+/// Why a record could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON.
+    #[error("the record is not JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// JSON of the wrong shape, another game, bad rules or position, or an illegal move.
+    #[error("{0}")]
+    Bad(String),
+}
+
+/// The start position of a server record: its `position` text, else its `rules` options (the
+/// ones the server's `POST /api/games` takes: `players`, `set`, `takeoff`, `three_sixes`,
+/// `ending`; missing ones take the standard rules and four players).
+fn record_start(rules: &serde_json::Value, position: Option<&str>) -> Result<Aero, RecordError> {
+    use serde_json::Value;
+    let bad = RecordError::Bad;
+    if let Some(p) = position {
+        return Aero::from_text(p).map_err(|e| bad(format!("bad position: {e}")));
+    }
+    let text = |key: &str, default: &'static str| -> Result<String, RecordError> {
+        match rules.get(key) {
+            None | Some(Value::Null) => Ok(default.to_string()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(bad(format!("rules.{key} must be a string, not {other}"))),
+        }
+    };
+    let mut r = Rules::from_options(
+        &text("set", "standard")?,
+        Some(&text("takeoff", "6")?),
+        Some(&text("three_sixes", "send-back")?),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    r.ending = text("ending", "first-wins")?
+        .parse()
+        .map_err(|e: crate::AeroError| bad(format!("rules.ending: {e}")))?;
+    let players = match rules.get("players") {
+        None | Some(Value::Null) => 4,
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad(format!("rules.players must be a whole number, not {v}")))?,
+    };
+    Aero::new(r, usize::try_from(players).unwrap_or(usize::MAX)).map_err(|e| bad(e.to_string()))
+}
+
+/// Reads an aeroplane record: the server's JSON record (`qiyi games export`: every move and roll
+/// as a text, `r1`..`r6` and `a`..`d`, rules options or a position; each entry's `player`, when
+/// given, is checked against the player to move), the crate's own
+/// [`GameRecord`](crate::record::GameRecord) (rules, players, seed, rolls, choices; replayed
+/// against its seed's dice), or a bare JSON list of move texts (four players, standard rules).
+/// Returns the start and the moves (rolls and choices in order), each legal in turn.
+pub fn read_record(text: &str) -> Result<(Aero, Vec<AeroMove>), RecordError> {
+    use serde_json::Value;
+    let bad = RecordError::Bad;
+    let v: Value = serde_json::from_str(text).map_err(RecordError::Json)?;
+    let (start, moves) = match &v {
+        Value::Array(moves) => (
+            Aero::new(Rules::STANDARD, 4).map_err(|e| bad(e.to_string()))?,
+            moves.clone(),
+        ),
+        Value::Object(o) => {
+            if let Some(kind) = o.get("game").and_then(Value::as_str) {
+                if kind != "aeroplane" {
+                    return Err(bad(format!("the record is a {kind} game, not aeroplane")));
+                }
+            }
+            if o.contains_key("rolls") && o.contains_key("choices") {
+                let rec =
+                    crate::record::GameRecord::from_json(text).map_err(|e| bad(e.to_string()))?;
+                return rec.moves().map_err(|e| bad(e.to_string()));
+            }
+            let moves = match o.get("moves") {
+                Some(Value::Array(m)) => m.clone(),
+                Some(_) => return Err(bad("the record's \"moves\" is not a list".into())),
+                None => return Err(bad("the record has no \"moves\"".into())),
+            };
+            let rules = o.get("rules").cloned().unwrap_or(Value::Null);
+            let position = o.get("position").and_then(Value::as_str);
+            (record_start(&rules, position)?, moves)
+        }
+        _ => {
+            return Err(bad(
+                "the record is neither a JSON object nor a list of moves".into(),
+            ))
+        }
+    };
+    let mut pos = start;
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let (t, player) = match m {
+            Value::String(s) => (s.as_str(), None),
+            Value::Object(o) => (
+                o.get("text")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad(format!("move {}: an object without \"text\"", i + 1)))?,
+                o.get("player").and_then(Value::as_u64),
+            ),
+            _ => return Err(bad(format!("move {}: not a move text", i + 1))),
+        };
+        if pos.turn() == Turn::Over {
+            return Err(bad(format!(
+                "move {} ({t}): the game was already over",
+                i + 1
+            )));
+        }
+        let mv = pos
+            .parse_move(t)
+            .map_err(|e| bad(format!("move {} ({t}): {e}", i + 1)))?;
+        if let (Some(p), Turn::Player(q)) = (player, pos.turn()) {
+            if p != q as u64 {
+                return Err(bad(format!(
+                    "move {} ({t}): the record says player {p} moved, but player {q} is to move",
+                    i + 1
+                )));
+            }
+        }
+        out.push(mv);
+        pos.play(mv);
+    }
+    Ok((start, out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

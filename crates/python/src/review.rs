@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Reviews the game in `record` (a PDN game or JSON record for checkers, the JSON record for
-/// peg solitaire) and returns the review as JSON text. Checkers takes `depth` (default 16, at
+/// peg solitaire and aeroplane) and returns the review as JSON text. Checkers takes `depth` (default 16, at
 /// most 40) or `movetime` (seconds) per position and an endgame database directory `egdb`;
-/// peg solitaire's judge is exact and takes none of them.
+/// peg solitaire's judge is exact and aeroplane's is its win-chance model: they take none of them.
 #[pyfunction]
 #[pyo3(signature = (game, record, *, depth=None, movetime=None, egdb=None))]
 pub fn review_record(
@@ -72,16 +72,28 @@ pub fn review_record(
             py.detach(|| review_game(&start, &r.moves, &options, |_, _| {}))
                 .map_err(|e| QiyiError::Illegal(e.to_string()))?
         }
-        "xiangqi" | "chinese_checkers" | "chinese-checkers" | "aeroplane" => {
+        "aeroplane" => {
+            if depth.is_some() || movetime.is_some() || egdb.is_some() {
+                return Err(QiyiError::Search(
+                    "depth, movetime and egdb do not apply to aeroplane: its judge is the win-chance model".into(),
+                )
+                .into());
+            }
+            let (start, moves) = qiyi_aeroplane::review::read_record(record)
+                .map_err(|e| QiyiError::Parse(e.to_string()))?;
+            py.detach(|| qiyi_aeroplane::review::review_game(&start, &moves, |_, _| {}))
+                .map_err(|e| QiyiError::Illegal(e.to_string()))?
+        }
+        "xiangqi" | "chinese_checkers" | "chinese-checkers" => {
             return Err(QiyiError::Rule(format!(
-                "reviewing {game} is not built yet (built: peg_solitaire, checkers)"
+                "reviewing {game} is not built yet (built: peg_solitaire, checkers, aeroplane)"
             ))
             .into())
         }
         other => {
             return Err(QiyiError::UnknownGame(
                 other.to_string(),
-                "peg_solitaire, checkers (xiangqi, chinese_checkers, aeroplane not yet)".into(),
+                "peg_solitaire, checkers, aeroplane (xiangqi, chinese_checkers not yet)".into(),
             )
             .into())
         }

@@ -7,6 +7,9 @@ import qiyi
 
 CHECKERS = ('[Event "review test"]\n\n1. 10-15 22-17 2. 11-16 23-19 3. 16x23 26x19x10\n'
             '4. 6x15 24-19 5. 15x24 28x19 6. 8-11 27-23 *\n')
+# Four players, standard rules (take off on a 6): three rolls that cannot be played, then the
+# fourth player rolls a 6, takes plane a off and rolls again.
+AERO = '["r1", "r2", "r3", "r6", "a"]'
 PEG = ('{"game":"peg-solitaire","rules":{"board":"english"},'
        '"moves":[{"ply":0,"player":0,"text":"d2-d4"}]}')
 
@@ -28,6 +31,16 @@ def test_a_peg_record_reviews_exactly():
     assert r["plies"][0]["class"] == "best" and r["plies"][0]["exact"] is True
 
 
+def test_an_aeroplane_record_reviews_rolls_and_decisions():
+    r = qiyi.review("aeroplane", AERO)
+    assert r["game"] == "aeroplane" and len(r["plies"]) == 5
+    assert [p["played"] for p in r["plies"]] == ["r1", "r2", "r3", "r6", "a"]
+    for s in r["summary"]:
+        assert abs(s["identity_error"]) < 1e-9
+    for p in r["plies"]:
+        assert abs(sum(p["wins_after"]) - 1.0) < 1e-9
+
+
 def test_bad_input_raises_qiyi_errors():
     with pytest.raises(qiyi.ParseError, match="does not read"):
         qiyi.review("checkers", "1. 10-15 10-15 *")
@@ -37,6 +50,10 @@ def test_bad_input_raises_qiyi_errors():
         qiyi.review("checkers", CHECKERS, depth=10000)
     with pytest.raises(qiyi.SearchError, match="do not apply"):
         qiyi.review("peg_solitaire", PEG, depth=3)
+    with pytest.raises(qiyi.SearchError, match="do not apply"):
+        qiyi.review("aeroplane", AERO, depth=3)
+    with pytest.raises(qiyi.ParseError, match="move 2"):
+        qiyi.review("aeroplane", '["r1", "zz"]')
     with pytest.raises(qiyi.UnknownGameError):
         qiyi.review("go", PEG)
     with pytest.raises(qiyi.RuleError, match="not built yet"):
