@@ -4,7 +4,11 @@
 and the generalised log-likelihood ratio fishtest uses (Van den Bergh; empty counts as 1e-3 of a
 pair), game by game, so it also says where a sequential test would have stopped.
 
-usage: sprt_log.py LOG ELO0 ELO1 [--alpha 0.05] [--beta 0.05]
+Several logs (one match split over processes running side by side, each with its own seed)
+are read as one stream: their ballot pairs taken in turn, one from each log, so the sequential
+test sees them in about the order they were played.
+
+usage: sprt_log.py LOG [LOG ...] ELO0 ELO1 [--alpha 0.05] [--beta 0.05]
 """
 import argparse, math
 
@@ -47,14 +51,22 @@ def llr(counts, elo0, elo1):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("log")
-    ap.add_argument("elo0", type=float)
-    ap.add_argument("elo1", type=float)
+    ap.add_argument("args", nargs="+", metavar="LOG... ELO0 ELO1")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     a = ap.parse_args()
+    if len(a.args) < 3:
+        ap.error("give at least one LOG, then ELO0 and ELO1")
+    try:
+        a.elo0, a.elo1 = float(a.args[-2]), float(a.args[-1])
+    except ValueError:
+        ap.error(f"ELO0 and ELO1 must be numbers, not {a.args[-2]!r} {a.args[-1]!r}")
+    logs = a.args[:-2]
+    a.log = " + ".join(logs)
     lo, hi = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
-    r = results(a.log)
+    streams = [results(path) for path in logs]
+    pairs = [[s[2 * k:2 * k + 2] for k in range(len(s) // 2)] for s in streams]
+    r = [x for k in range(max(len(p) for p in pairs)) for p in pairs if k < len(p) for x in p[k]]
     counts = [0] * 5
     stop = None
     for k in range(len(r) // 2):
