@@ -49,7 +49,7 @@ use crate::{Checkers, Move};
 
 /// The slope of the logistic that turns an engine score (centi-men, mover's view) into a win
 /// chance, fitted by maximum likelihood (`qiyi calibrate`) to 96 seeded self-play games of the
-/// shipped engine (net5) at depth 14 from openings of 8 random plies, on the positions scored
+/// engine with net5 (kept for net6: its own fit was noisier, see the docs) at depth 14 from openings of 8 random plies, on the positions scored
 /// below 1000 (see `docs/review.md` for the command, the calibration table and why the fit is
 /// flat: most such games are drawn, and a man up draws more often than it wins).
 pub const WIN_SLOPE: f64 = 0.0032;
