@@ -378,16 +378,7 @@ pub fn seeded_game(start: &Aero, players: &mut [Box<dyn Player>], seed: u64) -> 
     moves
 }
 
-/// Why a record could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordError {
-    /// Not JSON.
-    #[error("the record is not JSON: {0}")]
-    Json(#[source] serde_json::Error),
-    /// JSON of the wrong shape, another game, bad rules or position, or an illegal move.
-    #[error("{0}")]
-    Bad(String),
-}
+pub use qiyi_core::json_record::RecordError;
 
 /// The start position of a server record: its `position` text, else its `rules` options (the
 /// ones the server's `POST /api/games` takes: `players`, `set`, `takeoff`, `three_sixes`,
@@ -430,53 +421,27 @@ fn record_start(rules: &serde_json::Value, position: Option<&str>) -> Result<Aer
 /// against its seed's dice), or a bare JSON list of move texts (four players, standard rules).
 /// Returns the start and the moves (rolls and choices in order), each legal in turn.
 pub fn read_record(text: &str) -> Result<(Aero, Vec<AeroMove>), RecordError> {
+    use qiyi_core::json_record;
     use serde_json::Value;
     let bad = RecordError::Bad;
-    let v: Value = serde_json::from_str(text).map_err(RecordError::Json)?;
-    let (start, moves) = match &v {
-        Value::Array(moves) => (
-            Aero::new(Rules::STANDARD, 4).map_err(|e| bad(e.to_string()))?,
-            moves.clone(),
-        ),
-        Value::Object(o) => {
-            if let Some(kind) = o.get("game").and_then(Value::as_str) {
-                if kind != "aeroplane" {
-                    return Err(bad(format!("the record is a {kind} game, not aeroplane")));
-                }
-            }
-            if o.contains_key("rolls") && o.contains_key("choices") {
-                let rec =
-                    crate::record::GameRecord::from_json(text).map_err(|e| bad(e.to_string()))?;
-                return rec.moves().map_err(|e| bad(e.to_string()));
-            }
-            let moves = match o.get("moves") {
-                Some(Value::Array(m)) => m.clone(),
-                Some(_) => return Err(bad("the record's \"moves\" is not a list".into())),
-                None => return Err(bad("the record has no \"moves\"".into())),
-            };
-            let rules = o.get("rules").cloned().unwrap_or(Value::Null);
-            let position = o.get("position").and_then(Value::as_str);
-            (record_start(&rules, position)?, moves)
-        }
-        _ => {
-            return Err(bad(
-                "the record is neither a JSON object nor a list of moves".into(),
-            ))
-        }
+    let v = json_record::parse(text)?;
+    if v.get("rolls").is_some() && v.get("choices").is_some() {
+        json_record::check_game(&v, &["aeroplane"])?;
+        let rec = crate::record::GameRecord::from_json(text).map_err(|e| bad(e.to_string()))?;
+        return rec.moves().map_err(|e| bad(e.to_string()));
+    }
+    let record = json_record::read(&v, &["aeroplane"])?;
+    let start = match record.object {
+        None => Aero::new(Rules::STANDARD, 4).map_err(|e| bad(e.to_string()))?,
+        Some(_) => record_start(
+            record.get("rules").unwrap_or(&Value::Null),
+            record.str("position"),
+        )?,
     };
     let mut pos = start;
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, m) in moves.iter().enumerate() {
-        let (t, player) = match m {
-            Value::String(s) => (s.as_str(), None),
-            Value::Object(o) => (
-                o.get("text")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| bad(format!("move {}: an object without \"text\"", i + 1)))?,
-                o.get("player").and_then(Value::as_u64),
-            ),
-            _ => return Err(bad(format!("move {}: not a move text", i + 1))),
-        };
+    let mut out = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let json_record::MoveEntry { text: t, player } = json_record::move_entry(i, m)?;
         if pos.turn() == Turn::Over {
             return Err(bad(format!(
                 "move {} ({t}): the game was already over",

@@ -127,12 +127,10 @@ pub enum RecordError {
     /// The PDN did not read (bad tags or move text, an illegal move).
     #[error("the PDN does not read: {0}")]
     Pdn(#[source] crate::NotationError),
-    /// The text looks like JSON but is not.
-    #[error("the record is not JSON: {0}")]
-    Json(#[source] serde_json::Error),
-    /// The JSON record has the wrong shape or another game.
-    #[error("{0}")]
-    Shape(String),
+    /// The text looks like a JSON record but is not one: not JSON, the wrong shape, another
+    /// game or a bad start.
+    #[error(transparent)]
+    Json(#[from] qiyi_core::json_record::RecordError),
     /// A move of the JSON record does not read or is illegal.
     #[error("move {ply} ({text}): {source}")]
     Move {
@@ -150,7 +148,6 @@ pub enum RecordError {
 /// record (`{"game": "checkers", "position": FEN?, "moves": [text or {"text": ..}], "result"?}`,
 /// the text starting with `{`).
 pub fn read_record(text: &str) -> Result<ReviewRecord, RecordError> {
-    use serde_json::Value;
     if !text.trim_start().starts_with('{') {
         let game = crate::pdn::read_pdn_game(text).map_err(RecordError::Pdn)?;
         return Ok(ReviewRecord {
@@ -160,34 +157,18 @@ pub fn read_record(text: &str) -> Result<ReviewRecord, RecordError> {
             result: game.result,
         });
     }
-    let shape = |s: String| RecordError::Shape(s);
-    let v: Value = serde_json::from_str(text).map_err(RecordError::Json)?;
-    if let Some(kind) = v.get("game").and_then(Value::as_str) {
-        if kind != "checkers" {
-            return Err(shape(format!("the record is a {kind} game, not checkers")));
-        }
-    }
-    let start = match v.get("position").and_then(Value::as_str) {
+    use qiyi_core::json_record;
+    let v = json_record::parse(text)?;
+    let record = json_record::read(&v, &["checkers"])?;
+    let start = match record.str("position") {
         Some(fen) => notation::board_from_fen(fen)
-            .map_err(|e| shape(format!("bad position {fen:?}: {e}")))?,
+            .map_err(|e| json_record::RecordError::Bad(format!("bad position {fen:?}: {e}")))?,
         None => Board::start(),
     };
-    let list = match v.get("moves") {
-        Some(Value::Array(m)) => m,
-        Some(_) => return Err(shape("the record's \"moves\" is not a list".into())),
-        None => return Err(shape("the record has no \"moves\"".into())),
-    };
     let mut pos = Checkers::from_board(start);
-    let mut moves = Vec::with_capacity(list.len());
-    for (i, m) in list.iter().enumerate() {
-        let t = match m {
-            Value::String(s) => s.as_str(),
-            Value::Object(o) => o
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| shape(format!("move {}: an object without \"text\"", i + 1)))?,
-            _ => return Err(shape(format!("move {}: not a move text", i + 1))),
-        };
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let t = json_record::move_entry(i, m)?.text;
         let mv = pos.parse(t).map_err(|source| RecordError::Move {
             ply: i + 1,
             text: t.to_string(),
@@ -196,7 +177,7 @@ pub fn read_record(text: &str) -> Result<ReviewRecord, RecordError> {
         moves.push(mv);
         pos.make(mv);
     }
-    let result = match v.get("result").and_then(Value::as_str) {
+    let result = match record.str("result") {
         Some("1-0") => GameResult::BlackWins,
         Some("0-1") => GameResult::WhiteWins,
         Some("1/2-1/2") => GameResult::Draw,

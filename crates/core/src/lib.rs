@@ -32,6 +32,7 @@ pub mod calibration;
 pub mod conformance;
 pub mod eval;
 pub mod game;
+pub mod json_record;
 pub mod learn;
 pub mod platform;
 pub mod puzzle;

@@ -178,55 +178,21 @@ pub fn review_game(
     )
 }
 
-/// Why a record could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordError {
-    /// Not JSON.
-    #[error("the record is not JSON: {0}")]
-    Json(#[source] serde_json::Error),
-    /// JSON of the wrong shape, another game, or a bad board, start or move.
-    #[error("{0}")]
-    Bad(String),
-}
+pub use qiyi_core::json_record::RecordError;
 
 /// Reads a peg-solitaire record: the JSON record `qiyi games export` writes (`game`,
 /// `rules.board`, `rules.start`, `position`, `moves` as texts or `{text}` objects) or a bare JSON
 /// list of move texts (on the English board). Returns the start and the moves, each legal in turn.
 pub fn read_record(text: &str) -> Result<(PegPosition, Vec<u16>), RecordError> {
+    use qiyi_core::json_record;
     use serde_json::Value;
     let bad = RecordError::Bad;
-    let v: Value = serde_json::from_str(text).map_err(RecordError::Json)?;
-    let (rules, position, moves) = match &v {
-        Value::Array(moves) => (Value::Null, None, moves.clone()),
-        Value::Object(o) => {
-            if let Some(kind) = o.get("game").and_then(Value::as_str) {
-                if kind != "peg-solitaire" && kind != "peg" {
-                    return Err(bad(format!(
-                        "the record is a {kind} game, not peg-solitaire"
-                    )));
-                }
-            }
-            let moves = match o.get("moves") {
-                Some(Value::Array(m)) => m.clone(),
-                Some(_) => return Err(bad("the record's \"moves\" is not a list".into())),
-                None => return Err(bad("the record has no \"moves\"".into())),
-            };
-            (
-                o.get("rules").cloned().unwrap_or(Value::Null),
-                o.get("position")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                moves,
-            )
-        }
-        _ => {
-            return Err(bad(
-                "the record is neither a JSON object nor a list of moves".into(),
-            ))
-        }
-    };
+    let v = json_record::parse(text)?;
+    let record = json_record::read(&v, &["peg-solitaire", "peg"])?;
+    let rules = record.get("rules").unwrap_or(&Value::Null);
+    let position = record.str("position");
     let start = match position {
-        Some(p) => PegPosition::from_text(&p).map_err(|e| bad(format!("bad position: {e}")))?,
+        Some(p) => PegPosition::from_text(p).map_err(|e| bad(format!("bad position: {e}")))?,
         None => {
             let board = rules
                 .get("board")
@@ -244,16 +210,9 @@ pub fn read_record(text: &str) -> Result<(PegPosition, Vec<u16>), RecordError> {
         }
     };
     let mut pos = start.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, m) in moves.iter().enumerate() {
-        let t = match m {
-            Value::String(s) => s.as_str(),
-            Value::Object(o) => o
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad(format!("move {}: an object without \"text\"", i + 1)))?,
-            _ => return Err(bad(format!("move {}: not a move text", i + 1))),
-        };
+    let mut out = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let t = json_record::move_entry(i, m)?.text;
         let mv = pos
             .parse_move(t)
             .map_err(|e| bad(format!("move {} ({t}): {e}", i + 1)))?;

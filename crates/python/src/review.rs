@@ -26,12 +26,10 @@ pub fn review_record(
 ) -> PyResult<String> {
     let review = match game {
         "peg_solitaire" | "peg-solitaire" | "peg" => {
-            if depth.is_some() || movetime.is_some() || egdb.is_some() {
-                return Err(QiyiError::Search(
-                    "depth, movetime and egdb do not apply to peg solitaire: its judge is an exact solver".into(),
-                )
-                .into());
-            }
+            refuse_engine_options(
+                depth.is_some() || movetime.is_some() || egdb.is_some(),
+                "peg solitaire: its judge is an exact solver",
+            )?;
             let (start, moves) = qiyi_peg_solitaire::review::read_record(record)
                 .map_err(|e| QiyiError::Parse(e.to_string()))?;
             py.detach(|| qiyi_peg_solitaire::review::review_game(&start, &moves, |_, _| {}))
@@ -73,12 +71,10 @@ pub fn review_record(
                 .map_err(|e| QiyiError::Illegal(e.to_string()))?
         }
         "aeroplane" => {
-            if depth.is_some() || movetime.is_some() || egdb.is_some() {
-                return Err(QiyiError::Search(
-                    "depth, movetime and egdb do not apply to aeroplane: its judge is the win-chance model".into(),
-                )
-                .into());
-            }
+            refuse_engine_options(
+                depth.is_some() || movetime.is_some() || egdb.is_some(),
+                "aeroplane: its judge is the win-chance model",
+            )?;
             let (start, moves) = qiyi_aeroplane::review::read_record(record)
                 .map_err(|e| QiyiError::Parse(e.to_string()))?;
             py.detach(|| qiyi_aeroplane::review::review_game(&start, &moves, |_, _| {}))
@@ -99,4 +95,15 @@ pub fn review_record(
         }
     };
     serde_json::to_string(&review).map_err(|e| QiyiError::Search(e.to_string()).into())
+}
+
+/// Refuses the engine options (`depth`, `movetime`, `egdb`) for a game whose judge `why`
+/// describes (one that searches nothing).
+fn refuse_engine_options(given: bool, why: &str) -> Result<(), QiyiError> {
+    if given {
+        return Err(QiyiError::Search(format!(
+            "depth, movetime and egdb do not apply to {why}"
+        )));
+    }
+    Ok(())
 }
