@@ -1,0 +1,87 @@
+// End-to-end test of the game review on the server's page (issue 48) in Debian's Chromium driven by
+// playwright-core: a short checkers game is played through the API and resigned; its page (as a
+// phone, 360 px wide) offers "Review this game"; the review runs (progress, then the result); the
+// graph has one point per ply, the move list shows the moves' classes, clicking a point takes the
+// board to that ply; the archive links to the review, and a second viewer gets the stored one.
+//
+//   QIYI_BIN=target/release/qiyi node e2e/review.test.mjs     (screenshots: $E2E_SHOTS)
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+
+const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
+mkdirSync(shots, { recursive: true });
+requireBinary();
+
+const results = [];
+function record(name, ok, detail) {
+  results.push({ name, ok, detail });
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
+}
+
+async function api(url, method, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = "Bearer " + token;
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+const { child, url } = await startServer();
+const base = url.replace(/\/$/, "");
+console.log("server at " + base);
+let browser;
+try {
+  // A short checkers game, both seats human, played through the API, then resigned.
+  const created = await api(base + "/api/games", "POST", { game: "checkers", hotseat: true, seats: [{ kind: "human" }, { kind: "human" }] });
+  const id = created.id, token = created.hotseat_token;
+  let st = created.state;
+  const plies = 8;
+  for (let i = 0; i < plies; i++) st = await api(`${base}/api/games/${id}/moves`, "POST", { move: st.legal[0].text }, token);
+  await api(`${base}/api/games/${id}/resign`, "POST", {}, token);
+
+  browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
+  const ctx = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}/play/checkers?id=${id}`, { waitUntil: "load" });
+  await page.waitForSelector("#review .rv-start", { timeout: 10000 });
+  record("a finished game offers its review", true);
+  await page.click("#review .rv-start");
+  await page.waitForSelector("#review .rv-graph", { timeout: 60000 });
+  const points = await page.$$eval("#review .rv-point", (cs) => cs.length);
+  record("the graph has one point per ply", points === plies, `${points} points for ${plies} plies`);
+  const classes = await page.$$eval("#moves li", (lis) => lis.filter((li) => /\brv-(best|good|inaccuracy|mistake|blunder)\b/.test(li.className)).length);
+  record("the move list shows each move's class", classes === plies, `${classes} of ${plies} moves classed`);
+  const rows = await page.$$eval("#review .rv-summary tr", (trs) => trs.length);
+  record("accuracy per player", rows === 3, `${rows - 1} player rows`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  record("fits 360 px", width <= 360, `page width ${width}`);
+  await page.screenshot({ path: join(shots, "review-360.png"), fullPage: true });
+  // Click the third point: the board goes to ply 3.
+  await page.click('#review .rv-point[data-ply="3"]');
+  await page.waitForFunction(() => /ply 3 \//.test(document.getElementById("rp-ply").textContent), null, { timeout: 10000 });
+  const here = await page.$$eval("#review .rv-point.rv-here", (cs) => cs.map((c) => c.dataset.ply));
+  record("clicking a point goes to its ply", here.length === 1 && here[0] === "3", `board at ${await page.textContent("#rp-ply")}, marked ${here}`);
+  // A second viewer gets the stored review without asking; the archive links to it.
+  const other = await ctx.newPage();
+  await other.goto(`${base}/games`, { waitUntil: "load" });
+  await other.waitForSelector("a.review-link", { timeout: 10000 });
+  await other.click("a.review-link");
+  await other.waitForSelector("#review .rv-graph", { timeout: 20000 });
+  const again = await other.$$eval("#review .rv-point", (cs) => cs.length);
+  record("the archive's review link shows the stored review", again === plies, `${again} points`);
+  record("no console errors", errors.length === 0, errors.join("; "));
+} catch (e) {
+  record("browser", false, e.message);
+} finally {
+  if (browser) await browser.close();
+  child.kill("SIGTERM");
+}
+const failed = results.filter((r) => !r.ok).length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
