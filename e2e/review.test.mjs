@@ -34,13 +34,17 @@ const base = url.replace(/\/$/, "");
 console.log("server at " + base);
 let browser;
 try {
-  // A short checkers game, both seats human, played through the API, then resigned.
-  const created = await api(base + "/api/games", "POST", { game: "checkers", hotseat: true, seats: [{ kind: "human" }, { kind: "human" }] });
-  const id = created.id, token = created.hotseat_token;
-  let st = created.state;
+  // Two short checkers games, both seats human, played through the API, then resigned.
   const plies = 8;
-  for (let i = 0; i < plies; i++) st = await api(`${base}/api/games/${id}/moves`, "POST", { move: st.legal[0].text }, token);
-  await api(`${base}/api/games/${id}/resign`, "POST", {}, token);
+  async function playedGame() {
+    const created = await api(base + "/api/games", "POST", { game: "checkers", hotseat: true, seats: [{ kind: "human" }, { kind: "human" }] });
+    let st = created.state;
+    for (let i = 0; i < plies; i++) st = await api(`${base}/api/games/${created.id}/moves`, "POST", { move: st.legal[0].text }, created.hotseat_token);
+    await api(`${base}/api/games/${created.id}/resign`, "POST", {}, created.hotseat_token);
+    return created.id;
+  }
+  const first = await playedGame();
+  const id = await playedGame();
 
   browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
   const ctx = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -48,11 +52,33 @@ try {
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${base}/play/checkers?id=${id}`, { waitUntil: "load" });
+
+  // 1. The button starts a review at the default depth; progress and Cancel show while it runs
+  //    (a fast build may finish first: then the graph shows).
+  await page.goto(`${base}/play/checkers?id=${first}`, { waitUntil: "load" });
   await page.waitForSelector("#review .rv-start", { timeout: 10000 });
   record("a finished game offers its review", true);
   await page.click("#review .rv-start");
-  await page.waitForSelector("#review .rv-graph", { timeout: 60000 });
+  const shown = await page.waitForSelector("#review .rv-cancel, #review .rv-graph", { timeout: 20000 });
+  if (await shown.evaluate((e) => e.classList.contains("rv-cancel"))) {
+    await page.click("#review .rv-cancel");
+    await page.waitForFunction(() => /cancelled/.test(document.getElementById("review").textContent), null, { timeout: 10000 });
+    const st = await api(`${base}/api/games/${first}/review`, "GET");
+    record("progress with a cancel button; cancel stops it", st.status === "cancelled", "server says " + st.status);
+  } else {
+    record("the review ran (too fast to cancel)", true);
+  }
+
+  // 2. A review the server has (here started through the API at depth 4) shows on opening.
+  await api(`${base}/api/games/${id}/review`, "POST", { depth: 4 });
+  for (let i = 0; i < 600; i++) {
+    const st = await api(`${base}/api/games/${id}/review`, "GET");
+    if (st.status === "done") break;
+    if (st.status !== "queued" && st.status !== "running") throw new Error("review " + JSON.stringify(st));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await page.goto(`${base}/play/checkers?id=${id}`, { waitUntil: "load" });
+  await page.waitForSelector("#review .rv-graph", { timeout: 20000 });
   const points = await page.$$eval("#review .rv-point", (cs) => cs.length);
   record("the graph has one point per ply", points === plies, `${points} points for ${plies} plies`);
   const classes = await page.$$eval("#moves li", (lis) => lis.filter((li) => /\brv-(best|good|inaccuracy|mistake|blunder)\b/.test(li.className)).length);
@@ -70,8 +96,8 @@ try {
   // A second viewer gets the stored review without asking; the archive links to it.
   const other = await ctx.newPage();
   await other.goto(`${base}/games`, { waitUntil: "load" });
-  await other.waitForSelector("a.review-link", { timeout: 10000 });
-  await other.click("a.review-link");
+  await other.waitForSelector(`a.review-link[href*="${id}"]`, { timeout: 10000 });
+  await other.click(`a.review-link[href*="${id}"]`);
   await other.waitForSelector("#review .rv-graph", { timeout: 20000 });
   const again = await other.$$eval("#review .rv-point", (cs) => cs.length);
   record("the archive's review link shows the stored review", again === plies, `${again} points`);
