@@ -31,10 +31,12 @@ fn app_with(reviews: ReviewLimits) -> (AppState, axum::Router) {
 async fn create(app: &axum::Router, game: &str) -> (String, String, Value) {
     let body = json!({"game": game, "hotseat": true,
         "seats": [{"kind": "human"}, {"kind": "human"}]});
-    let body = if game == "peg-solitaire" {
-        json!({"game": game, "hotseat": true})
-    } else {
-        body
+    let body = match game {
+        "peg-solitaire" => json!({"game": game, "hotseat": true}),
+        "aeroplane" => {
+            json!({"game": game, "hotseat": true, "seats": vec![json!({"kind": "human"}); 4]})
+        }
+        _ => body,
     };
     let (status, v) = call(app, "POST", "/api/games", None, &body.to_string()).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -417,4 +419,39 @@ async fn a_database_of_the_schema_before_reviews_opens_with_its_games_intact() {
         .expect("reviews");
     assert_eq!(n, 1);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aeroplane_game_is_reviewed_from_the_servers_own_record() {
+    let (_, app) = app_with(ReviewLimits::default());
+    let (id, token, _) = create(&app, "aeroplane").await;
+    play_first_moves(&app, &id, &token, 6).await;
+    let (_, game) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    let plies = game["history"].as_array().expect("history").len();
+    let uri = format!("/api/games/{id}/review");
+    let (status, v) = call(&app, "POST", &uri, None, r#"{"depth": 3}"#).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "no depth for aeroplane: {v}"
+    );
+    let (status, v) = call(&app, "POST", &uri, None, "").await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let v = wait_review(&app, &id).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let review = &v["review"];
+    assert_eq!(review["game"], "aeroplane");
+    assert_eq!(
+        review["plies"].as_array().map(Vec::len),
+        Some(plies),
+        "one reviewed ply per move and roll"
+    );
+    assert!(
+        review["plies"]
+            .as_array()
+            .expect("plies")
+            .iter()
+            .any(|p| p["kind"] == "chance"),
+        "the rolls are judged for luck"
+    );
 }
