@@ -471,6 +471,7 @@ async fn delete_game(
     let handle = app.store.get(&id)?;
     require_all_seats(&lock(&handle), &headers, "deleting")?;
     if app.store.remove(&id)? {
+        app.reviews.cancel(&id);
         Ok(Json(json!({ "deleted": id })))
     } else {
         Err(ApiError::NotFound(id))

@@ -170,6 +170,15 @@ impl Reviews {
             .count()
     }
 
+    /// Cancels the game's review if one is queued or running (the game is being deleted).
+    pub fn cancel(&self, id: &str) {
+        if let Some(job) = lock(&self.jobs).remove(id) {
+            if lock(&job.state).active() {
+                job.cancel_now();
+            }
+        }
+    }
+
     /// Cancels every review (the server is stopping).
     pub fn cancel_all(&self) {
         for job in lock(&self.jobs).values() {

@@ -212,10 +212,12 @@ async fn the_queue_is_bounded_duplicates_join_and_cancel_stores_nothing() {
         queued: 1,
     });
     let mut ids = Vec::new();
+    let mut tokens = Vec::new();
     for _ in 0..3 {
         let (id, token, _) = create(&app, "checkers").await;
         play_first_moves(&app, &id, &token, 12).await;
         ids.push(id);
+        tokens.push(token);
     }
     // Depth 30 per position: far longer than this test runs, until it is cancelled.
     let deep = r#"{"depth": 30}"#;
@@ -285,6 +287,31 @@ async fn the_queue_is_bounded_duplicates_join_and_cancel_stores_nothing() {
         assert_eq!(v["status"], "cancelled", "{v}");
     }
     assert_eq!(state.reviews.active(), 0);
+    // Deleting a game under review cancels its review.
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/review", ids[1]),
+        None,
+        deep,
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    assert_eq!(state.reviews.active(), 1);
+    let (status, v) = call(
+        &app,
+        "DELETE",
+        &format!("/api/games/{}", ids[1]),
+        Some(&tokens[1]),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        state.reviews.active(),
+        0,
+        "the deleted game's review is cancelled"
+    );
     // The cancelled deep search stops at once, so a shallow review of the third game runs.
     let (status, v) = call(
         &app,
@@ -297,9 +324,9 @@ async fn the_queue_is_bounded_duplicates_join_and_cancel_stores_nothing() {
     assert_eq!(status, StatusCode::ACCEPTED, "{v}");
     let v = wait_review(&app, &ids[2]).await;
     assert_eq!(v["status"], "done", "{v}");
-    // The cancelled ones stored nothing.
+    // The cancelled one stored nothing.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    for id in &ids[..2] {
+    for id in &ids[..1] {
         let (_, v) = call(&app, "GET", &format!("/api/games/{id}/review"), None, "").await;
         assert_eq!(v["status"], "cancelled", "{v}");
     }
