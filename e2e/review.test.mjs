@@ -101,6 +101,21 @@ try {
   await other.waitForSelector("#review .rv-graph", { timeout: 20000 });
   const again = await other.$$eval("#review .rv-point", (cs) => cs.length);
   record("the archive's review link shows the stored review", again === plies, `${again} points`);
+  // 3. Aeroplane (dice): luck and skill per player.
+  const aero = await api(base + "/api/games", "POST", { game: "aeroplane", hotseat: true, seats: Array(4).fill({ kind: "human" }) });
+  let ast = aero.state;
+  for (let i = 0; i < 6; i++) ast = await api(`${base}/api/games/${aero.id}/moves`, "POST", { move: ast.legal[0].text }, aero.hotseat_token);
+  await api(`${base}/api/games/${aero.id}/review`, "POST", {});
+  for (let i = 0; i < 600; i++) {
+    if ((await api(`${base}/api/games/${aero.id}/review`, "GET")).status === "done") break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await page.goto(`${base}/play/aeroplane?id=${aero.id}`, { waitUntil: "load" });
+  await page.waitForSelector("#review .rv-summary", { timeout: 20000 });
+  const heads = await page.$$eval("#review .rv-summary th", (ths) => ths.map((t) => t.textContent));
+  const prow = await page.$$eval("#review .rv-summary tr", (trs) => trs.length - 1);
+  record("aeroplane: luck and skill per player", heads.includes("luck") && heads.includes("skill") && prow === 4, `columns ${heads.join(",")}; ${prow} players`);
+  await page.screenshot({ path: join(shots, "review-aeroplane-360.png"), fullPage: true });
   record("no console errors", errors.length === 0, errors.join("; "));
 } catch (e) {
   record("browser", false, e.message);

@@ -26,7 +26,8 @@ const REVIEW_TEXT = {
   luck: "luck",
   skill: "skill",
   judge: (j) => "judged by " + j,
-  played: (m, cls) => `played ${m} (${cls})`,
+  played: (m, cls) => (cls ? `played ${m} (${cls})` : `played ${m}`),
+  rolled: (face, luck) => `rolled ${face}: luck ${luck}`,
   better: (m) => "better: " + m,
   line: (l) => "line: " + l,
   showBetter: "Show the better move",
@@ -53,7 +54,7 @@ const Review = (() => {
     Object.assign(rv, { review: null, task: null, status: null, id: ui.game ? ui.game.id : null, checked: null });
   }
 
-  /** A stored review is shown at once to every later viewer of a finished game. */
+  /** A stored review is shown at once to every later viewer of the game. */
   async function checkStored() {
     if (rv.checked === ui.game.id) return;
     rv.checked = ui.game.id;
@@ -169,6 +170,10 @@ const Review = (() => {
     const ply = shownPly();
     const p = r.plies[ply - 1];
     if (!p) { div.textContent = REVIEW_TEXT.noPly; return div; }
+    if (p.kind === "chance") {
+      div.append(el("div", null, `${ply}. ` + REVIEW_TEXT.rolled(p.played, (p.luck >= 0 ? "+" : "") + pct(p.luck))));
+      return div;
+    }
     const cls = p.forced ? REVIEW_TEXT.forced : p.class ? REVIEW_TEXT.classes[p.class] : "";
     div.append(el("div", null, `${ply}. ` + REVIEW_TEXT.played(p.played + (p.class ? symbol(p.class) : ""), cls)));
     if (p.best && p.best !== p.played && p.kind === "decision") {
@@ -204,9 +209,10 @@ const Review = (() => {
     if (!available()) { b.hidden = true; return; }
     if (rv.id !== ui.game.id) reset();
     const over = (ui.replay ? ui.replay.live : ui.state).turn.kind === "over";
+    // A stored review (or one under way) shows for any game; a new one is offered once it is over.
+    checkStored();
     b.hidden = !(over || rv.review || rv.task || rv.status);
     if (b.hidden) return;
-    if (over) checkStored();
     b.innerHTML = "";
     b.append(el("h2", null, REVIEW_TEXT.title));
     if (rv.review) {
