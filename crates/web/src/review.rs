@@ -19,7 +19,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use qiyi_core::review::Review;
+use qiyi_core::review::{ChanceVerdict, DecisionVerdict, Judge, Review};
+use qiyi_core::{Game, Notation};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -240,26 +241,103 @@ pub fn prepare(
                 review_game(&start, &r.moves, &options, p).map_err(|e| e.to_string())
             }))
         }
+        // The crates' own `review_game` with the judge wrapped so that a cancel ends the review
+        // at the next ply (these judges search nothing a stop flag could end).
         "peg-solitaire" => {
             no_depth(game, depth)?;
             let (start, moves) =
                 qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
             Ok(Box::new(move |p| {
-                qiyi_peg_solitaire::review::review_game(&start, &moves, p)
-                    .map_err(|e| e.to_string())
+                let mut judge = Cancellable {
+                    inner: qiyi_peg_solitaire::review::PegJudge::new(),
+                    cancel,
+                };
+                qiyi_core::review::review(
+                    "peg-solitaire",
+                    "exact (fewest pegs reachable)",
+                    &start,
+                    &moves,
+                    &mut judge,
+                    |pos, m| pos.move_to_text(m),
+                    p,
+                )
+                .map_err(|e| e.to_string())
             }))
         }
         "aeroplane" => {
             no_depth(game, depth)?;
             let (start, moves) = qiyi_aeroplane::review::read_record(record).map_err(bad_record)?;
+            let inner = qiyi_aeroplane::review::AeroJudge::new(&start.rules())
+                .map_err(|e| ApiError::Internal(format!("the aeroplane judge: {e}")))?;
             Ok(Box::new(move |p| {
-                qiyi_aeroplane::review::review_game(&start, &moves, p).map_err(|e| e.to_string())
+                let mut judge = Cancellable { inner, cancel };
+                qiyi_core::review::review(
+                    "aeroplane",
+                    "win-chance model of the best player",
+                    &start,
+                    &moves,
+                    &mut judge,
+                    |pos, m| pos.move_to_text(m),
+                    p,
+                )
+                .map_err(|e| e.to_string())
             }))
         }
         other => Err(ApiError::NotSupported(format!(
             "reviewing {other} is not built yet (reviewed: {})",
             REVIEWED.join(", ")
         ))),
+    }
+}
+
+/// A judge that ends the review at the next ply once `cancel` is raised.
+struct Cancellable<J> {
+    inner: J,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The wrapped judge's error, or the cancel.
+#[derive(Debug, thiserror::Error)]
+enum Stopped<E: std::error::Error + 'static> {
+    #[error("the review was cancelled")]
+    Cancelled,
+    #[error(transparent)]
+    Judge(E),
+}
+
+impl<J> Cancellable<J> {
+    fn check<E: std::error::Error + 'static>(&self) -> Result<(), Stopped<E>> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(Stopped::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<G: Game, J: Judge<G>> Judge<G> for Cancellable<J> {
+    type Error = Stopped<J::Error>;
+
+    fn unit(&self) -> &'static str {
+        self.inner.unit()
+    }
+
+    fn decision(
+        &mut self,
+        pos: &G,
+        played: G::Move,
+    ) -> Result<DecisionVerdict<G::Move>, Self::Error> {
+        self.check()?;
+        self.inner.decision(pos, played).map_err(Stopped::Judge)
+    }
+
+    fn chance(&mut self, pos: &G, outcome: G::Move) -> Result<ChanceVerdict, Self::Error> {
+        self.check()?;
+        self.inner.chance(pos, outcome).map_err(Stopped::Judge)
+    }
+
+    fn result(&self, pos: &G) -> Vec<f64> {
+        self.inner.result(pos)
     }
 }
 

@@ -482,3 +482,52 @@ async fn an_aeroplane_game_is_reviewed_from_the_servers_own_record() {
         "the rolls are judged for luck"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_peg_review_frees_its_slot_for_the_next() {
+    let (state, app) = app_with(ReviewLimits {
+        running: 1,
+        queued: 2,
+    });
+    // A whole peg game (the first legal move until stuck): its exact review takes a while.
+    let (id, token, mut st) = create(&app, "peg-solitaire").await;
+    while let Some(m) = st["legal"].get(0) {
+        let mv = m["text"].as_str().expect("text").to_string();
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            &json!({ "move": mv }).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        st = v;
+    }
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/review"), None, "").await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let (cid, ctoken, _) = create(&app, "checkers").await;
+    play_first_moves(&app, &cid, &ctoken, 4).await;
+    let (status, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{cid}/review"),
+        None,
+        r#"{"depth": 2}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let (_, v) = call(&app, "GET", &format!("/api/games/{cid}/review"), None, "").await;
+    assert_eq!(
+        v["status"], "queued",
+        "one slot, held by the peg review: {v}"
+    );
+    let (status, v) = call(&app, "DELETE", &format!("/api/games/{id}/review"), None, "").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // The peg judge stops at its next ply, so the checkers review gets the slot and ends.
+    let v = wait_review(&app, &cid).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let (_, v) = call(&app, "GET", &format!("/api/games/{id}/review"), None, "").await;
+    assert_eq!(v["status"], "cancelled", "nothing stored: {v}");
+    assert_eq!(state.reviews.active(), 0);
+}
