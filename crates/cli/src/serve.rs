@@ -50,6 +50,7 @@ pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
             max_body: args.max_body_kb as usize * 1024,
             max_live: args.max_live as usize,
             games_per_minute: (args.games_per_minute > 0).then_some(args.games_per_minute),
+            reviews: Default::default(),
         },
     };
     let json = g.json;

@@ -219,6 +219,7 @@ function render() {
   drawBoard();
   if (board.extra) board.extra($("extra"), s, ui);
   Online.render(s);
+  if (typeof Review !== "undefined") Review.render();
 }
 
 function drawBoard() {

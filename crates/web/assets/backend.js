@@ -42,9 +42,12 @@
 // Seam for analysis and review (issue 34, not built yet; features.analysis/review are false):
 //   game.analyse(options, onLine)    a Task that streams engine lines ({ depth, score, nodes, pv,
 //                                    multipv }) to onLine until stop(); resolves the last lines
-//   game.review(options, onProgress) a Task: onProgress({ done, total }) per ply; resolves the
-//                                    review (per ply: mover, move, best move and line, values
-//                                    before/after, class; per player: accuracy)
+//   game.review(options, onProgress) a Task: onProgress({ status, done, total }) while it runs;
+//                                    resolves core's Review JSON (per ply: mover, move, best move
+//                                    and line, values before/after, class; per player: accuracy,
+//                                    luck, skill); the server's is built (review.js shows it)
+//   game.reviewState()               the stored review or the running one's state (server)
+//   game.cancelReview()              cancels the running review (server)
 // Both take the position from the game handle; a back end without them leaves them undefined.
 "use strict";
 
@@ -113,16 +116,36 @@ const Backend = (() => {
           const on = (name, parse) => es.addEventListener(name, (ev) => {
             if (handlers[name]) handlers[name](parse ? JSON.parse(ev.data) : undefined);
           });
-          on("open"); on("error"); on("state", true); on("thinking", true); on("gone");
+          on("open"); on("error"); on("state", true); on("thinking", true); on("gone"); on("review", true);
           return { close: () => es.close() };
         },
         exportHref: () => `${at}/export`,
+        // The game review (review.js): POST starts it (or joins the one running, or answers the
+        // stored one), GET polls it; stop() cancels it.
+        review(options, onProgress) {
+          let stopped = false;
+          const done = (async () => {
+            let st = await call("POST", at + "/review", options || {});
+            while (st.status === "queued" || st.status === "running") {
+              if (onProgress) onProgress(st);
+              await new Promise((r) => setTimeout(r, 400));
+              if (stopped) throw aborted();
+              st = await call("GET", at + "/review");
+            }
+            if (st.status === "done") return st.review;
+            if (st.status === "cancelled") throw aborted();
+            throw new Error(st.error || "the review ended: " + st.status);
+          })();
+          return new Task(done, () => { stopped = true; call("DELETE", at + "/review").catch(() => {}); });
+        },
+        reviewState: () => call("GET", at + "/review"),
+        cancelReview: () => call("DELETE", at + "/review"),
       };
     }
 
     return {
       kind: "server",
-      features: { links: true, archive: true, live: true, export: true, clocks: true, seatResign: true, analysis: false, review: false },
+      features: { links: true, archive: true, live: true, export: true, clocks: true, seatResign: true, analysis: false, review: true },
       site: {
         play(game, params) {
           const q = params ? Object.entries(params).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&") : "";

@@ -24,6 +24,15 @@
         exp.href = backend.game(g.id, null).exportHref();
         exp.textContent = "export";
         const cells = [open, g.status, String(g.plies), when(g.updated), exp];
+        if (backend.features.review && g.status === "over" && g.plies > 0) {
+          const rev = document.createElement("a");
+          rev.href = backend.site.play(g.game, { id: g.id, review: 1 });
+          rev.textContent = "review";
+          rev.className = "review-link";
+          const span = document.createElement("span");
+          span.append(exp, " · ", rev);
+          cells[4] = span;
+        }
         for (const c of cells) {
           const td = document.createElement("td");
           if (typeof c === "string") td.textContent = c; else td.append(c);

@@ -129,6 +129,7 @@ const Online = (() => {
         if (!ui.busy) maybeAi();
       },
       thinking: showThinking,
+      review(r) { if (typeof Review !== "undefined") Review.live(r); },
       gone() { note("this game was deleted"); live.close(); },
     });
     ui.live = live;
@@ -246,5 +247,5 @@ const Online = (() => {
     return { base_ms: base * 1000, increment_ms: inc * 1000 };
   }
 
-  return { mode, created, join, follow, render: panel, init, clockSetting };
+  return { mode, created, join, follow, render: panel, init, clockSetting, step };
 })();

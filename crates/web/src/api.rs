@@ -41,6 +41,8 @@ pub struct Limits {
     pub max_live: usize,
     /// Games one client address may create per minute (`None`: no limit; more: 429).
     pub games_per_minute: Option<u32>,
+    /// Game reviews running and waiting at once (more: 503).
+    pub reviews: crate::review::ReviewLimits,
 }
 
 impl Default for Limits {
@@ -49,6 +51,7 @@ impl Default for Limits {
             max_body: 256 * 1024,
             max_live: 2000,
             games_per_minute: None,
+            reviews: crate::review::ReviewLimits::default(),
         }
     }
 }
@@ -64,6 +67,8 @@ pub struct AppState {
     pub live: Arc<Semaphore>,
     /// Raised at shutdown: live streams end, AI seats stop.
     pub shutdown: tokio::sync::watch::Sender<bool>,
+    /// Game reviews queued, running and finished ([`crate::review`]).
+    pub reviews: Arc<crate::review::Reviews>,
     /// Host limits.
     pub limits: Limits,
 }
@@ -82,6 +87,7 @@ impl AppState {
             searches: Arc::new(Semaphore::new(parallel_searches.max(1))),
             live: Arc::new(Semaphore::new(limits.max_live)),
             shutdown: tokio::sync::watch::channel(false).0,
+            reviews: Arc::new(crate::review::Reviews::new(limits.reviews.clone())),
             limits,
         }
     }
@@ -90,6 +96,7 @@ impl AppState {
     pub fn begin_shutdown(&self) {
         self.shutdown.send_replace(true);
         self.store.stop_all();
+        self.reviews.cancel_all();
     }
 
     /// Starts the AI seats of every stored game still being played whose turn is an AI's
@@ -124,6 +131,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/games/{id}/draw", post(draw))
         .route("/games/{id}/events", get(crate::live::events))
         .route("/games/{id}/export", get(export_game))
+        .route(
+            "/games/{id}/review",
+            get(crate::review::get_review)
+                .post(crate::review::start_review)
+                .delete(crate::review::cancel_review),
+        )
         .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
 }
 
@@ -458,6 +471,7 @@ async fn delete_game(
     let handle = app.store.get(&id)?;
     require_all_seats(&lock(&handle), &headers, "deleting")?;
     if app.store.remove(&id)? {
+        app.reviews.cancel(&id);
         Ok(Json(json!({ "deleted": id })))
     } else {
         Err(ApiError::NotFound(id))

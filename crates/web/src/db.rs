@@ -32,7 +32,8 @@ pub enum DbError {
 ///
 /// Version 1 held games, tokens and moves; version 2 added the clock settings, the end of a game
 /// decided outside the rules (resignation, agreement, flag), and the time each move took; version 3
-/// the seats that resigned from a game of more than two players (the game goes on without them).
+/// the seats that resigned from a game of more than two players (the game goes on without them);
+/// version 4 the game reviews (the review JSON of one record, by its SHA-256).
 pub const MIGRATIONS: &[&str] = &[
     // 1: games, seat tokens (SHA-256 hashes), moves.
     "CREATE TABLE games (
@@ -67,6 +68,14 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE moves ADD COLUMN ms INTEGER;",
     // 3: resignations in games of more than two players.
     "ALTER TABLE games ADD COLUMN resigned TEXT;",
+    // 4: game reviews, one per game, of the record with this SHA-256.
+    "CREATE TABLE reviews (
+        game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        record_hash BLOB NOT NULL,
+        judge TEXT NOT NULL,
+        review TEXT NOT NULL,
+        created INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this code writes.
@@ -475,6 +484,36 @@ impl Db {
             out.push(row?);
         }
         Ok(out)
+    }
+
+    /// The stored review (JSON text) of game `id`, when it is of the record with SHA-256 `hash`.
+    pub fn review(&self, id: &str, hash: &[u8; 32]) -> Result<Option<String>, DbError> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT review FROM reviews WHERE game_id = ?1 AND record_hash = ?2",
+                params![id, &hash[..]],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?)
+    }
+
+    /// Stores the review (JSON text) of game `id`'s record with SHA-256 `hash`, replacing an
+    /// older one.
+    pub fn store_review(
+        &self,
+        id: &str,
+        hash: &[u8; 32],
+        judge: &str,
+        review: &str,
+    ) -> Result<(), DbError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT OR REPLACE INTO reviews (game_id, record_hash, judge, review, created)
+                VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, &hash[..], judge, review, now()],
+        )?;
+        Ok(())
     }
 
     /// Makes sure every committed write is in the main file (checkpoint at shutdown).

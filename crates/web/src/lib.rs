@@ -44,6 +44,8 @@ pub mod live;
 pub mod record;
 #[cfg(feature = "server")]
 pub mod resign;
+#[cfg(feature = "server")]
+pub mod review;
 pub mod session;
 #[cfg(feature = "server")]
 pub mod store;

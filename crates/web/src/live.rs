@@ -4,8 +4,9 @@
 //! `GET /api/games/{id}/events?after=PLY` sends a `move` event for each ply after `PLY` (its SSE
 //! id is the ply, so a browser that reconnects sends `Last-Event-ID` and resumes where it left
 //! off: no move missed or shown twice), an `undo` event when moves were taken back, a `state`
-//! event with the whole game after every change (also with its ply as id), and `thinking` events
-//! while an AI searches.
+//! event with the whole game after every change (also with its ply as id), `thinking` events
+//! while an AI searches, and `review` events when the game's review ([`crate::review`]) changes
+//! state (queued, running with plies done of the total, done, failed, cancelled).
 
 use crate::api::{prepare_search, run_search, view, AppState};
 use crate::error::ApiError;
@@ -41,6 +42,9 @@ struct Cursor {
     sent: Option<(usize, bool, Option<usize>, usize)>,
     first: bool,
     done: bool,
+    /// The game's reviews, and the last review state sent.
+    reviews: Arc<crate::review::Reviews>,
+    review_sent: Option<crate::review::ReviewState>,
     _permit: tokio::sync::OwnedSemaphorePermit,
 }
 
@@ -60,6 +64,13 @@ impl Cursor {
             return vec![json_event("gone", &json!({ "id": entry.id }))];
         }
         let mut events = Vec::new();
+        let review = self.reviews.state(&entry.id);
+        if review.is_some() && review != self.review_sent {
+            if let Some(r) = &review {
+                events.push(json_event("review", &r.to_json()));
+            }
+            self.review_sent = review;
+        }
         let ply = entry.session.ply();
         if ply < self.last {
             events.push(json_event("undo", &json!({ "ply": ply })).id(ply.to_string()));
@@ -140,6 +151,8 @@ pub async fn events(
         sent: None,
         first: true,
         done: false,
+        reviews: app.reviews.clone(),
+        review_sent: None,
         _permit: permit,
     };
     let stream = stream::unfold(cursor, |mut c| async move {

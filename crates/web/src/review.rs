@@ -1,0 +1,517 @@
+//! Game reviews on the server: `POST/GET/DELETE /api/games/{id}/review`.
+//!
+//! A review is the game's judge (core's [`qiyi_core::review`]) run over the game's exported record
+//! on a blocking thread. At most [`ReviewLimits::running`] run at once; up to
+//! [`ReviewLimits::queued`] more wait their turn, and a request past that is refused with 503.
+//! Progress (plies done of the total) and the end are pushed to the game's live pages as `review`
+//! events ([`crate::live`]). A finished review is stored in the database beside the game with the
+//! SHA-256 of the record it judged, so it is computed once and served to every later viewer until
+//! the game changes; a cancelled or failed review stores nothing.
+//!
+//! Which judge reviews which game is decided in one place, [`prepare`]: adding a game is one arm.
+
+use crate::api::{parse_body, AppState};
+use crate::error::ApiError;
+use crate::record;
+use crate::store::lock;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use qiyi_core::review::{ChanceVerdict, DecisionVerdict, Judge, Review};
+use qiyi_core::{Game, Notation};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{Notify, Semaphore};
+
+/// How many reviews may run and wait.
+#[derive(Clone, Debug)]
+pub struct ReviewLimits {
+    /// Reviews computed at once (each takes one core).
+    pub running: usize,
+    /// Reviews waiting for a free slot; past running + queued a new review is refused (503).
+    pub queued: usize,
+}
+
+impl Default for ReviewLimits {
+    fn default() -> Self {
+        ReviewLimits {
+            running: 2,
+            queued: 8,
+        }
+    }
+}
+
+/// Where a review stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReviewState {
+    /// Waiting for a free slot.
+    Queued,
+    /// Being computed: `done` of `total` plies judged.
+    Running {
+        /// Plies judged.
+        done: usize,
+        /// Plies in the record.
+        total: usize,
+    },
+    /// Finished and stored.
+    Done,
+    /// The judge failed (nothing stored).
+    Failed(String),
+    /// Cancelled before it finished (nothing stored).
+    Cancelled,
+}
+
+impl ReviewState {
+    /// The state as the API and the live events show it (`{"status": ...}`), without the review.
+    pub fn to_json(&self) -> Value {
+        match self {
+            ReviewState::Queued => json!({ "status": "queued" }),
+            ReviewState::Running { done, total } => {
+                json!({ "status": "running", "done": done, "total": total })
+            }
+            ReviewState::Done => json!({ "status": "done" }),
+            ReviewState::Failed(e) => json!({ "status": "failed", "error": e }),
+            ReviewState::Cancelled => json!({ "status": "cancelled" }),
+        }
+    }
+
+    fn active(&self) -> bool {
+        matches!(self, ReviewState::Queued | ReviewState::Running { .. })
+    }
+}
+
+/// One review job.
+struct Job {
+    state: Mutex<ReviewState>,
+    /// Raised by `DELETE` (or shutdown): the judge's searches stop, the result is dropped.
+    cancel: Arc<AtomicBool>,
+    /// Wakes a queued job that is cancelled.
+    wake: Notify,
+    /// The game's change channel (live pages wait on it).
+    changes: Arc<tokio::sync::watch::Sender<u64>>,
+}
+
+impl Job {
+    fn set(&self, state: ReviewState) {
+        *lock(&self.state) = state;
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// Runs `first` and sets `state` after it, both under the state's lock, unless the job was
+    /// cancelled (then neither; `Ok`). An error of `first` is returned and the state kept.
+    fn set_unless_cancelled(
+        &self,
+        state: ReviewState,
+        first: impl FnOnce() -> Result<(), String>,
+    ) -> Result<(), String> {
+        {
+            let mut s = lock(&self.state);
+            if self.cancel.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            first()?;
+            *s = state;
+        }
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+        Ok(())
+    }
+
+    /// Raises the cancel flag and marks the job cancelled (under the state's lock: see
+    /// [`Job::set_unless_cancelled`]).
+    fn cancel_now(&self) {
+        {
+            let mut s = lock(&self.state);
+            self.cancel.store(true, Ordering::Relaxed);
+            self.wake.notify_one();
+            *s = ReviewState::Cancelled;
+        }
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    /// Sets a state other than done (nothing to write first), unless cancelled.
+    fn update(&self, state: ReviewState) {
+        let _ = self.set_unless_cancelled(state, || Ok(()));
+    }
+}
+
+/// The reviews the server is computing (and the last state of those it computed since it
+/// started).
+pub struct Reviews {
+    jobs: Mutex<HashMap<String, Arc<Job>>>,
+    slots: Arc<Semaphore>,
+    limits: ReviewLimits,
+}
+
+impl Reviews {
+    /// No reviews yet, with these limits.
+    pub fn new(limits: ReviewLimits) -> Self {
+        Reviews {
+            jobs: Mutex::new(HashMap::new()),
+            slots: Arc::new(Semaphore::new(limits.running.max(1))),
+            limits,
+        }
+    }
+
+    /// The state of the game's review job, if one was started since the server started.
+    pub fn state(&self, id: &str) -> Option<ReviewState> {
+        lock(&self.jobs).get(id).map(|j| lock(&j.state).clone())
+    }
+
+    /// Reviews queued or running now.
+    pub fn active(&self) -> usize {
+        lock(&self.jobs)
+            .values()
+            .filter(|j| lock(&j.state).active())
+            .count()
+    }
+
+    /// Cancels the game's review if one is queued or running (the game is being deleted).
+    pub fn cancel(&self, id: &str) {
+        if let Some(job) = lock(&self.jobs).remove(id) {
+            if lock(&job.state).active() {
+                job.cancel_now();
+            }
+        }
+    }
+
+    /// Cancels every review (the server is stopping).
+    pub fn cancel_all(&self) {
+        for job in lock(&self.jobs).values() {
+            if lock(&job.state).active() {
+                job.cancel_now();
+            }
+        }
+    }
+}
+
+/// A review ready to run: it takes a progress callback `(plies done, plies)`.
+pub type ReviewTask =
+    Box<dyn FnOnce(&mut dyn FnMut(usize, usize)) -> Result<Review, String> + Send>;
+
+/// The games the server reviews (the others answer "not reviewed yet").
+pub const REVIEWED: &[&str] = &["checkers", "peg-solitaire", "aeroplane"];
+
+fn bad_record(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(format!(
+        "the stored record does not read back for review: {e}"
+    ))
+}
+
+fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
+    match depth {
+        Some(_) => Err(ApiError::BadRequest(format!(
+            "depth does not apply to {game}: its judge searches nothing"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Reads `record` (the game's export) with `game`'s record reader and prepares its judge:
+/// checkers at `depth` (default [`qiyi_checkers::review::DEFAULT_DEPTH`], 1 to
+/// [`qiyi_checkers::review::MAX_REVIEW_DEPTH`]; its searches stop when `cancel` is raised), peg
+/// solitaire's exact solver and aeroplane's win-chance model (no depth). Xiangqi and Chinese
+/// checkers answer [`ApiError::NotSupported`] until their judges exist.
+pub fn prepare(
+    game: &str,
+    record: &str,
+    depth: Option<u32>,
+    cancel: Arc<AtomicBool>,
+) -> Result<ReviewTask, ApiError> {
+    match game {
+        "checkers" => {
+            use qiyi_checkers::review::{
+                check_limits, read_record, review_game, JudgeOptions, DEFAULT_DEPTH,
+            };
+            let mut limits = qiyi_core::search::SearchLimits::depth(depth.unwrap_or(DEFAULT_DEPTH));
+            check_limits(&limits).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            limits.stop = Some(cancel);
+            let r = read_record(record).map_err(bad_record)?;
+            let options = JudgeOptions {
+                limits,
+                ..JudgeOptions::default()
+            };
+            let start = qiyi_checkers::Checkers::from_board(r.start);
+            Ok(Box::new(move |p| {
+                review_game(&start, &r.moves, &options, p).map_err(|e| e.to_string())
+            }))
+        }
+        // The crates' own `review_game` with the judge wrapped so that a cancel ends the review
+        // at the next ply (these judges search nothing a stop flag could end).
+        "peg-solitaire" => {
+            no_depth(game, depth)?;
+            let (start, moves) =
+                qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
+            Ok(Box::new(move |p| {
+                let mut judge = Cancellable {
+                    inner: qiyi_peg_solitaire::review::PegJudge::new(),
+                    cancel,
+                };
+                qiyi_core::review::review(
+                    "peg-solitaire",
+                    "exact (fewest pegs reachable)",
+                    &start,
+                    &moves,
+                    &mut judge,
+                    |pos, m| pos.move_to_text(m),
+                    p,
+                )
+                .map_err(|e| e.to_string())
+            }))
+        }
+        "aeroplane" => {
+            no_depth(game, depth)?;
+            let (start, moves) = qiyi_aeroplane::review::read_record(record).map_err(bad_record)?;
+            let inner = qiyi_aeroplane::review::AeroJudge::new(&start.rules())
+                .map_err(|e| ApiError::Internal(format!("the aeroplane judge: {e}")))?;
+            Ok(Box::new(move |p| {
+                let mut judge = Cancellable { inner, cancel };
+                qiyi_core::review::review(
+                    "aeroplane",
+                    "win-chance model of the best player",
+                    &start,
+                    &moves,
+                    &mut judge,
+                    |pos, m| pos.move_to_text(m),
+                    p,
+                )
+                .map_err(|e| e.to_string())
+            }))
+        }
+        other => Err(ApiError::NotSupported(format!(
+            "reviewing {other} is not built yet (reviewed: {})",
+            REVIEWED.join(", ")
+        ))),
+    }
+}
+
+/// A judge that ends the review at the next ply once `cancel` is raised.
+struct Cancellable<J> {
+    inner: J,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The wrapped judge's error, or the cancel.
+#[derive(Debug, thiserror::Error)]
+enum Stopped<E: std::error::Error + 'static> {
+    #[error("the review was cancelled")]
+    Cancelled,
+    #[error(transparent)]
+    Judge(E),
+}
+
+impl<J> Cancellable<J> {
+    fn check<E: std::error::Error + 'static>(&self) -> Result<(), Stopped<E>> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(Stopped::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<G: Game, J: Judge<G>> Judge<G> for Cancellable<J> {
+    type Error = Stopped<J::Error>;
+
+    fn unit(&self) -> &'static str {
+        self.inner.unit()
+    }
+
+    fn decision(
+        &mut self,
+        pos: &G,
+        played: G::Move,
+    ) -> Result<DecisionVerdict<G::Move>, Self::Error> {
+        self.check()?;
+        self.inner.decision(pos, played).map_err(Stopped::Judge)
+    }
+
+    fn chance(&mut self, pos: &G, outcome: G::Move) -> Result<ChanceVerdict, Self::Error> {
+        self.check()?;
+        self.inner.chance(pos, outcome).map_err(Stopped::Judge)
+    }
+
+    fn result(&self, pos: &G) -> Vec<f64> {
+        self.inner.result(pos)
+    }
+}
+
+/// `POST /api/games/{id}/review` body.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    /// Search depth per position (checkers only).
+    #[serde(default)]
+    depth: Option<u32>,
+}
+
+/// The game's name and exported record, and the record's SHA-256 (a review is of one record).
+fn record_of(app: &AppState, id: &str) -> Result<(String, String, [u8; 32], usize), ApiError> {
+    let handle = app.store.get(id)?;
+    let entry = lock(&handle);
+    let exported = record::export(&entry, None)?;
+    let hash: [u8; 32] = Sha256::digest(exported.text.as_bytes()).into();
+    Ok((
+        entry.session.game().to_string(),
+        exported.text,
+        hash,
+        entry.session.ply(),
+    ))
+}
+
+/// The stored review of this record, as JSON.
+fn stored(app: &AppState, id: &str, hash: &[u8; 32]) -> Result<Option<Value>, ApiError> {
+    match app.store.db().review(id, hash)? {
+        Some(text) => Ok(Some(serde_json::from_str(&text).map_err(|e| {
+            ApiError::Internal(format!("the stored review does not read: {e}"))
+        })?)),
+        None => Ok(None),
+    }
+}
+
+fn done(review: Value) -> Value {
+    json!({ "status": "done", "review": review })
+}
+
+/// `GET /api/games/{id}/review`: the stored review (`done` with `review`), or the state of the one
+/// being computed, or `none`.
+pub async fn get_review(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, _, hash, _) = record_of(&app, &id)?;
+    if let Some(review) = stored(&app, &id, &hash)? {
+        return Ok(Json(done(review)));
+    }
+    match app.reviews.state(&id) {
+        // A review done of an earlier record (the game went on) is no longer this game's.
+        Some(ReviewState::Done) | None => Ok(Json(json!({ "status": "none" }))),
+        Some(s) => Ok(Json(s.to_json())),
+    }
+}
+
+/// `DELETE /api/games/{id}/review`: cancels the queued or running review (409 when none is).
+pub async fn cancel_review(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    app.store.get(&id)?;
+    let job = lock(&app.reviews.jobs).get(&id).cloned();
+    match job {
+        Some(job) if lock(&job.state).active() => {
+            job.cancel_now();
+            Ok(Json(ReviewState::Cancelled.to_json()))
+        }
+        _ => Err(ApiError::Conflict(
+            "no review of this game is queued or running".into(),
+        )),
+    }
+}
+
+/// `POST /api/games/{id}/review`: starts the review in the background (202 with its state), or
+/// answers the stored one (200, `done`) or the one already under way (202, its state).
+pub async fn start_review(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let req: ReviewBody = parse_body(&body)?;
+    let (game, text, hash, plies) = record_of(&app, &id)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Bad games and depths are refused before anything else, even when a review is stored.
+    let task = prepare(&game, &text, req.depth, cancel.clone())?;
+    if let Some(review) = stored(&app, &id, &hash)? {
+        return Ok((StatusCode::OK, Json(done(review))).into_response());
+    }
+    if plies == 0 {
+        return Err(ApiError::Conflict(
+            "nothing to review: no move has been played".into(),
+        ));
+    }
+    let handle = app.store.get(&id)?;
+    let changes = lock(&handle).changes.clone();
+    let job = {
+        let mut jobs = lock(&app.reviews.jobs);
+        if let Some(j) = jobs.get(&id) {
+            let state = lock(&j.state).clone();
+            if state.active() {
+                return Ok((StatusCode::ACCEPTED, Json(state.to_json())).into_response());
+            }
+        }
+        let active = jobs.values().filter(|j| lock(&j.state).active()).count();
+        let cap = app.reviews.limits.running.max(1) + app.reviews.limits.queued;
+        if active >= cap {
+            return Err(ApiError::Unavailable(format!(
+                "the review queue is full ({active} reviews running or waiting); try again later"
+            )));
+        }
+        let job = Arc::new(Job {
+            state: Mutex::new(ReviewState::Queued),
+            cancel,
+            wake: Notify::new(),
+            changes,
+        });
+        jobs.insert(id.clone(), job.clone());
+        job
+    };
+    job.set(ReviewState::Queued);
+    tokio::spawn(run(app.clone(), id, hash, job, task));
+    Ok((StatusCode::ACCEPTED, Json(ReviewState::Queued.to_json())).into_response())
+}
+
+/// Waits for a slot, runs the review on a blocking thread, stores it if it was not cancelled.
+async fn run(app: AppState, id: String, hash: [u8; 32], job: Arc<Job>, task: ReviewTask) {
+    let slots = app.reviews.slots.clone();
+    let permit = tokio::select! {
+        p = slots.acquire_owned() => p,
+        _ = job.wake.notified() => return,
+    };
+    let Ok(_permit) = permit else {
+        job.set(ReviewState::Failed("the server is shutting down".into()));
+        return;
+    };
+    if job.cancel.load(Ordering::Relaxed) {
+        return;
+    }
+    job.set(ReviewState::Running { done: 0, total: 0 });
+    let reporter = job.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let mut progress = |done: usize, total: usize| {
+            reporter.update(ReviewState::Running { done, total });
+        };
+        task(&mut progress)
+    })
+    .await;
+    // A cancelled review's result is dropped (its state says so already); the check and the
+    // write happen under the state's lock, so a cancel never races a store.
+    match result {
+        Ok(Ok(review)) => match serde_json::to_string(&review) {
+            Ok(text) => {
+                let db = app.store.db();
+                let stored = job.set_unless_cancelled(ReviewState::Done, || {
+                    db.store_review(&id, &hash, &review.judge, &text)
+                        .map_err(|e| format!("storing the review: {e}"))
+                });
+                if let Err(e) = stored {
+                    job.update(ReviewState::Failed(e));
+                }
+            }
+            Err(e) => {
+                let e = format!("the review does not serialise: {e}");
+                job.update(ReviewState::Failed(e));
+            }
+        },
+        Ok(Err(message)) => {
+            job.update(ReviewState::Failed(message));
+        }
+        Err(e) => {
+            let e = format!("the review failed unexpectedly: {e}");
+            job.update(ReviewState::Failed(e));
+        }
+    }
+}
