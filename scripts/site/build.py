@@ -170,6 +170,7 @@ def main():
     first = ["index.html", "play.html", "sw.js", "site.js", "local.js", "engine-worker.js",
              "manifest.webmanifest", "pkg/qiyi_wasm.js", "pkg/qiyi_wasm_bg.wasm"]
     first += [f for f in files if f.startswith("assets/") and f.endswith((".js", ".css", ".woff2", ".svg")) and "/lab/" not in f]
+    first += [f for f in files if f.startswith("assets/i18n/") and f.endswith(".json")]  # both catalogs, bounding the one loaded
     gz = lambda f: len(gzip.compress((out / f).read_bytes(), 9))
     total = sum(gz(f) for f in first)
     print(f"site: {out} ({len(files) + 1} files, version {digest.hexdigest()[:16]})")

@@ -48,9 +48,11 @@ function playerName(p) {
   return names[p] ? nameOf(names[p]) : t("play.playerN", { n: p + 1 });
 }
 
-// The URL's ?level=N (the home page's "play the computer"): the level of the AI seats.
+// The level of the AI seats of a new game: the address's ?level=N, else the level chosen on the
+// home page (remembered), else 3.
 function urlLevel() {
-  const l = Number(new URLSearchParams(location.search).get("level"));
+  let l = Number(new URLSearchParams(location.search).get("level"));
+  if (!(l >= 1 && l <= 10)) { try { l = Number(localStorage.getItem("qiyi-ai-level")); } catch (e) { l = 0; } }
   return l >= 1 && l <= 10 ? String(l) : "3";
 }
 

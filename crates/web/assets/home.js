@@ -1,5 +1,6 @@
 // Home page, the front door: one card per game with its board drawn small, "play the computer"
-// (at the level chosen once and remembered), "play a friend" (a link game whose link shows at
+// (at the level chosen once and remembered in localStorage "qiyi-ai-level", which the play page
+// reads), "play a friend" (a link game whose link shows at
 // once; the static site says it needs a server), "continue" for the unfinished game this browser
 // keeps (app.js records it), then the lab and the archive.
 "use strict";
@@ -163,7 +164,9 @@ const Home = (() => {
     li.className = "game-card";
     li.id = "card-" + g.game;
     const pic = document.createElement("a");
-    pic.href = backend.site.play(g.game, solo(g) ? {} : { level: level() });
+    // The play page starts a game at once (a human, the computer in the other seats at the level
+    // remembered here): one click.
+    pic.href = backend.site.play(g.game);
     pic.className = "mini-link";
     pic.setAttribute("aria-hidden", "true");
     pic.tabIndex = -1;
@@ -220,17 +223,7 @@ const Home = (() => {
       sel.append(o);
     }
     sel.value = String(level());
-    sel.addEventListener("change", () => {
-      store.set(LEVEL_KEY, sel.value);
-      for (const a of document.querySelectorAll("a.play-ai")) {
-        const g = a.id.replace("play-ai-", "");
-        if (g !== "peg-solitaire") a.href = backend.site.play(g, { level: sel.value });
-      }
-      for (const a of document.querySelectorAll("a.mini-link")) {
-        const g = a.parentElement.id.replace("card-", "");
-        if (g !== "peg-solitaire") a.href = backend.site.play(g, { level: sel.value });
-      }
-    });
+    sel.addEventListener("change", () => store.set(LEVEL_KEY, sel.value));
   }
 
   async function main() {
