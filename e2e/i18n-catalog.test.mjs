@@ -69,7 +69,11 @@ function scanJs(name, src) {
   const found = [];
   src.split("\n").forEach((line, i) => {
     const code = line.replace(/^\s*\/\/.*$/, "").replace(/\s\/\/ .*$/, "");
-    if (!TRIGGER.test(code)) return;
+    // Literals on a line that shows text, and anywhere a phrase (two English words) that is not a
+    // selector, a command or console output.
+    const phrases = !TRIGGER.test(code);
+    const phrase = /(["'`])[^"'`]*[A-Za-z]{2,} [A-Za-z]{2,}[^"'`]*\1|(["'`])[A-Za-z]{3,} \2\s*\+|\+\s*(["'`]) [A-Za-z]{3,}\3/;
+    if (phrases && !phrase.test(code)) return;
     for (const m of code.matchAll(/(["'`])((?:\\.|(?!\1).)*)\1/g)) {
       const lit = m[2];
       const before = code.slice(0, m.index);
@@ -78,12 +82,14 @@ function scanJs(name, src) {
       if (/(===|!==|==|!=)\s*$/.test(before) || /^\s*(===|!==)/.test(code.slice(m.index + m[0].length))) continue; // comparisons
       if (/(\$|\bact|addEventListener|getItem|setItem|removeItem)\(\s*$/.test(before)) continue; // ids, names, keys
       if (/\bsay\(\s*"[^"]*",\s*$/.test(before)) continue;                 // say()'s fallback without i18n.js
-      if (/^cargo /.test(lit)) continue;                                      // a command to type
+      if (/^cargo /.test(lit) || lit === "use strict") continue;
+      if (/setAttribute\(\s*"(?!title|aria-label|alt|placeholder)[\w-]+",\s*$/.test(before)) continue; // not text                                      // a command to type
       if (/\bel\(\s*$/.test(before) || /createElement(NS)?\(\s*$/.test(before)) continue; // a tag name
       if (/\bclassName\s*=\s*$|\bid\s*=\s*$|querySelector(All)?\(\s*$|getElementById\(\s*$/.test(before)) continue;
       if (/\bel\([^,]*,\s*undefined,\s*$/.test(before) || /\bel\([^,]+,[^,]+,\s*$/.test(before)) continue; // a class
       if (isKey(lit)) continue;
       if (!WORD.test(visible(lit).replace(/\bqiyi\b/g, ""))) continue;
+      if (phrases && (!/[A-Za-z]{2,} [A-Za-z]{2,}|^[A-Za-z]{3,} $|^ [A-Za-z]{3,}$/.test(visible(lit)) || /^[#.[]|console\.|querySelector/.test(lit) || /console\.\w+\(\s*$|querySelector(All)?\(\s*$/.test(before))) continue;
       found.push(`${name}:${i + 1}: ${JSON.stringify(lit.slice(0, 70))}`);
     }
   });
@@ -111,6 +117,7 @@ const planted = [
   'el("resign").textContent = x ? "Accept draw" : "Offer draw";',
   'section.append(el("h2", "Results"));',
   'if (confirm("Resign this game?")) act();',
+  'moveText: (h) => (h.player === null ? "rolls " + h.text : "plane " + h.text),',
 ];
 for (const p of planted) assert.equal(scanJs("planted", p).length > 0, true, `the scanner misses: ${p}`);
 const clean = [

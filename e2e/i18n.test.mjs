@@ -53,11 +53,11 @@ function shows(text, piece) {
   return new RegExp("(^|[^A-Za-z])" + esc + "($|[^A-Za-z])").test(text);
 }
 
-// The page's visible text, without the board drawing (the Xiangqi pieces and move names are
-// Chinese by design) and the lab's own tables.
+// The page's visible text, without the board drawing (the Xiangqi pieces are Chinese by design)
+// and the lab's own tables.
 async function visibleText(page) {
   return page.evaluate(() => {
-    const hide = [...document.querySelectorAll("#board, .mini, .lab-table, .lab-notes, .lab h3, .lab-chart, code, #moves")];
+    const hide = [...document.querySelectorAll("#board, .mini, .lab-table, .lab-notes, .lab h3, .lab-chart, code")];
     const saved = hide.map((e) => [e, e.style.display]);
     for (const e of hide) e.style.display = "none";
     const text = document.body.innerText + "\n" + document.title;
@@ -89,6 +89,7 @@ try {
     page.on("console", (m) => { if (m.type() === "error" && !/EventSource|Failed to load resource/.test(m.text())) errors.push(m.text()); });
     const leaks = [];
     let own = 0;
+    let controls = 0;
     for (const path of PAGES) {
       await page.goto(url + path, { waitUntil: "load" });
       await ready(page, path);
@@ -98,9 +99,17 @@ try {
       for (const s of TELLS[other]) if (shows(text, s)) leaks.push(`/${path}: "${s}"`);
       own += TELLS[mine].filter((s) => shows(text, s)).length;
       await page.screenshot({ path: join(shots, `i18n-${locale}-${path.replace("/", "-") || "home"}.png`) });
+      if (path === "") {
+        // Control: a string of the other catalog put on the page is found.
+        const planted = other === "en" ? cat.en["home.playFriend"] : cat.zh["home.playFriend"];
+        await page.evaluate((x) => { const p = document.createElement("p"); p.id = "planted"; p.textContent = x; document.body.append(p); }, planted);
+        const withPlant = await visibleText(page);
+        if (!TELLS[other].some((s) => shows(withPlant, s))) leaks.push("control: a planted string was not found");
+        else controls++;
+      }
     }
     record(`${locale}: ${PAGES.length} pages show no ${other === "en" ? "English" : "Chinese"} catalog string`, !leaks.length && !errors.length && own > 20,
-      leaks.length ? leaks.slice(0, 12).join("; ") : errors.length ? errors.join("; ") : `${own} strings of its own catalog seen, ${TELLS[other].length} of the other's looked for`);
+      leaks.length ? leaks.slice(0, 12).join("; ") : errors.length ? errors.join("; ") : `${own} strings of its own catalog seen, ${TELLS[other].length} of the other's looked for; control (one planted) found: ${controls === 1}`);
     await ctx.close();
   }
 

@@ -369,7 +369,8 @@ async function play(text) {
 }
 
 function formatInfo(a) {
-  return t("play.aiInfo", { depth: a.depth, score: a.score, nodes: a.nodes, ms: a.time_ms, pv: a.pv.join(" ") });
+  // The engine's own description is the server's English: shown in English only.
+  return (I18n.lang === "en" ? a.engine + "\n" : "") + t("play.aiInfo", { depth: a.depth, score: a.score, nodes: a.nodes, ms: a.time_ms, pv: a.pv.join(" ") });
 }
 
 async function aiMove(options) {

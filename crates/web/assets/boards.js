@@ -243,7 +243,7 @@ function polygon(points, attrs) {
 
 Boards.aeroplane = {
   markMovable: true,
-  moveText: (h) => (h.player === null ? "rolls " + h.text.replace("r", "") : "plane " + h.text),
+  moveText: (h) => (h.player === null ? t("board.rolls", { face: h.text.replace("r", "") }) : t("board.plane", { plane: h.text })),
   draw(s) {
     const U = AERO.unit, W = 2 * AERO.half * U, sq = 0.44 * U;
     const view = s.view;
