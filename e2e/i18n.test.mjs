@@ -135,7 +135,11 @@ try {
       if (st.seats[0].kind !== "human" || st.seats[1].kind !== "ai" || st.seats[1].level !== 2 || !st.human)
         throw new Error("the game started is not me against the computer at level 2: " + JSON.stringify(st));
       await page.screenshot({ path: join(shots, "i18n-phone-computer.png") });
-      record("360 px touch: one tap on 'play the computer' starts a game at the remembered level", true, `1 tap, board ready in ${ms} ms (not a timed assertion), ${JSON.stringify(st.seats)}`);
+      // The API's error, said in Chinese by its code.
+      await page.evaluate(() => play("a0a5"));
+      const said = await page.evaluate(() => document.getElementById("info").textContent);
+      if (said !== cat.zh["err.illegal_move"]) throw new Error("an illegal move is answered with " + JSON.stringify(said));
+      record("360 px touch: one tap on 'play the computer' starts a game at the remembered level", true, `1 tap, board ready in ${ms} ms (not a timed assertion), ${JSON.stringify(st.seats)}; an illegal move: "${said}"`);
 
       // A move, so the game is unfinished, then back home: "continue" reopens the same game.
       const move = await page.evaluate(() => ui.state.legal.find((m) => m.text === "h2e2") || ui.state.legal[0]);

@@ -64,9 +64,10 @@ const I18n = (() => {
     return new Intl.DateTimeFormat(lang, opts || { dateStyle: "medium", timeStyle: "short" }).format(d);
   }
 
-  /** An error shown to a player: by its code when the catalog knows it, else its message. */
+  /** An error shown to a player: the message in English (the server's words, with details), by its
+   *  code in another language when the catalog knows the code, else the message. */
   function error(e) {
-    if (e && e.code && has("err." + e.code)) return t("err." + e.code, e.params || {});
+    if (lang !== "en" && e && e.code && has("err." + e.code)) return t("err." + e.code, e.params || {});
     return e && e.message ? e.message : String(e);
   }
 
