@@ -49,7 +49,7 @@ pub const WIN_SLOPE: f64 = 0.004;
 
 /// The default search depth per position: a 100-ply game reviews in under 30 s on one core
 /// (figures in `docs/review.md`).
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The deepest fixed depth a review accepts: beyond it one position can take hours.
 pub const MAX_REVIEW_DEPTH: u32 = 30;
