@@ -4,7 +4,8 @@
 // colour scheme (`prefers-color-scheme`), must have no serious or critical violation. The counts
 // per page, language and scheme are printed (and written as JSON to $AXE_JSON when set).
 // Then, in both languages, the keyboard and screen-reader path of a game page: a move typed in the
-// "type a move" box (PDN for checkers, ICCS for Xiangqi) is played and said in the aria-live
+// "type a move" box (PDN for checkers, ICCS for Xiangqi) and one made with the arrow keys and
+// Enter on the board are played and said in the aria-live
 // region with the player's name, the computer's answer too; a wrong move is refused with a note;
 // the dark theme really changes the page's colours; sounds are off by default, the switch turns
 // them on (Web Audio oscillators started on the next move) and is remembered across a reload.
@@ -149,6 +150,28 @@ try {
     await page.waitForFunction(() => ui.state.history.length >= 1, null, { timeout: 10000 });
     const xq = await page.evaluate(() => [ui.state.history[0].text, document.getElementById("said").textContent]);
     record(`${locale} a typed ICCS move is played and said`, xq[0] === "h2e2" && xq[1].includes("h2e2"), `said "${xq[1]}"`);
+    // The board itself from the keyboard: the first arrow key puts the cursor on the first legal
+    // move's piece, Enter picks it, an arrow key goes to its target (the nearest cell that way),
+    // Enter plays it. The cursor's cell is said.
+    await page.goto(base + "/play/xiangqi?level=1", { waitUntil: "load" });
+    await ready(page, "play/xiangqi");
+    const plan = await page.evaluate(() => {
+      const m = ui.state.legal[0];
+      const [a, b] = m.path.map((c) => ui.cells[c]);
+      const dx = b[0] - a[0], dy = b[1] - a[1];
+      const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : (dy > 0 ? "ArrowDown" : "ArrowUp");
+      return { text: m.text, from: m.path[0], key, oneStep: m.path.length === 2 };
+    });
+    await page.focus("#board");
+    await page.keyboard.press("ArrowUp");
+    const cur = await page.evaluate(() => [ui.cursor, document.getElementById("said").textContent]);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press(plan.key);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => ui.state.history.length >= 1, null, { timeout: 10000 }).catch(() => {});
+    const byKeys = await page.evaluate(() => ui.state.history.length ? ui.state.history[0].text : null);
+    record(`${locale} arrow keys and Enter on the board play a move`, cur[0] === plan.from && cur[1].includes(plan.from) && byKeys === plan.text,
+      `cursor ${cur[0]} ("${cur[1]}"), then ${plan.key}: played ${byKeys}, expected ${plan.text}`);
     record(`${locale} no page errors on the keyboard path`, errors.length === 0, errors.join(" | "));
     await ctx.close();
   }

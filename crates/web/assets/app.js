@@ -22,6 +22,8 @@ const ui = {
   live: null,       // the game's live event stream (online.js)
   alias: {},        // cell -> the cell a tap on it stands for (pieces that are one move)
   heard: null,      // { id, n, over }: the game, moves and end already announced and sounded
+  cells: {},        // cell -> [x, y] of the board drawn last
+  cursor: null,     // the keyboard's cell on the board (arrow keys move it, Enter taps it)
 };
 
 function note(text) { $("info").textContent = text; }
@@ -371,6 +373,11 @@ function drawBoard() {
       }
     }
   }
+  ui.cells = d.cells;
+  if (ui.cursor && d.cells[ui.cursor]) {
+    const q = d.cells[ui.cursor];
+    marks += `<circle class="cursor" cx="${q[0]}" cy="${q[1]}" r="${rad(ui.cursor) * 1.15}"/>`;
+  }
   if (ui.hint) {
     for (const c of ui.hint) {
       const q = at(c);
@@ -393,6 +400,45 @@ function startsWith(path, prefix) {
   if (prefix.length > path.length) return false;
   for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
   return true;
+}
+
+// Arrow keys move the keyboard's cell to the nearest cell in that direction (by the drawing's
+// geometry, so every board shape works, flipped or not); Enter or Space taps it, as a click
+// would. The cell's name is said in the live region.
+function onBoardKey(ev) {
+  const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const cells = ui.cells || {};
+  if (ev.key === "Enter" || ev.key === " ") {
+    if (!ui.cursor) return;
+    ev.preventDefault();
+    clickCell(ui.cursor);
+    return;
+  }
+  const dir = dirs[ev.key];
+  if (!dir) return;
+  ev.preventDefault();
+  const ids = Object.keys(cells);
+  if (!ids.length) return;
+  let next = null;
+  if (!ui.cursor || !cells[ui.cursor]) {
+    const legal = (ui.state && ui.state.legal) || [];
+    next = legal.length && cells[legal[0].path[0]] ? legal[0].path[0] : ids[0];
+  } else {
+    const [x, y] = cells[ui.cursor];
+    let best = Infinity;
+    for (const id of ids) {
+      const dx = cells[id][0] - x, dy = cells[id][1] - y;
+      const along = dx * dir[0] + dy * dir[1];
+      const across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1e-6 || across > along * 1.5) continue;
+      const score = along + 2 * across;
+      if (score < best) { best = score; next = id; }
+    }
+    if (!next) return;
+  }
+  ui.cursor = next;
+  $("said").textContent = t("play.cursorAt", { cell: next });
+  drawBoard();
 }
 
 function onBoardClick(ev) {
@@ -552,6 +598,7 @@ async function main() {
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawBoard(); });
   $("solve").addEventListener("click", solve);
   $("move-form").addEventListener("submit", onMoveTyped);
+  $("board").addEventListener("keydown", onBoardKey);
   const soundButton = $("sound");
   const showSound = () => {
     soundButton.setAttribute("aria-pressed", String(Sound.on));
