@@ -21,6 +21,9 @@ const ui = {
   seat: null,       // the seat this page plays in a link game (null: every human seat / none)
   live: null,       // the game's live event stream (online.js)
   alias: {},        // cell -> the cell a tap on it stands for (pieces that are one move)
+  heard: null,      // { id, n, over }: the game, moves and end already announced and sounded
+  cells: {},        // cell -> [x, y] of the board drawn last
+  cursor: null,     // the keyboard's cell on the board (arrow keys move it, Enter taps it)
 };
 
 function note(text) { $("info").textContent = text; }
@@ -141,6 +144,9 @@ function buildSeats() {
     }
     kind.value = old[p] ? old[p][0] : (p === 0 ? "human" : "ai");
     level.value = old[p] ? old[p][1] : urlLevel();
+    const who = name.textContent;
+    kind.setAttribute("aria-label", t("play.seatKind", { player: who }));
+    level.setAttribute("aria-label", t("play.seatLevel", { player: who }));
     row.append(name, kind, level);
     box.append(row);
   }
@@ -239,6 +245,7 @@ function render() {
     ol.append(li);
   });
   ol.scrollTop = ol.scrollHeight;
+  announce(s);
   // buttons
   const humanTurn = s.turn.kind === "player" && mine(s.turn.player);
   $("undo").disabled = ui.busy || !s.history.some((h) => h.player !== null);
@@ -246,9 +253,70 @@ function render() {
   $("ai-move").disabled = ui.busy || s.turn.kind !== "player" || !((s.hotseat && ui.token) || mine(s.turn.player));
   $("solve").disabled = ui.busy || s.turn.kind !== "player";
   drawBoard();
+  const ex = (s.legal || [])[0];
+  $("move-input").placeholder = ex ? t("play.moveInputHint", { example: ex.text }) : "";
+  $("move-play").disabled = !humanTurn || ui.busy || !!ui.replay;
   if (board.extra) board.extra($("extra"), s, ui);
   Online.render(s);
   if (typeof Review !== "undefined") Review.render();
+}
+
+// The text of a history entry as the move list shows it, without the player.
+function entryText(h, s) {
+  return board.moveText ? board.moveText(h, s) : (h.label ? h.label + "  " + h.text : h.text);
+}
+
+// The number of pieces in a FEN-like position's first field (letters), or null.
+function pieceCount(position) {
+  const field = String(position || "").split(" ")[0];
+  return /\//.test(field) ? (field.match(/[A-Za-z]/g) || []).length : null;
+}
+
+// Says the moves played since the last render in the polite live region (#said), and plays the
+// move, capture or end sound (sound.js; off unless switched on). The first render of a game only
+// takes note of where it stands. A capture: "x" in the move's text (PDN) or fewer pieces in a
+// FEN-like position than before.
+function announce(s) {
+  const prev = ui.heard;
+  const over = s.turn.kind === "over" || !!s.result;
+  ui.heard = { id: s.id, n: s.history.length, over, pieces: pieceCount(s.position) };
+  if (!prev || prev.id !== s.id || ui.replay) return;
+  const fresh = s.history.slice(prev.n);
+  if (fresh.length > 0 && fresh.length <= 4) {
+    const said = fresh.map((h) => h.player === null
+      ? t("play.saidChance", { move: entryText(h, s) })
+      : t("play.said", { player: playerName(h.player), move: entryText(h, s) }));
+    if (over && !prev.over) said.push($("banner").hidden ? t("play.gameOver") : $("banner").textContent);
+    $("said").textContent = said.join(". ");
+    const captured = fresh.some((h) => /x/.test(h.text)) || (prev.pieces !== null && ui.heard.pieces !== null && ui.heard.pieces < prev.pieces);
+    Sound.play(over && !prev.over ? "end" : captured ? "capture" : "move");
+  } else if (over && !prev.over) {
+    $("said").textContent = $("banner").hidden ? t("play.gameOver") : $("banner").textContent;
+    Sound.play("end");
+  }
+}
+
+// The move typed in the box (#move-input): the legal move whose text (ICCS for Xiangqi, PDN
+// numbers for checkers, the cells of the others), label (Chinese notation) or move-list text
+// matches, case and spaces ignored; played through play(), the path a click takes.
+function typedMove(raw) {
+  const norm = (x) => String(x || "").replace(/\s+/g, "").toLowerCase();
+  const want = norm(raw);
+  if (!want || !ui.state) return null;
+  const s = ui.state;
+  return (s.legal || []).find((m) => norm(m.text) === want || (m.label && norm(m.label) === want)
+    || norm(entryText(m, s)) === want || norm(m.path.join("-")) === want) || null;
+}
+
+function onMoveTyped(ev) {
+  ev.preventDefault();
+  const input = $("move-input");
+  const s = ui.state;
+  if (!s || ui.busy || ui.replay || s.turn.kind !== "player" || !mine(s.turn.player)) return;
+  const m = typedMove(input.value);
+  if (!m) { note(t("play.notLegal", { move: input.value.trim() })); return; }
+  input.value = "";
+  play(m.text);
 }
 
 function drawBoard() {
@@ -305,6 +373,11 @@ function drawBoard() {
       }
     }
   }
+  ui.cells = d.cells;
+  if (ui.cursor && d.cells[ui.cursor]) {
+    const q = d.cells[ui.cursor];
+    marks += `<circle class="cursor" cx="${q[0]}" cy="${q[1]}" r="${rad(ui.cursor) * 1.15}"/>`;
+  }
   if (ui.hint) {
     for (const c of ui.hint) {
       const q = at(c);
@@ -327,6 +400,45 @@ function startsWith(path, prefix) {
   if (prefix.length > path.length) return false;
   for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
   return true;
+}
+
+// Arrow keys move the keyboard's cell to the nearest cell in that direction (by the drawing's
+// geometry, so every board shape works, flipped or not); Enter or Space taps it, as a click
+// would. The cell's name is said in the live region.
+function onBoardKey(ev) {
+  const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const cells = ui.cells || {};
+  if (ev.key === "Enter" || ev.key === " ") {
+    if (!ui.cursor) return;
+    ev.preventDefault();
+    clickCell(ui.cursor);
+    return;
+  }
+  const dir = dirs[ev.key];
+  if (!dir) return;
+  ev.preventDefault();
+  const ids = Object.keys(cells);
+  if (!ids.length) return;
+  let next = null;
+  if (!ui.cursor || !cells[ui.cursor]) {
+    const legal = (ui.state && ui.state.legal) || [];
+    next = legal.length && cells[legal[0].path[0]] ? legal[0].path[0] : ids[0];
+  } else {
+    const [x, y] = cells[ui.cursor];
+    let best = Infinity;
+    for (const id of ids) {
+      const dx = cells[id][0] - x, dy = cells[id][1] - y;
+      const along = dx * dir[0] + dy * dir[1];
+      const across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1e-6 || across > along * 1.5) continue;
+      const score = along + 2 * across;
+      if (score < best) { best = score; next = id; }
+    }
+    if (!next) return;
+  }
+  ui.cursor = next;
+  $("said").textContent = t("play.cursorAt", { cell: next });
+  drawBoard();
 }
 
 function onBoardClick(ev) {
@@ -485,6 +597,15 @@ async function main() {
   $("ai-move").addEventListener("click", async () => { await aiMove(); maybeAi(); });
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawBoard(); });
   $("solve").addEventListener("click", solve);
+  $("move-form").addEventListener("submit", onMoveTyped);
+  $("board").addEventListener("keydown", onBoardKey);
+  const soundButton = $("sound");
+  const showSound = () => {
+    soundButton.setAttribute("aria-pressed", String(Sound.on));
+    soundButton.title = t(Sound.on ? "play.soundOn" : "play.soundOff");
+  };
+  soundButton.addEventListener("click", () => { Sound.set(!Sound.on); showSound(); });
+  showSound();
   $("copy-pos").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("position").value); note(t("play.positionCopied")); }
     catch (e) { $("position").select(); note(t("play.selectAndCopy")); }
