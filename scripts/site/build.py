@@ -86,7 +86,9 @@ def static_page(html):
     else:  # the Lab: tables and charts only
         html = html.replace("</body>", '<script src="site.js"></script>\n</body>', 1)
     # What needs a server is said once, by site.js; the server's archive/API lines go.
+    html = re.sub(r'<li><a href="/games".*?</li>\n?', "", html, flags=re.S)
     html = re.sub(r'<a href="/games"[^>]*>[^<]*</a>( · )?', "", html)
+    html = re.sub(r'<footer><span data-i18n="home.api">.*?</footer>\n?', "", html, flags=re.S)
     html = re.sub(r' · API: <code>/api/games</code> \(see crates/web/API.md\)', "", html)
     return html
 
@@ -168,6 +170,7 @@ def main():
     first = ["index.html", "play.html", "sw.js", "site.js", "local.js", "engine-worker.js",
              "manifest.webmanifest", "pkg/qiyi_wasm.js", "pkg/qiyi_wasm_bg.wasm"]
     first += [f for f in files if f.startswith("assets/") and f.endswith((".js", ".css", ".woff2", ".svg")) and "/lab/" not in f]
+    first += [f for f in files if f.startswith("assets/i18n/") and f.endswith(".json")]  # both catalogs, bounding the one loaded
     gz = lambda f: len(gzip.compress((out / f).read_bytes(), 9))
     total = sum(gz(f) for f in first)
     print(f"site: {out} ({len(files) + 1} files, version {digest.hexdigest()[:16]})")

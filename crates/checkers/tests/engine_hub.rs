@@ -237,3 +237,63 @@ proptest! {
         s.0.finish();
     }
 }
+
+/// Runs the whole loop on `script` (bytes, as a GUI sends them) and returns the output.
+fn run_bytes(script: &[u8]) -> String {
+    let out = Shared::default();
+    run(
+        script,
+        out.clone(),
+        Level::Level(1),
+        1,
+        None,
+        EvalChoice::default(),
+    )
+    .expect("io");
+    let bytes = out.0.lock().expect("buffer").clone();
+    String::from_utf8(bytes).expect("utf-8")
+}
+
+/// Each hostile line, then `ping`: the engine is still there and answers `pong`.
+#[test]
+fn any_bytes_are_answered_and_the_engine_stays_alive() {
+    let mut long = b"pos pos=".to_vec();
+    long.extend(std::iter::repeat_n(b'e', 1 << 20));
+    let hostile: Vec<Vec<u8>> = vec![
+        b"set-param name=\xc6\xe5\xc6\xd7 value=C:\\\xcf\xf3\xc6\xe5".to_vec(),
+        b"\xff\xfe\xfd".to_vec(),
+        b"ping\0".to_vec(),
+        b"\0\0\0".to_vec(),
+        long,
+        b"set-param name=threads value=99999999999999999999999".to_vec(),
+        b"level depth=1e300 move-time=0.01".to_vec(),
+        b"level move-time=1e300".to_vec(),
+        b"level time=1e300 inc=1e300 depth=2".to_vec(),
+        b"level nodes=1e300 move-time=0.01".to_vec(),
+        b"pos pos=\xe8\xbd\xa6 moves=\"\xff\"".to_vec(),
+        b"\r\r\r".to_vec(),
+    ];
+    for line in &hostile {
+        let mut script = line.clone();
+        script.extend_from_slice(b"\nlevel depth=1\ngo think\nping\n");
+        let out = run_bytes(&script);
+        assert!(
+            out.lines().any(|l| l == "pong"),
+            "{:?}: {out}",
+            String::from_utf8_lossy(&line[..line.len().min(60)])
+        );
+        assert!(out.lines().any(|l| l.starts_with("done move=")), "{out}");
+    }
+}
+
+#[test]
+fn absurd_levels_are_clamped_and_said_so() {
+    let out = run_bytes(b"set-param name=threads value=100000\nlevel move-time=1e300\nping\n");
+    assert!(
+        out.contains("info message=\"threads 100000 clamped to 64\""),
+        "{out}"
+    );
+    assert!(out.contains("info message=\"move-time "), "{out}");
+    assert!(out.contains("clamped to 86400\""), "{out}");
+    assert!(out.contains("pong"), "{out}");
+}

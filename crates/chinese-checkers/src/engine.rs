@@ -142,6 +142,35 @@ impl fmt::Display for PlayerKind {
     }
 }
 
+/// What [`Player::think`] chose and what it searched to choose it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    /// The move to play ([`Move::PASS`] when the player has no move).
+    pub best_move: Move,
+    /// The root's value on the searcher's scale (0 for the players that do not search: random,
+    /// seed, race, and a forced move).
+    pub score: f64,
+    /// The principal variation (just the move for the players that do not search).
+    pub pv: Vec<Move>,
+    /// Positions (alpha-beta, paranoid, best-reply) or tree nodes (MCTS) searched; 0 without
+    /// a search.
+    pub nodes: u64,
+    /// Depth of the last completed iteration (MCTS: the deepest tree node); 0 without a search.
+    pub depth: u32,
+}
+
+impl Thought {
+    fn unsearched(best_move: Move) -> Self {
+        Thought {
+            best_move,
+            score: 0.0,
+            pv: vec![best_move],
+            nodes: 0,
+            depth: 0,
+        }
+    }
+}
+
 /// A player: a kind, a level (1-10, the search budget doubles with each level) and its own
 /// seeded random stream.
 pub struct Player {
@@ -179,40 +208,91 @@ impl Player {
         25u64 << self.level
     }
 
-    /// Chooses a move in `pos` (which must not be over).
+    /// Chooses a move in `pos` (which must not be over) within the level's budget.
     pub fn choose(&mut self, pos: &Position) -> Move {
+        self.think(pos, &SearchLimits::default()).best_move
+    }
+
+    /// Starts afresh with random stream `seed`: what a new player of the same kind and level
+    /// would do, keeping the searcher's allocated table (emptied in O(1)).
+    pub fn reset(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+    }
+
+    /// Chooses a move in `pos` (which must not be over) and says what was searched.
+    ///
+    /// Limits with any budget set (depth, nodes, movetime) replace the level's budget for the
+    /// searching players (alpha-beta, paranoid, best-reply; MCTS reads `nodes` as playouts);
+    /// default limits (and, for MCTS, a depth alone) keep the level's budget ([`Player::node_budget`],
+    /// [`Player::playout_budget`]). Random, seed and race players do not search and ignore them.
+    pub fn think(&mut self, pos: &Position, limits: &SearchLimits) -> Thought {
         pos.legal_moves(&mut self.moves);
         if self.moves.len() <= 1 {
-            return self.moves.first().copied().unwrap_or(Move::PASS);
+            return Thought::unsearched(self.moves.first().copied().unwrap_or(Move::PASS));
         }
+        let timed = limits.move_time.is_some() || limits.deadline.is_some();
+        let custom = limits.depth.is_some() || limits.nodes.is_some() || timed;
+        let tree_limits = if custom {
+            limits.clone()
+        } else {
+            self.limits()
+        };
         let players = pos.num_players();
         match self.kind {
-            PlayerKind::Random => self.moves[self.rng.below(self.moves.len())],
-            PlayerKind::Seed => self.greedy(pos),
+            PlayerKind::Random => Thought::unsearched(self.moves[self.rng.below(self.moves.len())]),
+            PlayerKind::Seed => Thought::unsearched(self.greedy(pos)),
             PlayerKind::Race => {
                 // Below level 6 the racer sometimes plays the greedy move instead (the
                 // racer has no search budget to scale; levels 6-10 are the full racer).
-                if self.level < 6 && self.rng.unit() < race_greedy_share(self.level) {
+                let m = if self.level < 6 && self.rng.unit() < race_greedy_share(self.level) {
                     self.greedy(pos)
                 } else {
                     self.race(pos)
-                }
+                };
+                Thought::unsearched(m)
             }
             PlayerKind::AlphaBeta if players == 2 => {
-                let nodes = self.node_budget();
+                let limits = if custom {
+                    limits.clone()
+                } else {
+                    SearchLimits::nodes(self.node_budget())
+                };
                 let searcher = self
                     .searcher
                     .get_or_insert_with(|| Searcher::new(DistanceEval, alpha_beta_options()));
-                let r = searcher.search(pos, &SearchLimits::nodes(nodes), |_| {});
-                r.best_move.unwrap_or_else(|| self.greedy(pos))
+                let r = searcher.search(pos, &limits, |_| {});
+                let best_move = match r.best_move {
+                    Some(m) => m,
+                    None => self.greedy(pos),
+                };
+                Thought {
+                    best_move,
+                    score: f64::from(r.score),
+                    pv: r.pv,
+                    nodes: r.stats.nodes,
+                    depth: r.stats.depth,
+                }
             }
-            PlayerKind::AlphaBeta | PlayerKind::Paranoid => {
-                let r = paranoid_limited(pos, &self.multi_eval(), &self.limits());
-                r.best_move.unwrap_or_else(|| self.greedy(pos))
-            }
-            PlayerKind::Brs => {
-                let r = best_reply_limited(pos, &self.multi_eval(), &self.limits());
-                r.best_move.unwrap_or_else(|| self.greedy(pos))
+            PlayerKind::AlphaBeta | PlayerKind::Paranoid | PlayerKind::Brs => {
+                let r = if self.kind == PlayerKind::Brs {
+                    best_reply_limited(pos, &self.multi_eval(), &tree_limits)
+                } else {
+                    paranoid_limited(pos, &self.multi_eval(), &tree_limits)
+                };
+                let best_move = match r.best_move {
+                    Some(m) => m,
+                    None => self.greedy(pos),
+                };
+                Thought {
+                    best_move,
+                    score: r.value,
+                    pv: r.pv,
+                    nodes: r.stats.nodes,
+                    depth: r.stats.depth,
+                }
             }
             PlayerKind::Mcts => {
                 let options = MctsOptions {
@@ -220,9 +300,24 @@ impl Player {
                     max_playout_plies: 400,
                     ..MctsOptions::default()
                 };
-                let limits = SearchLimits::nodes(self.playout_budget());
+                // MCTS has no depth: a depth alone keeps the level's playouts.
+                let limits = if limits.nodes.is_some() || timed {
+                    limits.clone()
+                } else {
+                    SearchLimits::nodes(self.playout_budget())
+                };
                 let r = mcts(pos, &GreedyPolicy::default(), &options, &limits);
-                r.best_move.unwrap_or_else(|| self.greedy(pos))
+                let best_move = match r.best_move {
+                    Some(m) => m,
+                    None => self.greedy(pos),
+                };
+                Thought {
+                    best_move,
+                    score: r.value,
+                    pv: vec![best_move],
+                    nodes: r.nodes,
+                    depth: r.max_depth,
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 use qiyi_chinese_checkers::engine::{Player, PlayerKind};
 use qiyi_chinese_checkers::tournament::{play_game, run, TournamentConfig};
 use qiyi_chinese_checkers::{Options, Position, Status};
+use qiyi_core::search::SearchLimits;
 use qiyi_core::Game;
 
 const KINDS: [PlayerKind; 7] = [
@@ -153,4 +154,55 @@ fn games_played_by_index_and_summarized_equal_the_whole_tournament() {
     let plies: Vec<u32> = parts.records.iter().map(|r| r.plies).collect();
     let whole_plies: Vec<u32> = whole.records.iter().map(|r| r.plies).collect();
     assert_eq!(plies, whole_plies);
+}
+
+#[test]
+fn think_honours_depth_and_node_limits_and_reports_what_it_searched() {
+    for players in [2, 3] {
+        let pos = Position::start(Options::players(players).expect("valid")).expect("valid");
+        for kind in [PlayerKind::AlphaBeta, PlayerKind::Paranoid, PlayerKind::Brs] {
+            let mut p = Player::new(kind, 10, 1);
+            let t = p.think(&pos, &SearchLimits::depth(1));
+            assert_eq!(t.depth, 1, "{kind} {players}p");
+            assert!(t.nodes > 0, "{kind} {players}p");
+            // Depth 1 visits the root's children, not the level-10 budget.
+            assert!(t.nodes < 1_000, "{kind} {players}p: {} nodes", t.nodes);
+            // The searches look at the clock and the node count every 1,024 nodes.
+            let t = p.think(&pos, &SearchLimits::nodes(3_000));
+            assert!(t.nodes <= 4_100, "{kind} {players}p: {} nodes", t.nodes);
+            assert!(t.depth >= 1, "{kind} {players}p");
+        }
+        let mut p = Player::new(PlayerKind::Mcts, 10, 1);
+        let t = p.think(&pos, &SearchLimits::nodes(50));
+        // 50 playouts (not the level's 25,600) grow a tree of a few hundred nodes.
+        assert!(
+            t.nodes > 0 && t.nodes <= 2_000,
+            "mcts {players}p: {} nodes",
+            t.nodes
+        );
+        for kind in [PlayerKind::Random, PlayerKind::Seed, PlayerKind::Race] {
+            let t = Player::new(kind, 10, 1).think(&pos, &SearchLimits::depth(1));
+            assert_eq!((t.nodes, t.depth), (0, 0), "{kind} does not search");
+        }
+    }
+}
+
+#[test]
+fn a_reset_player_repeats_a_new_players_choice() {
+    let pos = Position::start(Options::players(2).expect("valid")).expect("valid");
+    for kind in KINDS {
+        let fresh = Player::new(kind, 3, 9).think(&pos, &SearchLimits::default());
+        let mut p = Player::new(kind, 3, 9);
+        let first = p.choose(&pos);
+        let other = pos.after(first);
+        p.think(&other, &SearchLimits::depth(2));
+        p.reset(9);
+        let again = p.think(&pos, &SearchLimits::default());
+        assert_eq!(again, fresh, "{kind}");
+        assert_eq!(
+            Player::new(kind, 3, 9).choose(&pos),
+            fresh.best_move,
+            "{kind}"
+        );
+    }
 }

@@ -22,6 +22,7 @@ mod review;
 mod review_aeroplane;
 mod review_checkers;
 mod review_peg;
+mod review_xiangqi;
 mod serve;
 mod xiangqi;
 mod xiangqi_engine;

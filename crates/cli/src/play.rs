@@ -413,7 +413,6 @@ impl Play {
 
     fn run(&mut self, input: &mut dyn BufRead) -> Result<()> {
         let mut shown = usize::MAX;
-        let mut line = String::new();
         loop {
             let snap = self.session.snapshot();
             let ply = self.session.ply();
@@ -471,13 +470,20 @@ impl Play {
                     }
                     print!("{name} to move> ");
                     std::io::stdout().flush()?;
-                    line.clear();
-                    if input.read_line(&mut line)? == 0 {
+                    // Bytes, not UTF-8: a line that is not UTF-8 is decoded lossily (and then
+                    // refused as a move or command like any other text), never an exit.
+                    let Some(line) =
+                        qiyi_core::lines::read_line(input, qiyi_core::lines::MAX_LINE)?
+                    else {
                         println!();
                         println!("end of input: game left unfinished");
                         return Ok(());
+                    };
+                    if let Some(why) = line.refusal() {
+                        println!("{why}");
+                        continue;
                     }
-                    let text = line.trim().to_string();
+                    let text = line.text.trim().to_string();
                     if !self.interactive {
                         // Echo piped input so a transcript reads like a session.
                         println!("{text}");

@@ -4,8 +4,9 @@
 //! This file holds what every game shares: the arguments, reading the record (a file, stdin or
 //! the server's database), the table and the JSON. Each game's record format and judge live in
 //! its own file: [`crate::review_peg`] (exact), [`crate::review_checkers`] (the engine, exact
-//! within the endgame database) and [`crate::review_aeroplane`] (win-chance model) so far. The
-//! other games answer with a clear error until their judges land.
+//! within the endgame database), [`crate::review_xiangqi`] (the engine, mates and rule endings
+//! exact) and [`crate::review_aeroplane`] (win-chance model) so far. Chinese checkers answers
+//! with a clear error until its judge lands.
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -17,11 +18,11 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg), checkers or aeroplane. Xiangqi and chinese-checkers
-    /// are not reviewed yet.
+    /// The game: peg-solitaire (alias peg), checkers, xiangqi or aeroplane. Chinese-checkers is
+    /// not reviewed yet.
     pub game: String,
-    /// The record: what `qiyi games export` writes (PDN for checkers, the JSON record for peg
-    /// solitaire), or a PDN file or JSON record of your own (`-` for stdin).
+    /// The record: what `qiyi games export` writes (PGN for Xiangqi, PDN for checkers, the JSON
+    /// record for peg solitaire), or a PGN/PDN file or JSON record of your own (`-` for stdin).
     #[arg(required_unless_present = "id", conflicts_with = "id")]
     pub file: Option<PathBuf>,
     /// Review the stored game with this id (from `qiyi games list`) instead of a file.
@@ -30,15 +31,16 @@ pub struct ReviewArgs {
     /// SQLite file of the games, with `--id` (default: the one `qiyi serve` uses).
     #[arg(long, requires = "id")]
     pub db: Option<String>,
-    /// Engine games: search every position to this depth (checkers: default 16, at most 40).
+    /// Engine games: search every position to this depth (checkers: default 16, at most 40;
+    /// xiangqi: default 12, at most 30).
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
     /// Engine games: search every position for this many milliseconds instead of a depth
     /// (the review then depends on the machine's speed).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Checkers: write the game annotated as PDN to this file (evaluations, marks `?!` `?` `??`,
-    /// the better line as a variation).
+    /// Checkers and xiangqi: write the game annotated as PDN / PGN to this file (evaluations,
+    /// marks `?!` `?` `??` (NAGs in PGN), the better line as a variation).
     #[arg(long)]
     pub annotate: Option<PathBuf>,
     /// Checkers: an endgame database directory (from `qiyi egdb build checkers`; default
@@ -56,6 +58,8 @@ pub enum ReviewGame {
     Checkers,
     /// Aeroplane chess.
     Aeroplane,
+    /// Xiangqi.
+    Xiangqi,
 }
 
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
@@ -63,10 +67,11 @@ fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
         "peg" | "peg-solitaire" | "peg_solitaire" => ReviewGame::Peg,
         "checkers" => ReviewGame::Checkers,
         "aeroplane" => ReviewGame::Aeroplane,
-        "xiangqi" | "chinese-checkers" => {
-            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers, aeroplane)")
+        "xiangqi" => ReviewGame::Xiangqi,
+        "chinese-checkers" => {
+            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers, xiangqi, aeroplane)")
         }
-        other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, aeroplane, xiangqi, chinese-checkers)"),
+        other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, xiangqi, aeroplane, chinese-checkers)"),
     })
 }
 
@@ -80,6 +85,7 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
             crate::review_peg::run(g, &text)
         }
         ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
+        ReviewGame::Xiangqi => crate::review_xiangqi::run(g, &args, &text),
         ReviewGame::Aeroplane => {
             refuse_engine_options(&args, "aeroplane chess: its judge is the win-chance model")?;
             crate::review_aeroplane::run(g, &text)

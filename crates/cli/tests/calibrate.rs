@@ -69,3 +69,34 @@ fn a_self_play_run_calibrates_and_bad_input_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn xiangqi_calibrates_on_its_own_seeded_self_play() {
+    let args = [
+        "--json",
+        "--threads",
+        "1",
+        "--seed",
+        "2",
+        "calibrate",
+        "xiangqi",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+    ];
+    let (code, out, err) = qiyi(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["game"], "xiangqi");
+    assert_eq!(v["games"], 4);
+    assert_eq!(v["shards"], 0);
+    assert!(v["positions"].as_u64().unwrap_or(0) > 0, "{out}");
+    assert!(v["slope"].as_f64().is_some_and(|k| k > 0.0), "{out}");
+    // The same seed plays the same games.
+    let (_, again, _) = qiyi(&args);
+    assert_eq!(out, again);
+    let (code, _, err) = qiyi(&["calibrate", "xiangqi", "--depth", "0"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -79,7 +79,7 @@ fn bad_records_are_clear_errors_with_exit_code_2() {
         "reading",
     );
     fails(&["review", "go", &not_json], "unknown game");
-    fails(&["review", "xiangqi", &not_json], "not built yet");
+    fails(&["review", "chinese-checkers", &not_json], "not built yet");
     let board = record(
         "board.json",
         r#"{"game":"peg-solitaire","rules":{"board":"hexagon-9"},"moves":[]}"#,
@@ -167,6 +167,74 @@ fn bad_checkers_reviews_are_clear_errors_with_exit_code_2() {
     fails(
         &["review", "checkers", &path, "--egdb", "/nonexistent/egdb"],
         "no complete endgame database",
+    );
+}
+
+const XIANGQI: &str = "[Game \"Chinese Chess\"]\n[Event \"review test\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B9-C7 4. H0-H6 *\n";
+
+#[test]
+fn a_xiangqi_game_reviews_with_an_annotated_pgn() {
+    let path = record("xq.pgn", XIANGQI);
+    let out_pgn = record("xq-annotated.pgn", "");
+    let (code, out, err) = qiyi(&[
+        "--json",
+        "review",
+        "xiangqi",
+        &path,
+        "--depth",
+        "3",
+        "--annotate",
+        &out_pgn,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["game"], "xiangqi");
+    assert_eq!(v["unit"], "cp");
+    assert_eq!(v["plies"].as_array().map(Vec::len), Some(7));
+    assert_eq!(v["plies"][0]["played"], "h2e2");
+    let annotated = std::fs::read_to_string(&out_pgn).expect("annotated PGN written");
+    assert_eq!(annotated.matches("[%eval ").count(), 7, "{annotated}");
+    assert!(annotated.contains("[Event \"review test\"]"), "{annotated}");
+    assert!(annotated.contains("1. H2-E2"), "{annotated}");
+    // Chinese moves, as a table.
+    let cn = record("xq-cn.pgn", "1. 炮二平五 马８进７ 2. 马二进三 *\n");
+    let (code, out, err) = qiyi(&["review", "xiangqi", &cn, "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("judge: qiyi xiangqi engine"), "{out}");
+    assert!(out.contains("h0g2"), "{out}");
+    // A JSON record with a movetime instead of a depth.
+    let json = record("xq.json", r#"{"game":"xiangqi","moves":["h2e2","H8+7"]}"#);
+    let (code, out, err) = qiyi(&["--json", "review", "xiangqi", &json, "--movetime", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"played\":\"h9g7\""), "{out}");
+}
+
+#[test]
+fn bad_xiangqi_reviews_are_clear_errors_with_exit_code_2() {
+    let path = record("xq2.pgn", XIANGQI);
+    fails(
+        &["review", "xiangqi", &path, "--depth", "10000"],
+        "depth 10000 is out of range",
+    );
+    fails(
+        &["review", "xiangqi", &path, "--movetime", "0"],
+        "at least 1 ms",
+    );
+    let bad = record("xq-bad.pgn", "1. h2e2 { never closed\n");
+    fails(&["review", "xiangqi", &bad], "the PGN does not read");
+    let illegal = record("xq-illegal.pgn", "1. h2e2 h9g7 2. h2e2 *\n");
+    fails(&["review", "xiangqi", &illegal], "move 3 (h2e2)");
+    let checkers = record("xq-checkers.pdn", CHECKERS);
+    fails(&["review", "xiangqi", &checkers], "move 1 (10-15)");
+    let other = record("xq-other.json", GOOD);
+    fails(
+        &["review", "xiangqi", &other],
+        "is a peg-solitaire game, not xiangqi",
+    );
+    fails(
+        &["review", "xiangqi", &path, "--egdb", "/tmp"],
+        "--egdb does not apply to xiangqi",
     );
 }
 

@@ -8,6 +8,7 @@
 //! - [`review`]: the post-game review model (per ply and per player) every game's judge fills.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
+//! - [`lines`]: protocol lines read as bytes and decoded lossily, with a length limit.
 //! - [`record`]: what PGN and PDN records share (tag escapes, move text wrapped at 80 columns).
 //! - [`stats`]: match statistics (Elo with a 95% interval, Wilson intervals, SPRT).
 //! - [`conformance`]: the generic test suite every game calls.
@@ -34,6 +35,7 @@ pub mod eval;
 pub mod game;
 pub mod json_record;
 pub mod learn;
+pub mod lines;
 pub mod platform;
 pub mod puzzle;
 pub mod record;

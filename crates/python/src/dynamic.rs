@@ -63,7 +63,9 @@ pub trait GameDef: Clone + Send + Sync + 'static {
         pos: &Self::G,
         limits: &SearchLimits,
     ) -> Result<SearchOut<<Self::G as Game>::Move>>;
-    /// Forgets what `engine` learnt in earlier searches (a new game).
+    /// Forgets what `engine` learnt in earlier searches (a new game): it then searches exactly
+    /// as a new engine of the same description would. `State.search` calls it before every
+    /// search, so it should be cheap (core's table clears in O(1)).
     fn clear_engine(&self, engine: &mut Self::Engine);
 }
 

@@ -409,34 +409,67 @@ impl GameDef for ChineseCheckers {
             )),
         }
     }
-    /// A player keeps nothing between moves: the engine is its description, checked once.
-    type Engine = EngineSpec;
+    /// A player kept loaded: its searcher's table is allocated once and its random stream
+    /// runs on from call to call (`clear` restarts both from the seed).
+    type Engine = CcEngine;
     fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
         spec.reject("chinese_checkers")?;
-        let name = spec.player.as_deref().unwrap_or("best");
-        qiyi_chinese_checkers::engine::PlayerKind::parse(name, self.options.players)
-            .map_err(|e| QiyiError::Search(e.to_string()))?;
-        Ok(spec.clone())
+        CcEngine::new(spec, self.options.players)
     }
     fn engine_search(
         &self,
         engine: &mut Self::Engine,
         pos: &Self::G,
-        _limits: &SearchLimits,
+        limits: &SearchLimits,
     ) -> Result<SearchOut<qiyi_chinese_checkers::Move>> {
-        use qiyi_chinese_checkers::engine::{Player, PlayerKind};
-        let name = engine.player.as_deref().unwrap_or("best");
-        let kind = PlayerKind::parse(name, pos.options().players)
-            .map_err(|e| QiyiError::Search(e.to_string()))?;
+        let players = pos.options().players;
+        if players != engine.players {
+            *engine = CcEngine::new(&engine.spec, players)?;
+        }
         let t = Instant::now();
-        let mv = Player::new(kind, engine.level.clamp(1, 10), engine.seed).choose(pos);
-        Ok(SearchOut::choice(
-            mv,
-            t.elapsed().as_secs_f64(),
-            format!("chinese-checkers player {kind} (level {})", engine.level),
-        ))
+        let r = engine.player.think(pos, limits);
+        Ok(SearchOut {
+            best: Some(r.best_move),
+            best_text: None,
+            score: r.score,
+            pv: r.pv,
+            pv_text: Vec::new(),
+            nodes: r.nodes,
+            depth: r.depth,
+            seconds: t.elapsed().as_secs_f64(),
+            algorithm: format!(
+                "chinese-checkers player {} (level {}){}",
+                engine.player.kind(),
+                engine.spec.level,
+                if r.nodes == 0 { ": no search" } else { "" }
+            ),
+            exact: false,
+        })
     }
-    fn clear_engine(&self, _engine: &mut Self::Engine) {}
+    fn clear_engine(&self, engine: &mut Self::Engine) {
+        engine.player.reset(engine.spec.seed);
+    }
+}
+
+/// A Chinese-checkers player with the description it was built from.
+pub struct CcEngine {
+    spec: EngineSpec,
+    players: usize,
+    player: qiyi_chinese_checkers::engine::Player,
+}
+
+impl CcEngine {
+    fn new(spec: &EngineSpec, players: usize) -> Result<Self> {
+        use qiyi_chinese_checkers::engine::{Player, PlayerKind};
+        let name = spec.player.as_deref().unwrap_or("best");
+        let kind =
+            PlayerKind::parse(name, players).map_err(|e| QiyiError::Search(e.to_string()))?;
+        Ok(CcEngine {
+            spec: spec.clone(),
+            players,
+            player: Player::new(kind, spec.level.clamp(1, 10), spec.seed),
+        })
+    }
 }
 
 /// Peg solitaire: board, start hole, finish hole.

@@ -10,10 +10,12 @@ use qiyi_core::search::SearchLimits;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Reviews the game in `record` (a PDN game or JSON record for checkers, the JSON record for
-/// peg solitaire and aeroplane) and returns the review as JSON text. Checkers takes `depth` (default 16, at
-/// most 40) or `movetime` (seconds) per position and an endgame database directory `egdb`;
-/// peg solitaire's judge is exact and aeroplane's is its win-chance model: they take none of them.
+/// Reviews the game in `record` (XQ PGN or a JSON record for xiangqi, a PDN game or JSON record
+/// for checkers, the JSON record for peg solitaire and aeroplane) and returns the review as JSON
+/// text. Checkers takes `depth` (default 16, at most 40) or `movetime` (seconds) per position
+/// and an endgame database directory `egdb`; xiangqi takes `depth` (default 12, at most 30) or
+/// `movetime`; peg solitaire's judge is exact and aeroplane's is its win-chance model: they take
+/// none of them.
 #[pyfunction]
 #[pyo3(signature = (game, record, *, depth=None, movetime=None, egdb=None))]
 pub fn review_record(
@@ -80,16 +82,40 @@ pub fn review_record(
             py.detach(|| qiyi_aeroplane::review::review_game(&start, &moves, |_, _| {}))
                 .map_err(|e| QiyiError::Illegal(e.to_string()))?
         }
-        "xiangqi" | "chinese_checkers" | "chinese-checkers" => {
+        "xiangqi" => {
+            use qiyi_xiangqi::review::{check_limits, read_record, review_game, JudgeOptions};
+            if egdb.is_some() {
+                return Err(QiyiError::Search(
+                    "egdb does not apply to xiangqi: its judge has no endgame database".into(),
+                )
+                .into());
+            }
+            let r = read_record(record).map_err(|e| QiyiError::Parse(e.to_string()))?;
+            let limits = match (depth, movetime) {
+                (Some(_), Some(_)) => {
+                    return Err(QiyiError::Search("give depth or movetime, not both".into()).into())
+                }
+                (_, Some(t)) => limits(None, None, Some(t))?,
+                (d, None) => SearchLimits::depth(d.unwrap_or(qiyi_xiangqi::review::DEFAULT_DEPTH)),
+            };
+            check_limits(&limits).map_err(|e| QiyiError::Search(e.to_string()))?;
+            let options = JudgeOptions {
+                limits,
+                ..JudgeOptions::default()
+            };
+            py.detach(|| review_game(&r.start, &r.moves, &options, |_, _| {}))
+                .map_err(|e| QiyiError::Illegal(e.to_string()))?
+        }
+        "chinese_checkers" | "chinese-checkers" => {
             return Err(QiyiError::Rule(format!(
-                "reviewing {game} is not built yet (built: peg_solitaire, checkers, aeroplane)"
+                "reviewing {game} is not built yet (built: peg_solitaire, checkers, xiangqi, aeroplane)"
             ))
             .into())
         }
         other => {
             return Err(QiyiError::UnknownGame(
                 other.to_string(),
-                "peg_solitaire, checkers, aeroplane (xiangqi, chinese_checkers not yet)".into(),
+                "peg_solitaire, checkers, xiangqi, aeroplane (chinese_checkers not yet)".into(),
             )
             .into())
         }

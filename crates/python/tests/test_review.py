@@ -57,4 +57,17 @@ def test_bad_input_raises_qiyi_errors():
     with pytest.raises(qiyi.UnknownGameError):
         qiyi.review("go", PEG)
     with pytest.raises(qiyi.RuleError, match="not built yet"):
-        qiyi.review("xiangqi", "")
+        qiyi.review("chinese_checkers", "")
+    with pytest.raises(qiyi.ParseError, match="move 3"):
+        qiyi.review("xiangqi", "1. h2e2 h9g7 2. h2e2 *")
+    with pytest.raises(qiyi.SearchError, match="out of range"):
+        qiyi.review("xiangqi", "1. h2e2 *", depth=10000)
+
+
+def test_a_xiangqi_game_reviews_from_pgn_and_chinese_moves():
+    r = qiyi.review("xiangqi", "1. 炮二平五 马８进７ 2. H0-G2 *", depth=3)
+    assert r["game"] == "xiangqi"
+    assert r["unit"] == "cp"
+    assert [p["played"] for p in r["plies"]] == ["h2e2", "h9g7", "h0g2"]
+    for p in r["plies"]:
+        assert abs(sum(p["wins_after"]) - 1.0) < 1e-9

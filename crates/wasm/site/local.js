@@ -97,7 +97,7 @@ const LocalBackend = (() => {
       if (games.has(id)) return;
       let record = null;
       try { record = localStorage.getItem(STORE + id); } catch (e) { /* no storage */ }
-      if (!record) throw new Error(`no game ${id} on this device: games played on this page are kept in this browser only`);
+      if (!record) throw Object.assign(new Error(`no game ${id} on this device: games played on this page are kept in this browser only`), { code: "no_local_game", params: { id } });
       try { games.restore(record); } catch (e) { throw new Error(`the stored game ${id} cannot be read (${e.message}); start a new game`); }
     }
 
@@ -156,8 +156,8 @@ const LocalBackend = (() => {
         save(out.id);
         return out;
       },
-      archive: async () => { throw new Error("the archive of games needs a server (qiyi serve)"); },
-      importRecord: async () => { throw new Error("importing records needs a server (qiyi serve)"); },
+      archive: async () => { throw Object.assign(new Error("the archive of games needs a server (qiyi serve)"), { code: "needs_server" }); },
+      importRecord: async () => { throw Object.assign(new Error("importing records needs a server (qiyi serve)"), { code: "needs_server" }); },
       game,
     };
   }

@@ -5,17 +5,26 @@
   const bar = document.createElement("div");
   bar.className = "site-note";
   bar.id = "site-note";
-  bar.innerHTML = 'Everything here runs on your device, with or without network. Playing together by link and the archive of games need a server: see <a href="https://example.invalid/qiyi#hosting-the-static-site">how to host qiyi</a>.';
-  document.addEventListener("DOMContentLoaded", () => document.body.append(bar));
+  // In the page's language (i18n.js, loaded in <head>): the sentence, then the link.
+  const say = (key, en) => (typeof I18n !== "undefined" ? I18n.t(key) : en);
+  const ready = typeof I18n !== "undefined" ? I18n.ready : Promise.resolve();
+  ready.then(() => {
+    const link = document.createElement("a");
+    link.href = "https://example.invalid/qiyi#hosting-the-static-site";
+    link.textContent = say("site.howToHost", "how to host qiyi");
+    bar.append(say("site.note", "Everything here runs on your device, with or without network. Playing together by link and the archive of games need a server: see") + " ", link, ".");
+    if (document.body) document.body.append(bar);
+    else document.addEventListener("DOMContentLoaded", () => document.body.append(bar));
+  });
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("sw.js").then((reg) => {
     const offer = (w) => {
       const box = document.createElement("div");
       box.className = "banner site-update";
       box.id = "site-update";
-      box.textContent = "A new version of qiyi is ready. ";
+      box.textContent = say("site.update", "A new version of qiyi is ready.") + " ";
       const b = document.createElement("button");
-      b.textContent = "Reload";
+      b.textContent = say("site.reload", "Reload");
       b.addEventListener("click", () => w.postMessage("take-over"));
       box.append(b);
       document.body.prepend(box);

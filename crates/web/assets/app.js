@@ -36,9 +36,33 @@ function mine(p) {
   return ui.seat === null || ui.seat === p;
 }
 
+// A player's name as the server gives it ("Red 红", "green"), in the page's language when the
+// catalog knows it.
+function nameOf(raw) {
+  const key = "player." + String(raw).replace(/[^A-Za-z ]/g, "").trim().toLowerCase().replace(/ +/g, "-");
+  return I18n.maybe(key, raw);
+}
+
 function playerName(p) {
   const names = ui.state.player_names || [];
-  return names[p] || "player " + (p + 1);
+  return names[p] ? nameOf(names[p]) : t("play.playerN", { n: p + 1 });
+}
+
+// The level of the AI seats of a new game: the address's ?level=N, else the level chosen on the
+// home page (remembered), else 3.
+function urlLevel() {
+  let l = Number(new URLSearchParams(location.search).get("level"));
+  if (!(l >= 1 && l <= 10)) { try { l = Number(localStorage.getItem("qiyi-ai-level")); } catch (e) { l = 0; } }
+  return l >= 1 && l <= 10 ? String(l) : "3";
+}
+
+// Keeps the id of this browser's unfinished game of this kind, for the home page's "continue".
+function rememberUnfinished(s) {
+  try {
+    const key = "qiyi-unfinished-" + game;
+    if (s.turn.kind === "over" || s.result) { if (localStorage.getItem(key) === s.id) localStorage.removeItem(key); }
+    else if (ui.token && s.id) localStorage.setItem(key, s.id);
+  } catch (e) { /* no storage */ }
 }
 
 // ---- setup form -------------------------------------------------------------------------------
@@ -55,7 +79,7 @@ function buildOptions() {
   box.innerHTML = "";
   for (const opt of ui.catalog.options) {
     const label = document.createElement("label");
-    label.textContent = opt.label + " ";
+    label.textContent = I18n.maybe("opt." + opt.key, opt.label) + " ";
     if (!opt.choices.length) {
       const input = document.createElement("input");
       input.dataset.key = opt.key;
@@ -71,7 +95,7 @@ function buildOptions() {
     for (const c of opt.choices) {
       const o = document.createElement("option");
       o.value = JSON.stringify(c);
-      o.textContent = typeof c === "string" ? c : JSON.stringify(c);
+      o.textContent = typeof c === "string" ? I18n.maybe("choice." + opt.key + "." + c, c) : typeof c === "boolean" ? t(c ? "common.yes" : "common.no") : typeof c === "number" ? I18n.num(c) : JSON.stringify(c);
       if (JSON.stringify(c) === JSON.stringify(opt.default)) o.selected = true;
       sel.append(o);
     }
@@ -101,22 +125,22 @@ function buildSeats() {
     row.className = "seat-row";
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = names[p] || "Player " + (p + 1);
+    name.textContent = names[p] ? nameOf(names[p]) : t("play.playerN", { n: p + 1 });
     const kind = document.createElement("select");
     kind.className = "kind";
     kind.id = "seat-" + p;
-    for (const [v, t] of [["human", "human"], ["ai", "AI"], ["seed", "seed player"]]) {
+    for (const v of ["human", "ai", "seed"]) {
       const o = document.createElement("option");
-      o.value = v; o.textContent = t; kind.append(o);
+      o.value = v; o.textContent = t("play.seat." + v); kind.append(o);
     }
     const level = document.createElement("select");
     level.className = "level";
     for (let l = 1; l <= 10; l++) {
       const o = document.createElement("option");
-      o.value = l; o.textContent = "level " + l; level.append(o);
+      o.value = l; o.textContent = t("common.level", { level: l }); level.append(o);
     }
     kind.value = old[p] ? old[p][0] : (p === 0 ? "human" : "ai");
-    level.value = old[p] ? old[p][1] : "3";
+    level.value = old[p] ? old[p][1] : urlLevel();
     row.append(name, kind, level);
     box.append(row);
   }
@@ -157,7 +181,7 @@ async function newGame(position) {
     note("");
     maybeAi();
   } catch (e) {
-    note("Cannot start the game: " + e.message);
+    note(t("play.cannotStart", { error: I18n.error(e) }));
   }
 }
 
@@ -166,6 +190,7 @@ function setState(state) {
   if (ui.state && state.id === ui.state.id && state.version < ui.state.version && !ui.replay) return;
   ui.state = state;
   ui.sel = [];
+  rememberUnfinished(state);
   render();
 }
 
@@ -179,21 +204,25 @@ function lastEntry() {
 function render() {
   const s = ui.state;
   if (!s) return;
-  $("rules").textContent = s.rules;
-  $("engines").textContent = s.engines.join(" · ");
+  // The server describes the rules and engines in English; in another language the catalog's
+  // summary of the game's rules stands in for it.
+  $("rules").textContent = I18n.lang === "en" ? s.rules : I18n.maybe("rules." + game, s.rules);
+  $("engines").textContent = I18n.lang === "en" ? s.engines.join(" · ") : t("play.engines");
   $("position").value = s.position;
   // status
   if (s.turn.kind === "over") {
-    $("status").textContent = "game over";
+    $("status").textContent = t("play.gameOver");
   } else if (s.turn.kind === "player") {
     const p = s.turn.player;
-    $("status").textContent = playerName(p) + " to move" + (seatOf(p) === "human" ? "" : " (AI)");
+    $("status").textContent = t(seatOf(p) === "human" ? "play.toMove" : "play.toMoveAi", { player: playerName(p) });
   }
   // banner
   const banner = $("banner");
   if (s.result) {
     const w = s.result.winner;
-    banner.textContent = (w === null || w === undefined ? "Draw" : playerName(w) + " wins") + " — " + s.result.reason;
+    const head = w === null || w === undefined ? t("play.draw") : t("play.wins", { player: playerName(w) });
+    banner.textContent = I18n.lang === "en" ? head + " — " + s.result.reason : head;
+    banner.title = s.result.reason;
     banner.hidden = false;
   } else {
     banner.hidden = true;
@@ -203,7 +232,7 @@ function render() {
   ol.innerHTML = "";
   s.history.forEach((h, i) => {
     const li = document.createElement("li");
-    const who = h.player === null ? "" : playerName(h.player) + ": ";
+    const who = h.player === null ? "" : t("play.moveBy", { player: playerName(h.player) });
     li.textContent = who + (board.moveText ? board.moveText(h, s) : (h.label ? h.label + "  " + h.text : h.text));
     if (h.player === null) li.className = "chance";
     if (h === lastEntry()) li.classList.add("last");
@@ -335,13 +364,14 @@ async function play(text) {
     note("");
     maybeAi();
   } catch (e) {
-    note(e.message);
+    note(I18n.error(e));
     drawBoard();
   }
 }
 
 function formatInfo(a) {
-  return `${a.engine}\ndepth ${a.depth}  score ${a.score}  nodes ${a.nodes}  ${a.time_ms} ms\npv ${a.pv.join(" ")}`;
+  // The engine's own description is the server's English: shown in English only.
+  return (I18n.lang === "en" ? a.engine + "\n" : "") + t("play.aiInfo", { depth: a.depth, score: a.score, nodes: a.nodes, ms: a.time_ms, pv: a.pv.join(" ") });
 }
 
 async function aiMove(options) {
@@ -349,9 +379,9 @@ async function aiMove(options) {
   ui.busy = true;
   render();
   $("thinking").hidden = false;
-  $("thinking-text").textContent = "thinking…";
+  $("thinking-text").textContent = t("play.thinking");
   const progress = (p) => {
-    if (gen === ui.gen) $("thinking-text").textContent = `thinking… depth ${p.depth} score ${p.score} nodes ${p.nodes}`;
+    if (gen === ui.gen) $("thinking-text").textContent = t("play.thinkingAt", { depth: p.depth, score: p.score, nodes: p.nodes });
   };
   const task = ui.game.ai(options || {}, progress);
   ui.task = task;
@@ -362,7 +392,7 @@ async function aiMove(options) {
     if (data.played) setState(data.state);
     return data;
   } catch (e) {
-    if (gen === ui.gen && e.name !== "AbortError") note("AI: " + e.message);
+    if (gen === ui.gen && e.name !== "AbortError") note(t("play.aiError", { error: I18n.error(e) }));
     return null;
   } finally {
     if (ui.task === task) ui.task = null;
@@ -393,7 +423,7 @@ async function undo() {
   try {
     setState(await ui.game.undo(k));
     note("");
-  } catch (e) { note(e.message); }
+  } catch (e) { note(I18n.error(e)); }
 }
 
 async function hint() {
@@ -401,7 +431,7 @@ async function hint() {
   if (data) {
     const m = ui.state.legal.find((x) => x.text === data.ai.move);
     ui.hint = m ? m.path : null;
-    note("hint: " + (m && m.label ? m.label + " " : "") + data.ai.move + "\n" + formatInfo(data.ai));
+    note(t("play.hintIs", { move: (m && m.label ? m.label + " " : "") + data.ai.move }) + "\n" + formatInfo(data.ai));
     drawBoard();
   }
 }
@@ -410,14 +440,14 @@ async function solve() {
   ui.busy = true;
   render();
   $("thinking").hidden = false;
-  $("thinking-text").textContent = "solving…";
+  $("thinking-text").textContent = t("play.solving");
   const gen = ui.gen;
   const task = ui.game.solve({ time_ms: 20000 });
   ui.task = task;
   try {
     const data = await task.done;
     const sol = data.solve;
-    note(`${sol.note}\n${sol.moves.length} moves, ${sol.nodes} nodes, ${sol.time_ms} ms`);
+    note((I18n.lang === "en" ? sol.note + "\n" : "") + t(sol.solved ? "play.solved" : "play.unsolved", { moves: sol.moves.length, nodes: sol.nodes, ms: sol.time_ms }));
     $("thinking").hidden = true;
     for (const mv of sol.solved ? sol.moves : []) {
       if (gen !== ui.gen) return;
@@ -426,7 +456,7 @@ async function solve() {
       await new Promise((r) => setTimeout(r, 450));
     }
   } catch (e) {
-    if (e.name !== "AbortError") note("solve: " + e.message);
+    if (e.name !== "AbortError") note(t("play.solveError", { error: I18n.error(e) }));
   } finally {
     if (ui.task === task) ui.task = null;
     if (gen === ui.gen) { ui.busy = false; $("thinking").hidden = true; render(); }
@@ -434,17 +464,18 @@ async function solve() {
 }
 
 async function main() {
-  document.title = "qiyi — " + game;
+  await I18n.ready;
+  document.title = "qiyi — " + I18n.maybe("game." + game, game);
   try {
     const cat = await backend.catalog();
     ui.catalog = cat.games.find((g) => g.game === game);
-  } catch (e) { note(e.message); return; }
+  } catch (e) { note(I18n.error(e)); return; }
   if (!ui.catalog) {
-    $("title").textContent = "unknown game: " + game;
-    note("No such game. Go back to the home page.");
+    $("title").textContent = t("play.unknownGame", { game });
+    note(t("play.noSuchGame"));
     return;
   }
-  $("title").textContent = ui.catalog.title;
+  $("title").textContent = I18n.maybe("game." + game, ui.catalog.title);
   $("solve").hidden = !ui.catalog.solver;
   $("flip").hidden = !board.flippable;
   buildOptions();
@@ -455,15 +486,15 @@ async function main() {
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; drawBoard(); });
   $("solve").addEventListener("click", solve);
   $("copy-pos").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("position").value); note("position copied"); }
-    catch (e) { $("position").select(); note("select and copy the text (the clipboard is not available here)"); }
+    try { await navigator.clipboard.writeText($("position").value); note(t("play.positionCopied")); }
+    catch (e) { $("position").select(); note(t("play.selectAndCopy")); }
   });
   $("paste-pos").addEventListener("click", async () => {
     try {
       setState(await ui.game.position($("position").value.trim()));
-      note("position loaded");
+      note(t("play.positionLoaded"));
       maybeAi();
-    } catch (e) { note(e.message); }
+    } catch (e) { note(I18n.error(e)); }
   });
   Online.init();
   if (!(await Online.join())) await newGame();

@@ -77,7 +77,12 @@ const Backend = (() => {
       const res = await fetch(base + path, init);
       let data;
       try { data = await res.json(); } catch (e) { data = { error: "bad answer from the server (" + res.status + ")" }; }
-      if (!res.ok) throw new Error(data.error || "HTTP " + res.status);
+      if (!res.ok) {
+        // The page translates an error by its code when it carries one (I18n.error), else shows it.
+        const err = new Error(data.error || "HTTP " + res.status);
+        if (data.code) err.code = data.code;
+        throw err;
+      }
       return data;
     }
 

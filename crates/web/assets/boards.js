@@ -7,6 +7,13 @@
 
 const Boards = {};
 
+// The peg solitaire goal the server states ("one peg left in d4", "one peg left anywhere").
+function pegGoal(goal) {
+  const m = /^one peg left in ([a-z]\d+)$/.exec(goal);
+  if (m) return t("board.goalIn", { hole: m[1] });
+  return goal === "one peg left anywhere" ? t("board.goalAny") : goal;
+}
+
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
@@ -154,7 +161,7 @@ Boards["peg-solitaire"] = {
     return { width: W, height: H, r: 26, cells, body, pieces };
   },
   extra(box, s) {
-    box.textContent = `${s.view.pegs} pegs · goal: ${s.view.goal}` + (s.view.known_minimum ? ` · ${s.view.known_minimum}` : "");
+    box.textContent = t("board.pegs", { pegs: s.view.pegs, goal: pegGoal(s.view.goal) }) + (s.view.known_minimum && I18n.lang === "en" ? ` · ${s.view.known_minimum}` : "");
   },
 };
 
@@ -183,12 +190,12 @@ Boards["chinese-checkers"] = {
     const hasPass = (s.legal || []).some((m) => m.path[0] === "pass");
     if (hasPass) {
       cells.pass = [S, S];
-      body += `<circle cx="${S}" cy="${S}" r="18" fill="#fff" stroke="#333"/><text x="${S}" y="${S + 5}" font-size="12" text-anchor="middle">pass</text>`;
+      body += `<circle cx="${S}" cy="${S}" r="18" fill="#fff" stroke="#333"/><text x="${S}" y="${S + 5}" font-size="12" text-anchor="middle">${esc(t("board.pass"))}</text>`;
     }
     return { width: W, height: H, r: 17, cells, body, pieces };
   },
   extra(box, s) {
-    box.textContent = "distance left: " + s.view.remaining.map((d, p) => `${s.player_names[p]} ${d}`).join(" · ");
+    box.textContent = t("board.distance", { list: s.view.remaining.map((d, p) => `${nameOf(s.player_names[p])} ${d}`).join(" · ") });
   },
 };
 
@@ -236,7 +243,7 @@ function polygon(points, attrs) {
 
 Boards.aeroplane = {
   markMovable: true,
-  moveText: (h) => (h.player === null ? "rolls " + h.text.replace("r", "") : "plane " + h.text),
+  moveText: (h) => (h.player === null ? t("board.rolls", { face: h.text.replace("r", "") }) : t("board.plane", { plane: h.text })),
   draw(s) {
     const U = AERO.unit, W = 2 * AERO.half * U, sq = 0.44 * U;
     const view = s.view;
@@ -307,8 +314,8 @@ Boards.aeroplane = {
         const twin = stack.find((q) => q.p.player === p.player && q.p.progress === p.progress);
         if (twin.p.id !== p.id) alias[p.id] = twin.p.id;
         const pct = (100 * p.hit).toFixed(1);
-        const where = p.progress === view.hangar ? "hangar" : p.progress === 0 ? "launch pad" : p.progress >= view.centre ? "home" : "progress " + p.progress;
-        tips[p.id] = `${s.player_names[p.player]} plane ${"abcd"[p.plane]} · ${where} · chance of being hit before its next turn: ${pct}%`;
+        const where = p.progress === view.hangar ? t("board.hangar") : p.progress === 0 ? t("board.launch") : p.progress >= view.centre ? t("board.home") : t("board.progress", { n: p.progress });
+        tips[p.id] = t("board.planeTip", { player: nameOf(s.player_names[p.player]), plane: "abcd"[p.plane], where, pct });
         const fs = n > 1 ? Math.max(7, pr * 0.95) : 12;
         pieces += `<g><circle cx="${x}" cy="${y}" r="${pr}" fill="${SEAT_COLORS[seat]}" stroke="#222" stroke-width="${n > 1 ? 1.2 : 2}"/>` +
           `<text x="${x}" y="${y + fs * 0.38}" font-size="${fs}" text-anchor="middle" fill="#fff" font-weight="700">${n > 1 ? "" : "✈"}${"abcd"[p.plane]}</text></g>`;
@@ -333,10 +340,10 @@ Boards.aeroplane = {
       die.classList.add("rolling");
     }
     die.textContent = faces[face] || "";
-    const p = s.turn.kind === "player" ? s.player_names[s.turn.player] : "";
+    const p = s.turn.kind === "player" ? nameOf(s.player_names[s.turn.player]) : "";
     const human = p && s.seats[s.turn.player].kind === "human";
     box.querySelector("#die-note").textContent = !p ? "" : human
-      ? `${p} rolled ${face}: click a highlighted plane (hover a plane for its chance of being hit)`
-      : `${p} (AI) rolled ${face}`;
+      ? t("board.rolledHuman", { player: p, face })
+      : t("board.rolledAi", { player: p, face });
   },
 };

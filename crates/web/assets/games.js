@@ -5,29 +5,30 @@
   let page = Number(new URLSearchParams(location.search).get("page")) || 1;
 
   function when(secs) {
-    return new Date(secs * 1000).toLocaleString();
+    return I18n.date(new Date(secs * 1000));
   }
 
   async function load() {
+    await I18n.ready;
     const rows = $("rows");
     try {
       const data = await backend.archive(page);
       rows.innerHTML = "";
-      if (!data.games.length) rows.innerHTML = '<tr><td colspan="5">No games yet.</td></tr>';
+      if (!data.games.length) { const tr = document.createElement("tr"); const td = document.createElement("td"); td.colSpan = 5; td.textContent = t("archive.none"); tr.append(td); rows.append(tr); }
       for (const g of data.games) {
         const tr = document.createElement("tr");
         const open = document.createElement("a");
         open.href = backend.site.play(g.game, { id: g.id });
-        open.textContent = g.game;
+        open.textContent = I18n.maybe("game." + g.game, g.game);
         open.className = "game-link";
         const exp = document.createElement("a");
         exp.href = backend.game(g.id, null).exportHref();
-        exp.textContent = "export";
-        const cells = [open, g.status, String(g.plies), when(g.updated), exp];
+        exp.textContent = t("archive.export");
+        const cells = [open, I18n.maybe("status." + g.status, g.status), I18n.num(g.plies), when(g.updated), exp];
         if (backend.features.review && g.status === "over" && g.plies > 0) {
           const rev = document.createElement("a");
           rev.href = backend.site.play(g.game, { id: g.id, review: 1 });
-          rev.textContent = "review";
+          rev.textContent = t("archive.review");
           rev.className = "review-link";
           const span = document.createElement("span");
           span.append(exp, " · ", rev);
@@ -41,13 +42,13 @@
         rows.append(tr);
       }
       const pages = Math.max(1, Math.ceil(data.total / data.per_page));
-      $("page").textContent = `page ${page} of ${pages} (${data.total} games)`;
+      $("page").textContent = t("archive.page", { page, pages, total: data.total });
       $("prev").disabled = page <= 1;
       $("next").disabled = page >= pages;
     } catch (e) {
       rows.innerHTML = "";
       const tr = document.createElement("tr");
-      tr.textContent = "Cannot list the games: " + e.message;
+      tr.textContent = t("archive.cannotList", { error: I18n.error(e) });
       rows.append(tr);
     }
   }
@@ -60,7 +61,7 @@
       try { localStorage.setItem("qiyi-token-" + data.id, data.hotseat_token); localStorage.setItem("qiyi-seat-" + data.id, ""); } catch (e) { /* ignore */ }
       location.href = backend.site.play(data.state.game, { id: data.id });
     } catch (e) {
-      $("import-info").textContent = e.message;
+      $("import-info").textContent = I18n.error(e);
     }
   });
   load();

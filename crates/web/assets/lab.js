@@ -3,6 +3,7 @@
 "use strict";
 (async function () {
   const games = ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"];
+  await I18n.ready;
   const main = document.getElementById("lab");
   const nav = document.getElementById("lab-nav");
   main.innerHTML = "";
@@ -15,7 +16,7 @@
   for (const game of games) {
     const section = el("section");
     section.id = "lab-" + game;
-    const link = el("a", game);
+    const link = el("a", I18n.maybe("game." + game, game));
     link.href = "#lab-" + game;
     nav.append(link, " ");
     main.append(section);
@@ -25,12 +26,14 @@
       if (!res.ok) throw new Error(res.status + " " + res.statusText);
       report = await res.json();
     } catch (e) {
-      section.append(el("h2", game), el("p", "No measurements for " + game + ": " + e.message));
+      section.append(el("h2", I18n.maybe("game." + game, game)), el("p", t("lab.none", { game: I18n.maybe("game." + game, game), error: e.message })));
       continue;
     }
-    section.append(el("h2", game));
+    section.append(el("h2", I18n.maybe("game." + game, game)));
     const cmd = el("p");
-    cmd.append("Command: ", el("code", report.command));
+    cmd.append(t("lab.command") + " ", el("code", report.command));
+    // The tables' own titles, notes and columns are the measuring tool's English.
+    if (I18n.lang !== "en") section.append(el("p", t("lab.english"), "lab-lang-note"));
     section.append(cmd);
     if (report.notes.length) {
       const ul = el("ul", undefined, "lab-notes");

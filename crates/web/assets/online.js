@@ -51,10 +51,10 @@ const Online = (() => {
     box.innerHTML = "";
     if (!links) return;
     const head = document.createElement("p");
-    head.textContent = "Send each player their own link (it is their secret); anyone may watch with the last one.";
+    head.textContent = t("online.sendLinks");
     box.append(head);
-    const rows = links.seats.map((l, p) => [st.player_names[p] || "player " + (p + 1), l, p]).filter((r) => r[1]);
-    rows.push(["watch", links.watch, null]);
+    const rows = links.seats.map((l, p) => [st.player_names[p] ? nameOf(st.player_names[p]) : t("play.playerN", { n: p + 1 }), l, p]).filter((r) => r[1]);
+    rows.push([t("online.watch"), links.watch, null]);
     for (const [name, link, p] of rows) {
       const row = document.createElement("div");
       row.className = "link-row";
@@ -62,13 +62,13 @@ const Online = (() => {
       const input = document.createElement("input");
       input.readOnly = true; input.value = url; input.className = "link"; input.dataset.seat = p === null ? "watch" : String(p);
       const copy = document.createElement("button");
-      copy.textContent = "copy";
+      copy.textContent = t("common.copy");
       copy.addEventListener("click", async () => {
-        try { await navigator.clipboard.writeText(url); note(name + " link copied"); }
-        catch (e) { input.select(); note("select and copy the link"); }
+        try { await navigator.clipboard.writeText(url); note(t("online.linkCopied", { name })); }
+        catch (e) { input.select(); note(t("online.selectLink")); }
       });
       const open = document.createElement("a");
-      open.href = url; open.textContent = p === null ? "watch here" : "play here"; open.className = "button-link";
+      open.href = url; open.textContent = t(p === null ? "online.watchHere" : "online.playHere"); open.className = "button-link";
       const label = document.createElement("span");
       label.className = "name"; label.textContent = name;
       row.append(label, input, copy, open);
@@ -99,10 +99,10 @@ const Online = (() => {
       if (st.game !== game) { location.replace(backend.site.play(st.game, { id })); return true; }
       setState(st);
       follow(st.ply);
-      note(ui.token ? (ui.seat === null ? "playing every seat here" : "you play " + playerName(ui.seat)) : "watching");
+      note(ui.token ? (ui.seat === null ? t("online.everySeat") : t("online.youPlay", { player: playerName(ui.seat) })) : t("online.watching"));
       maybeAi();
     } catch (e) {
-      note("Cannot open game " + id + ": " + e.message);
+      note(t("online.cannotOpen", { id, error: I18n.error(e) }));
     }
     return true;
   }
@@ -111,8 +111,8 @@ const Online = (() => {
   function follow(ply) {
     if (ui.live) ui.live.close();
     const live = ui.game.follow(ply, {
-      open() { el("live-status").textContent = "live"; },
-      error() { el("live-status").textContent = "reconnecting…"; },
+      open() { el("live-status").textContent = t("online.live"); },
+      error() { el("live-status").textContent = t("online.reconnecting"); },
       state(st) {
         if (ui.live !== live) return;
         const cur = ui.state;
@@ -130,7 +130,7 @@ const Online = (() => {
       },
       thinking: showThinking,
       review(r) { if (typeof Review !== "undefined") Review.live(r); },
-      gone() { note("this game was deleted"); live.close(); },
+      gone() { note(t("online.deleted")); live.close(); },
     });
     ui.live = live;
   }
@@ -140,7 +140,7 @@ const Online = (() => {
     const box = el("thinking");
     if (p) {
       box.hidden = false;
-      el("thinking-text").textContent = `AI thinking… depth ${p.depth} score ${p.score} nodes ${p.nodes}`;
+      el("thinking-text").textContent = t("online.aiThinking", { depth: p.depth, score: p.score, nodes: p.nodes });
     } else {
       box.hidden = true;
     }
@@ -182,9 +182,9 @@ const Online = (() => {
     el("resign").hidden = !(canAct && !over && (two || (backend.features.seatResign && mine !== null && !resigned.includes(mine))));
     el("resign").dataset.seat = two || mine === null ? "" : String(mine);
     el("resigned-seats").hidden = !resigned.length;
-    el("resigned-seats").textContent = resigned.length ? "Resigned (the server plays their turns): " + resigned.map(playerName).join(", ") : "";
+    el("resigned-seats").textContent = resigned.length ? t("online.resigned", { players: resigned.map(playerName).join(", ") }) : "";
     el("offer-draw").hidden = !(two && canAct && !over);
-    el("offer-draw").textContent = s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "Accept draw" : "Offer draw";
+    el("offer-draw").textContent = t(s.draw_offer !== null && s.draw_offer !== undefined && s.draw_offer !== ui.seat ? "play.acceptDraw" : "play.offerDraw");
     el("export").hidden = !backend.features.export;
     if (backend.features.export) el("export").href = ui.game ? ui.game.exportHref() : "#";
     el("clock-row").hidden = !(backend.features.clocks && ui.catalog && (board.players ? board.players(ruleValues()) : 2) === 2);
@@ -193,12 +193,12 @@ const Online = (() => {
     if (clockTimer) clearInterval(clockTimer);
     if (s.clock && s.clock.running !== null) clockTimer = setInterval(drawClocks, 250);
     el("replay").hidden = !s.history.length;
-    el("rp-ply").textContent = ui.replay ? `ply ${ui.replay.ply} / ${ui.replay.total}` : `ply ${s.ply}`;
+    el("rp-ply").textContent = ui.replay ? t("online.plyOf", { ply: ui.replay.ply, total: ui.replay.total }) : t("online.ply", { ply: s.ply });
   }
 
   async function act(path, body) {
     try { setState(await ui.game[path](body || {})); note(""); }
-    catch (e) { note(e.message); }
+    catch (e) { note(I18n.error(e)); }
   }
 
   // Replay: step through the record; the board shows the position at that ply (read-only).
@@ -215,7 +215,7 @@ const Online = (() => {
       const st = await ui.game.state(ply);
       ui.replay = { ply, total, live };
       ui.state = st; ui.sel = []; render();
-    } catch (e) { note(e.message); }
+    } catch (e) { note(I18n.error(e)); }
   }
 
   function init() {
@@ -226,10 +226,10 @@ const Online = (() => {
     if (!backend.features.archive) for (const a of document.querySelectorAll('a[href="/games"]')) a.hidden = true;
     el("resign").addEventListener("click", () => {
       const seat = el("resign").dataset.seat;
-      if (seat === "") { if (confirm("Resign this game?")) act("resign"); return; }
+      if (seat === "") { if (confirm(t("online.confirmResign"))) act("resign"); return; }
       const p = Number(seat);
       // A seat link acts for its own seat; a hot-seat page names the seat.
-      if (confirm(`Resign ${playerName(p)}? The others play on without it.`)) act("resign", ui.seat === null ? { player: p } : {});
+      if (confirm(t("online.confirmResignSeat", { player: playerName(p) }))) act("resign", ui.seat === null ? { player: p } : {});
     });
     el("offer-draw").addEventListener("click", () => act("draw"));
     el("rp-first").addEventListener("click", () => step(0));

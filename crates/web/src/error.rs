@@ -1,4 +1,5 @@
-//! The API's typed errors and how they become HTTP answers (`4xx`/`5xx` with `{"error": "..."}`).
+//! The API's typed errors and how they become HTTP answers (`4xx`/`5xx` with
+//! `{"error": "...", "code": "..."}`).
 
 #[cfg(feature = "server")]
 use axum::http::StatusCode;
@@ -45,6 +46,25 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl ApiError {
+    /// A short stable name of the kind of error, sent next to the message (`{"error": ...,
+    /// "code": ...}`) so a page can say it in its reader's language.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::UnknownGame(..) => "unknown_game",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::IllegalMove(..) => "illegal_move",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::NotSupported(_) => "not_supported",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::TooManyGames(_) => "too_many_games",
+            ApiError::Unavailable(_) => "unavailable",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
 #[cfg(feature = "server")]
 impl ApiError {
     /// The HTTP status this error is answered with.
@@ -66,6 +86,7 @@ impl ApiError {
 #[cfg(feature = "server")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(json!({ "error": self.to_string() }))).into_response()
+        let body = json!({ "error": self.to_string(), "code": self.code() });
+        (self.status(), Json(body)).into_response()
     }
 }

@@ -38,6 +38,7 @@ pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod protocol;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tune;

@@ -10,6 +10,7 @@
 use crate::engine::{Clock, Engine, EngineConfig, Level};
 use crate::position::{Move, Position, START_FEN};
 use qiyi_core::eval::{Score, MATE, MATE_BOUND};
+use qiyi_core::lines::{self, Line};
 use qiyi_core::platform::Instant;
 use qiyi_core::search::{SearchInfo, SearchLimits};
 use std::io::{self, BufRead, Write};
@@ -28,6 +29,23 @@ pub enum Dialect {
 }
 
 type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// The deepest `go depth` obeyed (the search's own ply limit is 128).
+const MAX_GO_DEPTH: u64 = 120;
+/// The most nodes `go nodes` obeys (about an hour of search on one core).
+const MAX_GO_NODES: u64 = 10_000_000_000;
+/// The longest time (ms) a `go` time field is read as: one day.
+const MAX_GO_MS: u64 = 86_400_000;
+/// The Hash range (MiB) and the Threads range a session takes.
+const HASH_RANGE: (usize, usize) = (1, 4096);
+const THREADS_RANGE: (usize, usize) = (1, 64);
+
+/// `value` clamped into `range`, with the note to send when it had to be.
+fn clamp_option(name: &str, value: usize, range: (usize, usize)) -> (usize, Option<String>) {
+    let v = value.clamp(range.0, range.1);
+    let note = (v != value).then(|| format!("info string {name} {value} clamped to {v}"));
+    (v, note)
+}
 
 fn say(out: &Out, line: &str) {
     if let Ok(mut w) = out.lock() {
@@ -65,10 +83,10 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
     output: W,
     config: EngineConfig,
 ) -> io::Result<()> {
+    let mut input = input;
     let mut session = Session::new(dialect, output, config);
-    for line in input.lines() {
-        let line = line?;
-        if !session.handle(&line) {
+    while let Some(line) = lines::read_line(&mut input, lines::MAX_LINE)? {
+        if !session.handle_line(&line) {
             return Ok(());
         }
     }
@@ -97,6 +115,19 @@ impl Session {
 
     fn error(&self, msg: &str) {
         say(&self.out, &format!("info string error: {msg}"));
+    }
+
+    /// Handles one line read as bytes ([`lines::read_line`]): a line too long or with a NUL
+    /// byte is answered with `info string error: ...` and otherwise ignored; returns false on
+    /// `quit`.
+    pub fn handle_line(&mut self, line: &Line) -> bool {
+        match line.refusal() {
+            Some(why) => {
+                self.error(&why);
+                true
+            }
+            None => self.handle(&line.text),
+        }
     }
 
     /// Handles one line; returns false on `quit`.
@@ -194,14 +225,37 @@ impl Session {
         };
         let mut config = self.config.clone();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>() {
-                Ok(v) if (1..=4096).contains(&v) => config.hash_mib = v,
-                _ => return self.error(&format!("Hash must be 1-4096 MiB, not '{value}'")),
-            },
-            "threads" => match value.parse::<usize>() {
-                Ok(v) if (1..=64).contains(&v) => config.threads = v,
-                _ => return self.error(&format!("Threads must be 1-64, not '{value}'")),
-            },
+            "hash" | "threads" => {
+                let hash = name.eq_ignore_ascii_case("hash");
+                let (label, range) = if hash {
+                    ("Hash", HASH_RANGE)
+                } else {
+                    ("Threads", THREADS_RANGE)
+                };
+                // Digits too many for a number still mean "huge": clamped like any other.
+                let parsed = match value.parse::<usize>() {
+                    Ok(v) => Some(v),
+                    Err(_) if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                        Some(usize::MAX)
+                    }
+                    Err(_) => None,
+                };
+                let Some(v) = parsed else {
+                    return self.error(&format!(
+                        "{label} must be {}-{}, not '{value}'",
+                        range.0, range.1
+                    ));
+                };
+                let (v, note) = clamp_option(label, v, range);
+                if let Some(note) = note {
+                    say(&self.out, &note);
+                }
+                if hash {
+                    config.hash_mib = v;
+                } else {
+                    config.threads = v;
+                }
+            }
             "level" => match Level::parse(&value) {
                 Some(l) => config.level = l,
                 None => return self.error(&format!("Level must be seed or 1-10, not '{value}'")),
@@ -257,7 +311,14 @@ impl Session {
         let mut infinite = false;
         let red = self.position.side_to_move() == crate::board::Color::Red;
         let mut i = 0;
-        let number = |i: usize| args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        // A number too long for u64 is still a number: huge, and clamped below.
+        let number = |i: usize| {
+            args.get(i + 1).and_then(|v| match v.parse::<u64>() {
+                Ok(n) => Some(n),
+                Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => Some(u64::MAX),
+                Err(_) => None,
+            })
+        };
         while i < args.len() {
             let key = args[i];
             let needs_value = !matches!(key, "ponder" | "infinite" | "draw");
@@ -271,13 +332,27 @@ impl Session {
             } else {
                 None
             };
-            let v = value.unwrap_or(0);
+            let raw = value.unwrap_or(0);
+            // Absurd values are clamped (and said so), never obeyed: no overflow, no endless wait.
+            let (lo, hi) = match key {
+                "depth" => (1, MAX_GO_DEPTH),
+                "nodes" => (1, MAX_GO_NODES),
+                "movestogo" => (0, 1000),
+                _ => (0, MAX_GO_MS),
+            };
+            let v = raw.clamp(lo, hi);
+            if v != raw && needs_value {
+                say(
+                    &self.out,
+                    &format!("info string go: {key} {raw} clamped to {v}"),
+                );
+            }
             match key {
                 "ponder" => ponder = true,
                 "infinite" => infinite = true,
                 "draw" => {}
-                "depth" => limits.depth = Some(v.clamp(1, 120) as u32),
-                "nodes" => limits.nodes = Some(v.max(1)),
+                "depth" => limits.depth = Some(v as u32),
+                "nodes" => limits.nodes = Some(v),
                 "movetime" => limits.move_time = Some(Duration::from_millis(v.max(1))),
                 "wtime" if red => clock.time_left = Some(v),
                 "btime" if !red => clock.time_left = Some(v),
@@ -286,7 +361,7 @@ impl Session {
                 "wtime" | "btime" | "winc" | "binc" | "opptime" | "oppinc" | "mate" => {}
                 "time" => clock.time_left = Some(v),
                 "increment" | "inc" => clock.increment = v,
-                "movestogo" => clock.moves_to_go = v.min(u64::from(u32::MAX)) as u32,
+                "movestogo" => clock.moves_to_go = v as u32,
                 other => {
                     return self.error(&format!("go: unknown parameter '{other}'; not searching"))
                 }
@@ -474,16 +549,72 @@ mod tests {
     }
 
     fn talk(dialect: Dialect, script: &str) -> String {
+        talk_bytes(dialect, script.as_bytes())
+    }
+
+    fn talk_bytes(dialect: Dialect, script: &[u8]) -> String {
         let buf = Buf::default();
-        run(
-            dialect,
-            script.as_bytes(),
-            buf.clone(),
-            EngineConfig::default(),
-        )
-        .expect("io");
+        run(dialect, script, buf.clone(), EngineConfig::default()).expect("io");
         let bytes = buf.0.lock().expect("lock").clone();
         String::from_utf8(bytes).expect("utf8")
+    }
+
+    /// Each hostile line, then `isready`: the engine is still there and answers `readyok`.
+    #[test]
+    fn any_bytes_are_answered_and_the_engine_stays_ready() {
+        let mut long = b"position startpos moves ".to_vec();
+        long.extend(std::iter::repeat_n(b'h', 1 << 20));
+        let hostile: Vec<Vec<u8>> = vec![
+            // GBK: "setoption name 棋谱 value C:\象棋" as a Chinese GUI sends it.
+            b"setoption name \xc6\xe5\xc6\xd7 value C:\\\xcf\xf3\xc6\xe5".to_vec(),
+            b"\xff\xfe\xfd".to_vec(),
+            b"isready\0".to_vec(),
+            b"\0\0\0".to_vec(),
+            long,
+            // (Hash values past the maximum are in the test below: 4 GiB once is enough.)
+            b"setoption name Hash value -1".to_vec(),
+            b"setoption name Threads value 100000".to_vec(),
+            b"go depth 99999999999999999999 movetime 1".to_vec(),
+            b"go nodes 18446744073709551615 movetime 1".to_vec(),
+            b"go wtime 18446744073709551615 winc 18446744073709551615 movestogo 4294967296"
+                .to_vec(),
+            b"go time 99999999999999999999 increment 99999999999999999999 depth 1".to_vec(),
+            b"position fen \xe8\xbd\xa6 w".to_vec(),
+            b"\r\r\r".to_vec(),
+        ];
+        for dialect in [Dialect::Uci, Dialect::Ucci] {
+            for line in &hostile {
+                let mut script = line.clone();
+                script.extend_from_slice(b"\nstop\nisready\n");
+                let out = talk_bytes(dialect, &script);
+                assert!(
+                    out.lines().any(|l| l == "readyok"),
+                    "{:?}: {out}",
+                    String::from_utf8_lossy(&line[..line.len().min(60)])
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_values_are_clamped_and_said_so() {
+        let out = talk(
+            Dialect::Uci,
+            "setoption name Hash value 999999999999999999999999999\nsetoption name Threads value 0\ngo depth 99999999999999999999 nodes 2000\nisready\n",
+        );
+        assert!(
+            out.contains("info string Hash 18446744073709551615 clamped to 4096"),
+            "{out}"
+        );
+        assert!(out.contains("info string Threads 0 clamped to 1"), "{out}");
+        assert!(
+            out.contains("info string go: depth 18446744073709551615 clamped to 120"),
+            "{out}"
+        );
+        assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+        let out = talk_bytes(Dialect::Uci, b"\xc6\xe5\nisready\n");
+        assert!(out.contains("info string error: unknown command"), "{out}");
+        assert!(out.contains("readyok"), "{out}");
     }
 
     #[test]

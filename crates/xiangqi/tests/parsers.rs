@@ -56,3 +56,20 @@ proptest! {
         }
     }
 }
+
+/// Found by the `xiangqi_fen` fuzzer (fuzz/artifacts crash-7dec1c97): a FEN at the largest
+/// counter the reader takes, played on one move, wrote a counter the reader refused.
+#[test]
+fn fuzz_regression_counters_past_the_limit_still_write_a_readable_fen() {
+    let pos = qiyi_xiangqi::Position::from_fen("3k5/R8/9/9/9/9/9/9/9/1R2K4 w 01000000")
+        .expect("counter 1,000,000 reads");
+    for &mv in pos.legal_move_list().as_slice() {
+        let mut next = pos.clone();
+        next.make(mv);
+        let fen = next.to_fen();
+        assert!(
+            qiyi_xiangqi::Position::from_fen(&fen).is_ok(),
+            "after {mv}: {fen}"
+        );
+    }
+}

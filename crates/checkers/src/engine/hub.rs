@@ -21,6 +21,7 @@ use crate::board::{Bitboard, Board, Color};
 use crate::movegen::Move;
 use crate::notation::{self, NotationError};
 use crate::rules::Checkers;
+use qiyi_core::lines;
 use qiyi_core::search::SearchLimits;
 use qiyi_core::Game;
 use std::io::{BufRead, Write};
@@ -184,6 +185,13 @@ fn args(text: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// The deepest `level depth` obeyed.
+const MAX_LEVEL_DEPTH: f64 = 120.0;
+/// The most nodes `level nodes` obeys.
+const MAX_LEVEL_NODES: f64 = 1e10;
+/// The longest time (seconds) a `level` time field is read as: one day.
+const MAX_LEVEL_SECONDS: f64 = 86_400.0;
 
 /// Where the session writes: shared between the protocol thread and the search thread.
 type Out = Arc<Mutex<dyn Write + Send>>;
@@ -370,13 +378,30 @@ impl HubSession {
                         }
                         Err(e) => say(&self.out, &format!("error {e}")),
                     },
-                    (Some("threads"), Some(v)) => match v.parse::<usize>() {
-                        Ok(t) if (1..=64).contains(&t) => {
-                            self.threads = t;
-                            self.replace_engine();
+                    (Some("threads"), Some(v)) => {
+                        // Too many digits for a number still means "huge": clamped.
+                        let t = match v.parse::<usize>() {
+                            Ok(t) => Some(t),
+                            Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+                                Some(usize::MAX)
+                            }
+                            Err(_) => None,
+                        };
+                        match t {
+                            Some(t) => {
+                                let c = t.clamp(1, 64);
+                                if c != t {
+                                    say(
+                                        &self.out,
+                                        &format!("info message=\"threads {t} clamped to {c}\""),
+                                    );
+                                }
+                                self.threads = c;
+                                self.replace_engine();
+                            }
+                            None => say(&self.out, "error threads must be 1-64"),
                         }
-                        _ => say(&self.out, "error threads must be 1-64"),
-                    },
+                    }
                     (Some("variant"), Some(v)) if v != "english" => {
                         say(&self.out, "error only the english variant is supported")
                     }
@@ -458,10 +483,28 @@ impl HubSession {
         let mut moves_left = 30.0;
         for (k, v) in &a {
             let num = v.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+            // Absurd values are clamped (and said so), never obeyed: no overflow, no endless wait.
+            let (hi, name) = match k.as_str() {
+                "depth" => (MAX_LEVEL_DEPTH, "depth"),
+                "nodes" => (MAX_LEVEL_NODES, "nodes"),
+                "moves" => (1000.0, "moves"),
+                _ => (MAX_LEVEL_SECONDS, k.as_str()),
+            };
+            let num = num.map(|x| {
+                if x > hi {
+                    say(
+                        &self.out,
+                        &format!("info message=\"{name} {x} clamped to {hi}\""),
+                    );
+                    hi
+                } else {
+                    x
+                }
+            });
             match (k.as_str(), num) {
                 ("move-time", Some(x)) => limits.move_time = Some(Duration::from_secs_f64(x)),
                 ("depth", Some(x)) => limits.depth = Some((x as u32).max(1)),
-                ("nodes", Some(x)) => limits.nodes = Some(x as u64),
+                ("nodes", Some(x)) => limits.nodes = Some((x as u64).max(1)),
                 ("time", Some(x)) => time = Some(x),
                 ("inc", Some(x)) => inc = x,
                 ("moves", Some(x)) if x >= 1.0 => moves_left = x,
@@ -566,9 +609,16 @@ pub fn run_with_options<R: BufRead, W: Write + Send + 'static>(
     output: W,
     options: HubOptions,
 ) -> std::io::Result<()> {
+    let mut input = input;
     let mut session = HubSession::with_options(options, output);
-    for line in input.lines() {
-        if !session.handle(&line?) {
+    // Bytes, not UTF-8: a line that is not UTF-8 is decoded lossily and answered like any
+    // unknown command; a line too long or holding NUL is refused with an `error` line.
+    while let Some(line) = lines::read_line(&mut input, lines::MAX_LINE)? {
+        if let Some(why) = line.refusal() {
+            say(&session.out, &format!("error {why}"));
+            continue;
+        }
+        if !session.handle(&line.text) {
             return Ok(());
         }
     }

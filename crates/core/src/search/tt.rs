@@ -51,6 +51,9 @@ pub struct TtEntry {
 
 const NO_MOVE: u64 = 0xFFFF;
 
+/// Where an entry's table generation sits in its data word (the top byte; `pack` leaves it 0).
+const GENERATION_SHIFT: u32 = 56;
+
 fn pack(move_index: Option<u16>, score: Score, depth: u8, bound: Bound, age: u8) -> u64 {
     let mv = move_index.map_or(NO_MOVE, u64::from);
     let score = (score as i16 as u16) as u64;
@@ -114,6 +117,9 @@ pub struct TranspositionTable {
     slots: Vec<Slot>,
     bucket_mask: usize,
     age: AtomicU8,
+    /// The generation live entries carry (1..=255): [`TranspositionTable::clear`] moves to the
+    /// next one, so every older entry reads as empty without touching the slots.
+    generation: AtomicU8,
 }
 
 impl std::fmt::Debug for TranspositionTable {
@@ -140,6 +146,7 @@ impl TranspositionTable {
             slots,
             bucket_mask: buckets - 1,
             age: AtomicU8::new(0),
+            generation: AtomicU8::new(1),
         }
     }
 
@@ -149,11 +156,28 @@ impl TranspositionTable {
     }
 
     /// Empties the table.
+    ///
+    /// O(1) almost always: the table moves to the next generation and entries of older ones
+    /// count as empty (for probes and for replacement alike, so a search after `clear` behaves
+    /// exactly as on a new table). Once every 255 clears the generations run out and the slots
+    /// are zeroed for real.
     pub fn clear(&self) {
-        for slot in &self.slots {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
+        let generation = self.generation.load(Ordering::Relaxed);
+        if generation == u8::MAX {
+            for slot in &self.slots {
+                slot.check.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+            self.generation.store(1, Ordering::Relaxed);
+        } else {
+            self.generation.store(generation + 1, Ordering::Relaxed);
         }
+    }
+
+    /// Whether `data` is an entry of the current generation (zero, the empty slot, never is).
+    #[inline]
+    fn live(&self, data: u64) -> bool {
+        (data >> GENERATION_SHIFT) as u8 == self.generation.load(Ordering::Relaxed)
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -171,7 +195,7 @@ impl TranspositionTable {
         for slot in &self.slots[b..b + 2] {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
-            if data != 0 && check ^ data == key {
+            if self.live(data) && check ^ data == key {
                 return Some(unpack(data).0);
             }
         }
@@ -183,13 +207,15 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, move_index: Option<u16>, score: Score, depth: u8, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
         let b = self.bucket(key);
-        let data = pack(move_index, score, depth, bound, age);
+        let data = pack(move_index, score, depth, bound, age)
+            | u64::from(self.generation.load(Ordering::Relaxed)) << GENERATION_SHIFT;
         let first = &self.slots[b];
         let old = first.data.load(Ordering::Relaxed);
         let old_check = first.check.load(Ordering::Relaxed);
         let (old_entry, old_age) = unpack(old);
-        let same_key = old != 0 && old_check ^ old == key;
-        let replace_first = old == 0
+        let old_live = self.live(old);
+        let same_key = old_live && old_check ^ old == key;
+        let replace_first = !old_live
             || old_age != age
             || depth >= old_entry.depth
             || (same_key && bound == Bound::Exact);
@@ -216,7 +242,7 @@ impl TranspositionTable {
             .iter()
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && unpack(d).1 == age
+                self.live(d) && unpack(d).1 == age
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -251,6 +277,36 @@ mod tests {
         assert_eq!(tt.probe(b).map(|e| e.depth), Some(3));
         tt.clear();
         assert_eq!(tt.probe(a), None);
+    }
+
+    #[test]
+    fn clear_empties_through_every_generation_wrap() {
+        let tt = TranspositionTable::new(1);
+        for round in 0..600u64 {
+            assert_eq!(tt.probe(round), None, "round {round}");
+            assert_eq!(tt.probe(round.wrapping_sub(1)), None, "round {round}");
+            tt.store(round, Some(1), 5, 4, Bound::Exact);
+            assert_eq!(tt.probe(round).map(|e| e.score), Some(5));
+            tt.clear();
+        }
+    }
+
+    #[test]
+    fn a_cleared_table_replaces_like_a_new_one() {
+        // A stale deep entry must not push a shallow new one into the second slot.
+        let tt = TranspositionTable::new(1);
+        let buckets = tt.capacity() as u64 / 2;
+        let (a, b, c) = (7, 7 + buckets, 7 + 2 * buckets);
+        tt.store(a, None, 1, 9, Bound::Exact);
+        tt.clear();
+        let fresh = TranspositionTable::new(1);
+        for t in [&tt, &fresh] {
+            t.store(b, None, 2, 3, Bound::Exact);
+            t.store(c, None, 3, 1, Bound::Exact);
+        }
+        for key in [a, b, c] {
+            assert_eq!(tt.probe(key), fresh.probe(key), "key {key}");
+        }
     }
 
     #[test]

@@ -70,9 +70,11 @@ def review(game, record, *, depth=None, movetime=None, egdb=None):
     ``qiyi review GAME FILE --json``, format 1): every ply's values, class and best line, and per
     player accuracy and counts.
 
-    ``record`` is the text of a PDN game or JSON record (checkers) or the JSON record
-    (peg solitaire), e.g. what ``qiyi games export`` writes. Checkers takes ``depth`` (default 16)
-    or ``movetime`` (seconds) per position and an endgame database directory ``egdb``.
+    ``record`` is the text of an XQ PGN game (ICCS, WXF or Chinese moves) or JSON record
+    (xiangqi), a PDN game or JSON record (checkers) or the JSON record (peg solitaire, aeroplane),
+    e.g. what ``qiyi games export`` writes. Checkers takes ``depth`` (default 16) or ``movetime``
+    (seconds) per position and an endgame database directory ``egdb``; xiangqi takes ``depth``
+    (default 12, at most 30) or ``movetime``.
     Bad records raise :class:`ParseError`, bad limits :class:`SearchError`.
     """
     import json
