@@ -171,7 +171,8 @@ pub fn run_job(job: &str, progress: &js_sys::Function) -> Result<String, JsError
 
 /// In the review worker: reviews the game of `record` (the page's stored record, JSON) with the
 /// server's judge for its game; `depth` < 0: the browser's default
-/// ([`review::BROWSER_CHECKERS_DEPTH`] for checkers, none for the others). `progress(done, total)`
+/// ([`review::BROWSER_XIANGQI_DEPTH`], [`review::BROWSER_CHECKERS_DEPTH`]; none for peg solitaire
+/// and aeroplane). `progress(done, total)`
 /// is called after each ply; a truthy answer stops the review before the next ply. Answers the
 /// Review JSON (as `GET /api/games/{id}/review` puts under `review`).
 #[wasm_bindgen]

@@ -14,6 +14,10 @@ use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// The search depth of the Xiangqi judge in the browser when the page asks for none (the server
+/// uses [`qiyi_xiangqi::review::DEFAULT_DEPTH`]): modest, for one core in WebAssembly.
+pub const BROWSER_XIANGQI_DEPTH: u32 = 6;
+
 /// The search depth of the checkers judge in the browser when the page asks for none: modest,
 /// so a game is reviewed in seconds on one core (docs/review.md has the measure); the server
 /// uses [`qiyi_checkers::review::DEFAULT_DEPTH`].
@@ -49,7 +53,8 @@ pub fn review_text(record: &Record) -> Result<String, ApiError> {
 }
 
 /// Reviews the game of `record` (a [`Record`] as JSON, what the page stores); `depth`: the
-/// checkers judge's depth (`None`: [`BROWSER_CHECKERS_DEPTH`]; other games take none).
+/// searching judges' depth (`None`: [`BROWSER_XIANGQI_DEPTH`], [`BROWSER_CHECKERS_DEPTH`]; peg
+/// solitaire and aeroplane take none).
 /// `progress(done, total)` is called after each ply; when it answers `true` the review stops
 /// before the next ply (an error saying it was cancelled). Answers the Review as JSON.
 pub fn review_record(
@@ -66,6 +71,7 @@ pub fn review_record(
     }
     let depth = match (record.game.as_str(), depth) {
         ("checkers", None) => Some(BROWSER_CHECKERS_DEPTH),
+        ("xiangqi", None) => Some(BROWSER_XIANGQI_DEPTH),
         (_, d) => d,
     };
     let text = review_text(&record)?;
@@ -145,10 +151,33 @@ mod tests {
             review_record(&record, Some(3), &mut |_, _| false),
             Err(ApiError::BadRequest(_))
         ));
-        let record = played(r#"{"game":"xiangqi"}"#, &["h2e2"]);
+        let record = played(r#"{"game":"chinese-checkers"}"#, &[]);
+        let mut games = LocalGames::new();
+        let created = games.create(r#"{"game":"chinese-checkers"}"#, 1).unwrap();
+        let id = created["id"].as_str().unwrap().to_string();
+        let first = created["state"]["legal"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        games.play(&id, &first, None).unwrap();
+        let cc = games.record(&id).unwrap().to_string();
         assert!(matches!(
-            review_record(&record, None, &mut |_, _| false),
+            review_record(&cc, None, &mut |_, _| false),
             Err(ApiError::NotSupported(_))
         ));
+        assert!(matches!(
+            review_record(&record, None, &mut |_, _| false),
+            Err(ApiError::Conflict(_))
+        ));
+    }
+
+    #[test]
+    fn a_xiangqi_game_is_reviewed_with_the_servers_judge() {
+        let record = played(r#"{"game":"xiangqi"}"#, &["h2e2", "h9g7"]);
+        let text = review_record(&record, Some(2), &mut |_, _| false).unwrap();
+        let review: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(review["game"], "xiangqi");
+        assert_eq!(review["plies"].as_array().unwrap().len(), 2);
+        assert_eq!(review["plies"][1]["played"], "h9g7");
     }
 }

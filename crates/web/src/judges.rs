@@ -13,7 +13,7 @@ pub type ReviewTask =
     Box<dyn FnOnce(&mut dyn FnMut(usize, usize)) -> Result<Review, String> + Send>;
 
 /// The games the server reviews (the others answer "not reviewed yet").
-pub const REVIEWED: &[&str] = &["checkers", "peg-solitaire", "aeroplane"];
+pub const REVIEWED: &[&str] = &["xiangqi", "checkers", "peg-solitaire", "aeroplane"];
 
 fn bad_record(e: impl std::fmt::Display) -> ApiError {
     ApiError::Internal(format!(
@@ -31,10 +31,12 @@ fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
 }
 
 /// Reads `record` (the game's export) with `game`'s record reader and prepares its judge:
-/// checkers at `depth` (default [`qiyi_checkers::review::DEFAULT_DEPTH`], 1 to
-/// [`qiyi_checkers::review::MAX_REVIEW_DEPTH`]; its searches stop when `cancel` is raised), peg
-/// solitaire's exact solver and aeroplane's win-chance model (no depth). Xiangqi and Chinese
-/// checkers answer [`ApiError::NotSupported`] until their judges exist.
+/// Xiangqi at `depth` (default [`qiyi_xiangqi::review::DEFAULT_DEPTH`], 1 to
+/// [`qiyi_xiangqi::review::MAX_REVIEW_DEPTH`]) and checkers at `depth` (default
+/// [`qiyi_checkers::review::DEFAULT_DEPTH`], 1 to [`qiyi_checkers::review::MAX_REVIEW_DEPTH`]),
+/// their searches stopping when `cancel` is raised; peg solitaire's exact solver and aeroplane's
+/// win-chance model (no depth). Chinese checkers answers [`ApiError::NotSupported`] until its
+/// judge exists.
 pub fn prepare(
     game: &str,
     record: &str,
@@ -57,6 +59,22 @@ pub fn prepare(
             let start = qiyi_checkers::Checkers::from_board(r.start);
             Ok(Box::new(move |p| {
                 review_game(&start, &r.moves, &options, p).map_err(|e| e.to_string())
+            }))
+        }
+        "xiangqi" => {
+            use qiyi_xiangqi::review::{
+                check_limits, read_record, review_game, JudgeOptions, DEFAULT_DEPTH,
+            };
+            let mut limits = qiyi_core::search::SearchLimits::depth(depth.unwrap_or(DEFAULT_DEPTH));
+            check_limits(&limits).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            limits.stop = Some(cancel);
+            let r = read_record(record).map_err(bad_record)?;
+            let options = JudgeOptions {
+                limits,
+                ..JudgeOptions::default()
+            };
+            Ok(Box::new(move |p| {
+                review_game(&r.start, &r.moves, &options, p).map_err(|e| e.to_string())
             }))
         }
         // The crates' own `review_game` with the judge wrapped so that a cancel ends the review
