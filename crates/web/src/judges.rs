@@ -1,5 +1,5 @@
 //! Which judge reviews which game, and the review ready to run ([`prepare`]): shared by the
-//! server's background reviews ([`crate::review`], with the server feature) and the static site's
+//! server's background reviews (`crate::review`, with the server feature) and the static site's
 //! Web Worker (`crates/wasm`, without it). Adding a game's judge is one arm of [`prepare`].
 
 use crate::error::ApiError;
