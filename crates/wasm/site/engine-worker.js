@@ -1,5 +1,5 @@
 // The engine worker of the static site: runs one search job at a time (an AI move, a hint, the
-// peg solver) in qiyi-wasm and posts its progress and answer back to local.js. It keeps no
+// peg solver; or, in a second worker, a game review) in qiyi-wasm and posts its progress and answer back to local.js. It keeps no
 // state, so the page may end it at any moment to stop a search.
 "use strict";
 importScripts("pkg/qiyi_wasm.js");
@@ -24,6 +24,22 @@ onmessage = async (ev) => {
   const m = ev.data;
   if (m.type === "init") {
     ready = wasm_bindgen({ module_or_path: m.module });
+    return;
+  }
+  if (m.type === "review") {
+    // The game review (local.js runs it in a worker of its own and ends that worker to cancel):
+    // progress after every ply.
+    try {
+      await ready;
+      if (wasm_bindgen.needs_tables(m.game)) await loadTables();
+      const review = wasm_bindgen.review_game(m.record, m.depth, (done, total) => {
+        postMessage({ type: "progress", id: m.id, progress: { status: "running", done, total } });
+        return false;
+      });
+      postMessage({ type: "done", id: m.id, answer: review });
+    } catch (e) {
+      postMessage({ type: "error", id: m.id, message: String(e && e.message ? e.message : e) });
+    }
     return;
   }
   if (m.type !== "job") return;

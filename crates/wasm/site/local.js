@@ -1,7 +1,8 @@
 // The in-browser back end of the static site: the second implementation of the page's interface
 // (crates/web/assets/backend.js describes it). The rules run here, on the page, in qiyi-wasm's
 // `Games` (the server's own game layer compiled to WebAssembly, answering the same JSON); AI
-// moves, hints and the solver run in a Web Worker (engine-worker.js) so the page never blocks.
+// moves, hints and the solver run in a Web Worker (engine-worker.js) so the page never blocks;
+// game reviews run in a second worker of the same script and are kept beside their game.
 // A search stops at its time limit; stop() ends the worker at once and starts a fresh one (it
 // keeps no state: every job carries its game's record). Games are kept in localStorage, so a
 // reload, or a visit without network, picks them up again.
@@ -40,7 +41,10 @@ const LocalBackend = (() => {
   ready.catch(() => {}); // every call reports it
 
   // ---- the engine worker ----------------------------------------------------------------------
-  const engine = (() => {
+  // Two workers of the same script: `engine` for AI moves, hints and the solver; `reviewer` for
+  // game reviews, so ending a review (cancel) never ends a search and a review never waits
+  // behind one.
+  const workers = () => {
     let worker = null;
     let next = 1;
     const pending = new Map(); // job id -> { resolve, reject, onProgress }
@@ -64,28 +68,52 @@ const LocalBackend = (() => {
       worker.postMessage({ type: "init", module });
     }
 
-    function run(job, game, onProgress, Backend) {
-      if (!worker) start();
-      const id = next++;
-      const done = new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress });
-        worker.postMessage({ type: "job", id, job, game });
-      });
-      const stop = () => {
+    function stopper(id, Backend) {
+      return () => {
         const p = pending.get(id);
         if (!p) return;
         pending.delete(id);
-        // The worker cannot hear a message while it searches: end it, and every job it held.
+        // The worker cannot hear a message while it works: end it, and every job it held.
         worker.terminate();
         worker = null;
         p.reject(Backend.aborted());
         for (const q of pending.values()) q.reject(Backend.aborted());
         pending.clear();
       };
-      return { done, stop };
     }
-    return { run };
-  })();
+
+    function post(message, onProgress, Backend) {
+      if (!worker) start();
+      const id = next++;
+      const done = new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, onProgress });
+        worker.postMessage(Object.assign({ id }, message));
+      });
+      return { done, stop: stopper(id, Backend) };
+    }
+
+    return {
+      /** A search job (JSON text) for `game`. */
+      run: (job, game, onProgress, Backend) => post({ type: "job", job, game }, onProgress, Backend),
+      /** A game review of `record` (JSON text): onProgress({ status, done, total }) per ply. */
+      review: (record, game, depth, onProgress, Backend) => post({ type: "review", record, game, depth }, onProgress, Backend),
+    };
+  };
+  const engine = workers();
+  const reviewer = workers();
+
+  // Reviews are kept beside their game, with the record they judged: computed once, until the
+  // game changes.
+  const REVIEWS = "qiyi-local-review-";
+  const running = new Map(); // game id -> { task, status }
+
+  function storedReview(id) {
+    try {
+      const kept = JSON.parse(localStorage.getItem(REVIEWS + id) || "null");
+      if (kept && kept.record === games.record(id)) return kept.review;
+    } catch (e) { /* no storage, or damaged: reviewed again */ }
+    return null;
+  }
 
   function save(id) {
     try { localStorage.setItem(STORE + id, games.record(id)); } catch (e) { /* private mode or full: the game still plays */ }
@@ -129,6 +157,48 @@ const LocalBackend = (() => {
         position: (text) => call(() => games.position(id, text)),
         resign: (body) => call(() => games.resign(id, JSON.stringify(body || {}))),
         draw: (body) => call(() => games.draw(id, JSON.stringify(body || {}))),
+        // The game review, in the review worker (features.review); kept with the game.
+        review(options, onProgress) {
+          let inner = null;
+          let stopped = false;
+          const done = (async () => {
+            await held(id);
+            const kept = storedReview(id);
+            if (kept) return kept;
+            const on = running.get(id);
+            if (on) return on.task.done.then((text) => JSON.parse(text));
+            const record = games.record(id);
+            const game = JSON.parse(record).game;
+            if (stopped) throw Backend.aborted();
+            const depth = options && Number.isInteger(options.depth) ? options.depth : -1;
+            const entry = { status: { status: "running", done: 0, total: 0 } };
+            inner = reviewer.review(record, game, depth, (p) => { entry.status = p; if (onProgress) onProgress(p); }, Backend);
+            entry.task = inner;
+            running.set(id, entry);
+            try {
+              const review = JSON.parse(await inner.done);
+              try { localStorage.setItem(REVIEWS + id, JSON.stringify({ record, review })); } catch (e) { /* full: shown, not kept */ }
+              return review;
+            } finally {
+              if (running.get(id) === entry) running.delete(id);
+            }
+          })();
+          return new Backend.Task(done, () => { stopped = true; if (inner) inner.stop(); });
+        },
+        async reviewState() {
+          await held(id);
+          const kept = storedReview(id);
+          if (kept) return { status: "done", review: kept };
+          const on = running.get(id);
+          return on ? on.status : { status: "none" };
+        },
+        async cancelReview() {
+          const on = running.get(id);
+          if (!on) throw new Error("no review of this game is running");
+          running.delete(id);
+          on.task.stop();
+          return { status: "cancelled" };
+        },
         // One page plays every seat: nothing to follow.
         follow: () => ({ close() {} }),
         exportHref: () => "#",
@@ -142,7 +212,7 @@ const LocalBackend = (() => {
 
     return {
       kind: "local",
-      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: false, review: false },
+      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: false, review: true },
       site: {
         play: (g, params) => page("play.html", Object.assign({ game: g }, params || {})),
         game: () => new URLSearchParams(location.search).get("game") || "",

@@ -10,7 +10,10 @@
 //!   that [`Games`] wrote, so the page never blocks. A search has its time limit; to stop one
 //!   earlier the page ends the worker and starts another (the worker keeps no state).
 //!
-//! Analysis and review (issue 34) are not built yet; they belong here as further job kinds
+//! - in a second Web Worker, [`review_game`]: the game review (the server's judges over the
+//!   page's record, [`review`]), its progress posted per ply; the page ends that worker to cancel.
+//!
+//! Analysis (issue 34) is not built yet; it belongs here as a further job kind
 //! ([`job::JobKind`]), streamed through the same progress callback.
 //!
 //! Build: `scripts/site/build.sh OUT` (cargo for `wasm32-unknown-unknown`, then
@@ -22,6 +25,7 @@ pub mod bench;
 pub mod job;
 pub mod local;
 pub mod pack;
+pub mod review;
 
 use qiyi_web::error::ApiError;
 use wasm_bindgen::prelude::*;
@@ -163,6 +167,32 @@ pub fn run_job(job: &str, progress: &js_sys::Function) -> Result<String, JsError
         }
     };
     job.run(&report).map_err(js_error)
+}
+
+/// In the review worker: reviews the game of `record` (the page's stored record, JSON) with the
+/// server's judge for its game; `depth` < 0: the browser's default
+/// ([`review::BROWSER_XIANGQI_DEPTH`], [`review::BROWSER_CHECKERS_DEPTH`]; none for peg solitaire
+/// and aeroplane). `progress(done, total)`
+/// is called after each ply; a truthy answer stops the review before the next ply. Answers the
+/// Review JSON (as `GET /api/games/{id}/review` puts under `review`).
+#[wasm_bindgen]
+pub fn review_game(
+    record: &str,
+    depth: i32,
+    progress: &js_sys::Function,
+) -> Result<String, JsError> {
+    let depth = u32::try_from(depth).ok();
+    let mut report = |done: usize, total: usize| {
+        progress
+            .call2(
+                &JsValue::NULL,
+                &JsValue::from_f64(done as f64),
+                &JsValue::from_f64(total as f64),
+            )
+            .map(|v| v.is_truthy())
+            .unwrap_or(false)
+    };
+    review::review_record(record, depth, &mut report).map_err(js_error)
 }
 
 /// Whether a job for `game` needs data the worker has not loaded yet: the aeroplane tables

@@ -46,8 +46,10 @@
 //                                    resolves core's Review JSON (per ply: mover, move, best move
 //                                    and line, values before/after, class; per player: accuracy,
 //                                    luck, skill); the server's is built (review.js shows it)
-//   game.reviewState()               the stored review or the running one's state (server)
-//   game.cancelReview()              cancels the running review (server)
+//   game.reviewState()               the stored review or the running one's state
+//   game.cancelReview()              cancels the running review
+//   (both back ends: the server's in the background; the static site's in a Web Worker, kept in
+//   localStorage with the game)
 // Both take the position from the game handle; a back end without them leaves them undefined.
 "use strict";
 

@@ -38,6 +38,7 @@ pub mod games;
 pub mod generic;
 #[cfg(feature = "server")]
 pub mod host;
+pub mod judges;
 #[cfg(feature = "server")]
 pub mod live;
 #[cfg(feature = "server")]

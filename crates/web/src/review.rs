@@ -8,7 +8,8 @@
 //! SHA-256 of the record it judged, so it is computed once and served to every later viewer until
 //! the game changes; a cancelled or failed review stores nothing.
 //!
-//! Which judge reviews which game is decided in one place, [`prepare`]: adding a game is one arm.
+//! Which judge reviews which game is decided in one place, [`prepare`] (in [`crate::judges`],
+//! shared with the static site's worker): adding a game is one arm.
 
 use crate::api::{parse_body, AppState};
 use crate::error::ApiError;
@@ -19,8 +20,6 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use qiyi_core::review::{ChanceVerdict, DecisionVerdict, Judge, Review};
-use qiyi_core::{Game, Notation};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -190,156 +189,7 @@ impl Reviews {
     }
 }
 
-/// A review ready to run: it takes a progress callback `(plies done, plies)`.
-pub type ReviewTask =
-    Box<dyn FnOnce(&mut dyn FnMut(usize, usize)) -> Result<Review, String> + Send>;
-
-/// The games the server reviews (the others answer "not reviewed yet").
-pub const REVIEWED: &[&str] = &["checkers", "peg-solitaire", "aeroplane"];
-
-fn bad_record(e: impl std::fmt::Display) -> ApiError {
-    ApiError::Internal(format!(
-        "the stored record does not read back for review: {e}"
-    ))
-}
-
-fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
-    match depth {
-        Some(_) => Err(ApiError::BadRequest(format!(
-            "depth does not apply to {game}: its judge searches nothing"
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// Reads `record` (the game's export) with `game`'s record reader and prepares its judge:
-/// checkers at `depth` (default [`qiyi_checkers::review::DEFAULT_DEPTH`], 1 to
-/// [`qiyi_checkers::review::MAX_REVIEW_DEPTH`]; its searches stop when `cancel` is raised), peg
-/// solitaire's exact solver and aeroplane's win-chance model (no depth). Xiangqi and Chinese
-/// checkers answer [`ApiError::NotSupported`] until their judges exist.
-pub fn prepare(
-    game: &str,
-    record: &str,
-    depth: Option<u32>,
-    cancel: Arc<AtomicBool>,
-) -> Result<ReviewTask, ApiError> {
-    match game {
-        "checkers" => {
-            use qiyi_checkers::review::{
-                check_limits, read_record, review_game, JudgeOptions, DEFAULT_DEPTH,
-            };
-            let mut limits = qiyi_core::search::SearchLimits::depth(depth.unwrap_or(DEFAULT_DEPTH));
-            check_limits(&limits).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-            limits.stop = Some(cancel);
-            let r = read_record(record).map_err(bad_record)?;
-            let options = JudgeOptions {
-                limits,
-                ..JudgeOptions::default()
-            };
-            let start = qiyi_checkers::Checkers::from_board(r.start);
-            Ok(Box::new(move |p| {
-                review_game(&start, &r.moves, &options, p).map_err(|e| e.to_string())
-            }))
-        }
-        // The crates' own `review_game` with the judge wrapped so that a cancel ends the review
-        // at the next ply (these judges search nothing a stop flag could end).
-        "peg-solitaire" => {
-            no_depth(game, depth)?;
-            let (start, moves) =
-                qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
-            Ok(Box::new(move |p| {
-                let mut judge = Cancellable {
-                    inner: qiyi_peg_solitaire::review::PegJudge::new(),
-                    cancel,
-                };
-                qiyi_core::review::review(
-                    "peg-solitaire",
-                    "exact (fewest pegs reachable)",
-                    &start,
-                    &moves,
-                    &mut judge,
-                    |pos, m| pos.move_to_text(m),
-                    p,
-                )
-                .map_err(|e| e.to_string())
-            }))
-        }
-        "aeroplane" => {
-            no_depth(game, depth)?;
-            let (start, moves) = qiyi_aeroplane::review::read_record(record).map_err(bad_record)?;
-            let inner = qiyi_aeroplane::review::AeroJudge::new(&start.rules())
-                .map_err(|e| ApiError::Internal(format!("the aeroplane judge: {e}")))?;
-            Ok(Box::new(move |p| {
-                let mut judge = Cancellable { inner, cancel };
-                qiyi_core::review::review(
-                    "aeroplane",
-                    "win-chance model of the best player",
-                    &start,
-                    &moves,
-                    &mut judge,
-                    |pos, m| pos.move_to_text(m),
-                    p,
-                )
-                .map_err(|e| e.to_string())
-            }))
-        }
-        other => Err(ApiError::NotSupported(format!(
-            "reviewing {other} is not built yet (reviewed: {})",
-            REVIEWED.join(", ")
-        ))),
-    }
-}
-
-/// A judge that ends the review at the next ply once `cancel` is raised.
-struct Cancellable<J> {
-    inner: J,
-    cancel: Arc<AtomicBool>,
-}
-
-/// The wrapped judge's error, or the cancel.
-#[derive(Debug, thiserror::Error)]
-enum Stopped<E: std::error::Error + 'static> {
-    #[error("the review was cancelled")]
-    Cancelled,
-    #[error(transparent)]
-    Judge(E),
-}
-
-impl<J> Cancellable<J> {
-    fn check<E: std::error::Error + 'static>(&self) -> Result<(), Stopped<E>> {
-        if self.cancel.load(Ordering::Relaxed) {
-            Err(Stopped::Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-impl<G: Game, J: Judge<G>> Judge<G> for Cancellable<J> {
-    type Error = Stopped<J::Error>;
-
-    fn unit(&self) -> &'static str {
-        self.inner.unit()
-    }
-
-    fn decision(
-        &mut self,
-        pos: &G,
-        played: G::Move,
-    ) -> Result<DecisionVerdict<G::Move>, Self::Error> {
-        self.check()?;
-        self.inner.decision(pos, played).map_err(Stopped::Judge)
-    }
-
-    fn chance(&mut self, pos: &G, outcome: G::Move) -> Result<ChanceVerdict, Self::Error> {
-        self.check()?;
-        self.inner.chance(pos, outcome).map_err(Stopped::Judge)
-    }
-
-    fn result(&self, pos: &G) -> Vec<f64> {
-        self.inner.result(pos)
-    }
-}
+pub use crate::judges::{prepare, ReviewTask, REVIEWED};
 
 /// `POST /api/games/{id}/review` body.
 #[derive(Debug, Default, Deserialize)]
