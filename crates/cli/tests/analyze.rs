@@ -1,0 +1,116 @@
+//! `qiyi analyze`: multi-PV for Xiangqi and checkers, and bad input ending with
+//! `qiyi: error: ...` (or clap's usage error) and exit code 2, never a panic.
+
+use std::process::Command;
+
+/// Runs `qiyi ARGS`; returns (exit code, stdout, stderr).
+fn qiyi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .output()
+        .expect("the qiyi binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The JSON object on the last line of stdout.
+fn last_json(out: &str) -> serde_json::Value {
+    let line = out.lines().last().expect("a line of output");
+    serde_json::from_str(line).expect("JSON")
+}
+
+fn check_lines(v: &serde_json::Value, n: usize) {
+    let lines = v["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), n, "{v}");
+    assert_eq!(v["bestmove"], lines[0]["move"]);
+    let scores: Vec<i64> = lines
+        .iter()
+        .map(|l| l["score"].as_i64().expect("score"))
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    let mut moves: Vec<&str> = lines
+        .iter()
+        .map(|l| l["move"].as_str().expect("move"))
+        .collect();
+    moves.sort_unstable();
+    moves.dedup();
+    assert_eq!(moves.len(), n, "distinct root moves");
+}
+
+#[test]
+fn xiangqi_multipv_reports_three_sorted_lines_and_matches_single_pv() {
+    let args = [
+        "analyze",
+        "xiangqi",
+        "--depth",
+        "3",
+        "--threads",
+        "1",
+        "--hash",
+        "8",
+    ];
+    let (code, out, err) = qiyi(&[&args[..], &["--multipv", "3", "--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let multi = last_json(&out);
+    check_lines(&multi, 3);
+    let (code, out, err) = qiyi(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let single = last_json(&out);
+    assert_eq!(single["bestmove"], multi["bestmove"]);
+    assert_eq!(single["score"], multi["score"]);
+    let (code, out, _) = qiyi(&[&args[..], &["--multipv", "2"]].concat());
+    assert_eq!(code, 0);
+    assert!(out.contains("depth  3  multipv 2"), "{out}");
+}
+
+#[test]
+fn checkers_multipv_reports_sorted_lines_and_matches_single_pv() {
+    let args = ["analyze", "checkers", "--depth", "5", "--threads", "1"];
+    let (code, out, err) = qiyi(&[&args[..], &["--multipv", "4", "--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let multi = last_json(&out);
+    check_lines(&multi, 4);
+    let (code, out, err) = qiyi(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let single = last_json(&out);
+    assert_eq!(single["bestmove"], multi["bestmove"]);
+    assert_eq!(single["score"], multi["score"]);
+}
+
+#[test]
+fn multipv_out_of_range_or_unsupported_is_exit_2() {
+    for game in ["xiangqi", "checkers"] {
+        for n in ["0", "11", "x"] {
+            let (code, _, err) = qiyi(&["analyze", game, "--depth", "2", "--multipv", n]);
+            assert_eq!(code, 2, "{game} {n}: {err}");
+            assert!(err.contains("multipv"), "{err}");
+        }
+    }
+    let (code, _, err) = qiyi(&[
+        "analyze",
+        "xiangqi",
+        "--depth",
+        "2",
+        "--multipv",
+        "3",
+        "--level",
+        "seed",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("qiyi: error:"), "{err}");
+    let (code, _, err) = qiyi(&[
+        "analyze",
+        "checkers",
+        "--depth",
+        "2",
+        "--multipv",
+        "3",
+        "--search",
+        "core",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("qiyi: error:"), "{err}");
+}
