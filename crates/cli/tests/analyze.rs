@@ -114,3 +114,34 @@ fn multipv_out_of_range_or_unsupported_is_exit_2() {
     assert_eq!(code, 2);
     assert!(err.starts_with("qiyi: error:"), "{err}");
 }
+
+#[test]
+fn peg_solitaire_analysis_is_exact_per_move() {
+    let (code, out, err) = qiyi(&["analyze", "peg-solitaire", "--board", "triangle", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(v["solvable"], true);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["pegs"], 14);
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 2);
+    assert!(moves.iter().all(|m| m["solvable"] == true));
+    // Two pegs apart with no jump: not solvable, no move.
+    let (code, out, err) = qiyi(&["analyze", "peg", "--position", "o.o", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(v["solvable"], false);
+    assert_eq!(v["fewest_pegs"], 2);
+    assert!(v["bestmove"].is_null());
+    // Three in a row: one jump leaves one peg, none other does.
+    let (code, out, err) = qiyi(&["analyze", "peg", "--position", "oo.", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(v["solvable"], true);
+    assert_eq!(v["bestmove"], "a1-c1");
+    for bad in [["--position", "x!/o"], ["--board", "nosuch"]] {
+        let (code, _, err) = qiyi(&[&["analyze", "peg"][..], &bad[..]].concat());
+        assert_eq!(code, 2, "{err}");
+        assert!(err.starts_with("qiyi: error:"), "{err}");
+    }
+}
