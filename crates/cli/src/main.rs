@@ -176,6 +176,8 @@ enum AnalyzeGame {
     /// Peg solitaire: solvable or not, the best move, each move's verdict (exact).
     #[command(name = "peg-solitaire", alias = "peg")]
     PegSolitaire(peg_solitaire::AnalyzeArgs),
+    /// Aeroplane chess: every choice's win chance for one roll.
+    Aeroplane(aeroplane::AnalyzeArgs),
 }
 
 /// Arguments of `qiyi match`: the game and its own options.
@@ -309,6 +311,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyzeGame::Xiangqi(a) => xiangqi_engine::analyze(g, a),
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
             AnalyzeGame::PegSolitaire(a) => peg_solitaire::analyze(g, a),
+            AnalyzeGame::Aeroplane(a) => aeroplane::analyze(g, a),
         },
         Command::Review(a) => review::review(g, a),
         Command::Calibrate(a) => calibrate::calibrate(g, a),

@@ -145,3 +145,67 @@ fn peg_solitaire_analysis_is_exact_per_move() {
         assert!(err.starts_with("qiyi: error:"), "{err}");
     }
 }
+
+const AERO: &str = "standard players=4 move=0 roll=0 sixes=0 moved=0 places=0,0,0,0 planes=3,12,H,H/7,H,H,H/H,H,H,H/20,H,H,H";
+
+#[test]
+fn aeroplane_analysis_gives_every_choice_a_win_chance() {
+    let (code, out, err) = qiyi(&[
+        "analyze",
+        "aeroplane",
+        "--position",
+        AERO,
+        "--roll",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    let choices = v["choices"].as_array().expect("choices");
+    assert!(
+        choices.len() >= 3,
+        "a six moves either plane or takes one off: {v}"
+    );
+    let best = choices
+        .iter()
+        .max_by(|a, b| {
+            a["win"]
+                .as_f64()
+                .partial_cmp(&b["win"].as_f64())
+                .expect("numbers")
+        })
+        .expect("a choice");
+    assert_eq!(v["bestmove"], best["plane"]);
+    for c in choices {
+        let wins: f64 = c["wins"]
+            .as_array()
+            .expect("wins")
+            .iter()
+            .map(|w| w.as_f64().expect("f64"))
+            .sum();
+        assert!((wins - 1.0).abs() < 1e-9, "{c}");
+    }
+    assert_eq!(v["exact"], false);
+    let (code, out, _) = qiyi(&[
+        "analyze",
+        "aeroplane",
+        "--position",
+        AERO,
+        "--roll",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        last_json(&out)["choices"]
+            .as_array()
+            .expect("choices")
+            .len(),
+        2,
+        "no take-off on a 2"
+    );
+    for (pos, roll) in [(AERO, "7"), (AERO, "0"), ("bogus", "2")] {
+        let (code, _, err) = qiyi(&["analyze", "aeroplane", "--position", pos, "--roll", roll]);
+        assert_eq!(code, 2, "{err}");
+    }
+}
