@@ -110,6 +110,10 @@ impl Decision {
     }
 }
 
+/// One choice as [`AeroJudge::choice_values`] sees it: the plane, every player's win chance
+/// after it, and the mover's expected turns to finish.
+pub type ChoiceValue = (u8, Vec<f64>, f64);
+
 /// The aeroplane judge: the win-chance model behind the `best` player (see the module doc).
 pub struct AeroJudge {
     model: WinModel<'static>,
@@ -208,7 +212,7 @@ impl AeroJudge {
     pub fn choice_values(
         &mut self,
         pos: &Aero,
-    ) -> Result<(Vec<(u8, Vec<f64>, f64)>, usize), AeroJudgeError> {
+    ) -> Result<(Vec<ChoiceValue>, usize), AeroJudgeError> {
         let d = self.decide(pos)?;
         let n = pos.players();
         let list = d.choices[..d.len]

@@ -146,7 +146,7 @@ fn cap_and_sort<M>(lines: &mut [PvLine<M>]) {
     if lines.len() < 2 {
         return;
     }
-    lines[1..].sort_by(|a, b| b.score.cmp(&a.score));
+    lines[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
     for i in 1..lines.len() {
         let above = lines[i - 1].score;
         if lines[i].score > above {

@@ -442,7 +442,7 @@ impl<'a, G: CheckersNode, E: Evaluator<G>> Worker<'a, G, E> {
         self.moves[ply] = moves;
         self.order[ply] = order;
         // A root restricted to some moves is not the position's value: keep it out of the table.
-        if main && !(ply == 0 && !self.exclude.is_empty()) {
+        if main && (ply != 0 || self.exclude.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {
