@@ -110,6 +110,10 @@ impl Decision {
     }
 }
 
+/// One choice as [`AeroJudge::choice_values`] sees it: the plane, every player's win chance
+/// after it, and the mover's expected turns to finish.
+pub type ChoiceValue = (u8, Vec<f64>, f64);
+
 /// The aeroplane judge: the win-chance model behind the `best` player (see the module doc).
 pub struct AeroJudge {
     model: WinModel<'static>,
@@ -202,6 +206,22 @@ impl AeroJudge {
     }
 
     /// Values every choice of the decision node `pos`.
+    /// Every choice of the player to move for the roll already on `pos` (a decision node):
+    /// the plane, every player's win chance after it (the review's model) and the mover's
+    /// expected turns to finish, in the order of [`Aero::choices`]; the index of the best.
+    pub fn choice_values(
+        &mut self,
+        pos: &Aero,
+    ) -> Result<(Vec<ChoiceValue>, usize), AeroJudgeError> {
+        let d = self.decide(pos)?;
+        let n = pos.players();
+        let list = d.choices[..d.len]
+            .iter()
+            .map(|&(c, w, t)| (c, w[..n].to_vec(), t))
+            .collect();
+        Ok((list, d.best))
+    }
+
     fn decide(&mut self, pos: &Aero) -> Result<Decision, AeroJudgeError> {
         if let Some((_, d)) = self.cache.iter().find(|(p, _)| p == pos) {
             return Ok(*d);

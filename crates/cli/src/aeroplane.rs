@@ -294,3 +294,113 @@ pub fn bench(g: &Global, a: BenchArgs) -> Result<()> {
         "best_decision_ms_max": 1e3 * worst,
     }))
 }
+
+/// Options of `qiyi analyze aeroplane`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The position (the record's position text, e.g. as `qiyi` writes it), a roll to come.
+    #[arg(long)]
+    pub position: String,
+    /// The face rolled (1-6).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub roll: u8,
+}
+
+/// One choice for the roll.
+#[derive(serde::Serialize)]
+struct ChoiceReport {
+    /// The plane moved (`a`-`d`).
+    plane: String,
+    /// The mover's win chance after it.
+    win: f64,
+    /// Every player's win chance after it.
+    wins: Vec<f64>,
+    /// The mover's expected turns to finish after it.
+    turns: f64,
+}
+
+/// What `qiyi analyze aeroplane` reports.
+#[derive(serde::Serialize)]
+struct AeroAnalyzeReport {
+    game: &'static str,
+    position: String,
+    roll: u8,
+    /// The player to move.
+    player: usize,
+    /// The best choice (`None` when the roll leaves no choice to make).
+    bestmove: Option<String>,
+    choices: Vec<ChoiceReport>,
+    /// The chances come from the review's model (the `best` player's), not an exact solve.
+    exact: bool,
+    judge: &'static str,
+}
+
+/// Runs `qiyi analyze aeroplane`: every choice's win chance for one roll.
+pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
+    use qiyi_aeroplane::review::AeroJudge;
+    use qiyi_aeroplane::{Aero, AeroMove};
+    use qiyi_core::{Game, Notation, Turn};
+    let pos = Aero::from_text(&a.position).map_err(|e| anyhow::anyhow!("bad --position: {e}"))?;
+    if pos.turn() != Turn::Chance {
+        anyhow::bail!(
+            "bad --position: a roll must be next (this position waits for a choice or is over)"
+        );
+    }
+    let mut faces = Vec::new();
+    pos.chance_outcomes(&mut faces);
+    let roll = AeroMove::Roll(a.roll);
+    if !faces.iter().any(|&(m, _)| m == roll) {
+        anyhow::bail!("the roll {} cannot happen here", a.roll);
+    }
+    let player = pos.to_move();
+    let mut after = pos;
+    after.play(roll);
+    let mut judge = AeroJudge::new(&pos.rules()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (choices, best) = if matches!(after.turn(), Turn::Player(_)) {
+        let (list, best) = judge
+            .choice_values(&after)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let choices: Vec<ChoiceReport> = list
+            .into_iter()
+            .map(|(c, w, t)| ChoiceReport {
+                plane: after.move_to_text(AeroMove::Plane(c)),
+                win: w.get(player).copied().unwrap_or(0.0),
+                wins: w,
+                turns: t,
+            })
+            .collect();
+        let best = choices.get(best).map(|c| c.plane.clone());
+        (choices, best)
+    } else {
+        (Vec::new(), None)
+    };
+    let report = AeroAnalyzeReport {
+        game: "aeroplane",
+        position: pos.to_text(),
+        roll: a.roll,
+        player,
+        bestmove: best,
+        choices,
+        exact: false,
+        judge: "the review's win-chance model (the `best` player's, strength 1)",
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!("player {} rolls {}", report.player, report.roll);
+    if report.choices.is_empty() {
+        println!("no choice to make with this roll");
+    }
+    for c in &report.choices {
+        println!(
+            "  plane {}  win {:5.1}%  turns {:.2}",
+            c.plane,
+            100.0 * c.win,
+            c.turns
+        );
+    }
+    if let Some(b) = &report.bestmove {
+        println!("bestmove {b}");
+    }
+    Ok(())
+}

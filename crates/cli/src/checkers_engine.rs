@@ -2,7 +2,9 @@
 //! `qiyi egdb build checkers`, `qiyi hub` (Hub protocol), `qiyi book checkers`,
 //! `qiyi tune checkers`.
 
-use crate::common::{analyze_limits, print_depth, print_json, progress, AnalyzeReport, Global};
+use crate::common::{
+    analyze_limits, multipv_report, print_depth, print_json, progress, AnalyzeReport, Global,
+};
 use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
@@ -82,6 +84,9 @@ pub struct AnalyzeArgs {
     /// search) or switches such as `nolmr:noprune` (see `qiyi match --help`).
     #[arg(long, default_value = "default")]
     search: String,
+    /// Report the best N root moves (1-10), each with its score and line, depth by depth.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=10))]
+    multipv: u8,
 }
 
 /// Reads `--search`.
@@ -116,6 +121,18 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let search = search_choice(&args.search)?;
     let mut engine = Engine::with_search(lv, g.threads(), Weights::default(), db, &eval, &search);
     let json = g.json;
+    if args.multipv > 1 {
+        if !engine.has_multipv() {
+            bail!("--multipv needs a level 1-10 and --search default (the seed level and core's searcher report one line)");
+        }
+        return multipv_report(
+            json,
+            |on| engine.multipv(&pos, &limits, usize::from(args.multipv), on),
+            |pv| pv_text(&pos, pv),
+            pos.fen(),
+            args.level,
+        );
+    }
     let result = engine.analyse(&pos, &limits, |info| {
         if !json {
             print_depth(info, &pv_text(&pos, &info.pv));

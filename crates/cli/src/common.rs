@@ -99,6 +99,104 @@ pub struct AnalyzeReport {
     pub fen: String,
     /// The level used.
     pub level: String,
+    /// With `--multipv N`: the top root moves at the last completed depth, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<LineReport>>,
+}
+
+/// One line of a multi-PV report.
+#[derive(Serialize)]
+pub struct LineReport {
+    /// The root move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Score from the side to move's view.
+    pub score: i32,
+    /// Whether the line's own search scored higher and `score` was capped at the line above's.
+    pub capped: bool,
+    /// The line in the game's notation.
+    pub pv: Vec<String>,
+}
+
+/// Runs `--multipv` and writes its report: each depth's lines (unless `json`), and the report
+/// of the last completed depth. `notation` writes a line in the game's notation.
+pub fn multipv_report<M>(
+    json: bool,
+    run: impl FnOnce(
+        &mut dyn FnMut(&qiyi_core::search::multipv::MultiPvInfo<M>),
+    ) -> Option<qiyi_core::search::multipv::MultiPvInfo<M>>,
+    notation: impl Fn(&[M]) -> Vec<String>,
+    fen: String,
+    level: String,
+) -> anyhow::Result<()> {
+    let mut on_depth = |info: &qiyi_core::search::multipv::MultiPvInfo<M>| {
+        if !json {
+            for (i, l) in info.lines.iter().enumerate() {
+                println!(
+                    "depth {:>2}  multipv {}  score {:>6}{}  nodes {:>10}  time {:>6} ms  pv {}",
+                    info.depth,
+                    i + 1,
+                    l.score,
+                    if l.capped { "+" } else { " " },
+                    info.stats.nodes,
+                    info.stats.time.as_millis(),
+                    notation(&l.pv).join(" ")
+                );
+            }
+        }
+    };
+    let result = run(&mut on_depth);
+    let report = match result {
+        None => AnalyzeReport {
+            bestmove: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            nps: 0,
+            ms: 0,
+            pv: Vec::new(),
+            fen,
+            level,
+            lines: Some(Vec::new()),
+        },
+        Some(info) => {
+            let lines: Vec<LineReport> = info
+                .lines
+                .iter()
+                .map(|l| {
+                    let pv = notation(&l.pv);
+                    LineReport {
+                        mv: pv.first().cloned().unwrap_or_default(),
+                        score: l.score,
+                        capped: l.capped,
+                        pv,
+                    }
+                })
+                .collect();
+            AnalyzeReport {
+                bestmove: lines.first().map(|l| l.mv.clone()),
+                score: lines.first().map_or(0, |l| l.score),
+                depth: info.depth,
+                seldepth: info.stats.seldepth,
+                nodes: info.stats.nodes,
+                nps: info.stats.nps(),
+                ms: info.stats.time.as_millis(),
+                pv: lines.first().map(|l| l.pv.clone()).unwrap_or_default(),
+                fen,
+                level,
+                lines: Some(lines),
+            }
+        }
+    };
+    if !json {
+        if let Some(lines) = &report.lines {
+            for (i, l) in lines.iter().enumerate() {
+                println!("line {}: {} (score {})", i + 1, l.mv, l.score);
+            }
+        }
+    }
+    report.print(json)
 }
 
 impl AnalyzeReport {
@@ -121,6 +219,7 @@ impl AnalyzeReport {
             pv,
             fen,
             level,
+            lines: None,
         }
     }
 

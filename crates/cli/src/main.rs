@@ -173,6 +173,11 @@ enum AnalyzeGame {
     Xiangqi(xiangqi_engine::AnalyzeArgs),
     /// English checkers.
     Checkers(checkers_engine::AnalyzeArgs),
+    /// Peg solitaire: solvable or not, the best move, each move's verdict (exact).
+    #[command(name = "peg-solitaire", alias = "peg")]
+    PegSolitaire(peg_solitaire::AnalyzeArgs),
+    /// Aeroplane chess: every choice's win chance for one roll.
+    Aeroplane(aeroplane::AnalyzeArgs),
 }
 
 /// Arguments of `qiyi match`: the game and its own options.
@@ -305,6 +310,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Analyze(args) => match args.game {
             AnalyzeGame::Xiangqi(a) => xiangqi_engine::analyze(g, a),
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
+            AnalyzeGame::PegSolitaire(a) => peg_solitaire::analyze(g, a),
+            AnalyzeGame::Aeroplane(a) => aeroplane::analyze(g, a),
         },
         Command::Review(a) => review::review(g, a),
         Command::Calibrate(a) => calibrate::calibrate(g, a),

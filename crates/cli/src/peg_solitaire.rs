@@ -335,3 +335,135 @@ fn run_classify(g: &Global, b: &Board, budget: u64) -> anyhow::Result<()> {
         }),
     )
 }
+
+/// Options of `qiyi analyze peg-solitaire`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The position as a board picture (`o` peg, `.` hole, space no hole; rows separated by
+    /// newlines or `/`), or a file holding one. Default: the start of `--board`.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Board when no `--position` is given: english, french, wiegleb, diamond, triangle,
+    /// triangle:N.
+    #[arg(long, default_value = "english")]
+    pub board: String,
+}
+
+/// One legal move and what is left after it.
+#[derive(serde::Serialize)]
+struct PegMoveReport {
+    #[serde(rename = "move")]
+    mv: String,
+    /// The fewest pegs reachable after the move (exact).
+    fewest_pegs: u32,
+    /// Whether one peg can still remain after it.
+    solvable: bool,
+}
+
+/// What `qiyi analyze peg-solitaire` reports.
+#[derive(serde::Serialize)]
+struct PegAnalyzeReport {
+    game: &'static str,
+    position: String,
+    pegs: u32,
+    /// Whether one peg can remain (exact: an exhaustive search with a memo).
+    solvable: bool,
+    /// The fewest pegs reachable from here.
+    fewest_pegs: u32,
+    /// Always true: the solver's search is exhaustive.
+    exact: bool,
+    /// A move keeping the fewest pegs (`None` when no jump is left).
+    bestmove: Option<String>,
+    moves: Vec<PegMoveReport>,
+    /// Positions the solver expanded.
+    nodes: u64,
+}
+
+/// Reads `--position` (a picture, a file holding one, rows split by `/` allowed) or the start
+/// of `--board`.
+fn analyze_position(a: &AnalyzeArgs) -> anyhow::Result<qiyi_peg_solitaire::PegPosition> {
+    use qiyi_core::Notation;
+    use qiyi_peg_solitaire::PegPosition;
+    match &a.position {
+        None => {
+            let board = Board::named(&a.board)
+                .map_err(|e| anyhow::anyhow!("bad --board '{}': {e}", a.board))?;
+            Ok(PegPosition::start(std::sync::Arc::new(board)))
+        }
+        Some(p) => {
+            let path = std::path::Path::new(p);
+            let text = if !p.contains(['/', '\n']) && path.is_file() {
+                std::fs::read_to_string(path).with_context(|| format!("reading {p}"))?
+            } else {
+                p.replace('/', "\n")
+            };
+            PegPosition::from_text(&text).map_err(|e| anyhow::anyhow!("bad --position: {e}"))
+        }
+    }
+}
+
+/// Runs `qiyi analyze peg-solitaire`: solvable or not, the best move, and for every legal move
+/// whether one peg can still remain after it (all exact, from the review's exhaustive judge).
+pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
+    use qiyi_core::{Game, Notation};
+    use qiyi_peg_solitaire::review::PegJudge;
+    let pos = analyze_position(&a)?;
+    let mut judge = PegJudge::new();
+    let fewest = judge.fewest_pegs(&pos);
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    let mut moves: Vec<PegMoveReport> = legal
+        .iter()
+        .map(|&m| {
+            let f = judge.fewest_pegs(&pos.after(m));
+            PegMoveReport {
+                mv: pos.move_to_text(m),
+                fewest_pegs: f,
+                solvable: f == 1,
+            }
+        })
+        .collect();
+    moves.sort_by_key(|m| m.fewest_pegs);
+    let report = PegAnalyzeReport {
+        game: "peg-solitaire",
+        position: pos.to_text(),
+        pegs: pos.peg_count(),
+        solvable: fewest == 1,
+        fewest_pegs: fewest,
+        exact: true,
+        bestmove: moves.first().map(|m| m.mv.clone()),
+        moves,
+        nodes: judge.nodes,
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!("{}", report.position);
+    println!(
+        "{} pegs; {} (fewest pegs reachable: {}, exact)",
+        report.pegs,
+        if report.solvable {
+            "solvable"
+        } else {
+            "not solvable"
+        },
+        report.fewest_pegs
+    );
+    for m in &report.moves {
+        println!(
+            "  {:<8} {:<13} fewest pegs {}",
+            m.mv,
+            if m.solvable {
+                "solvable"
+            } else {
+                "not solvable"
+            },
+            m.fewest_pegs
+        );
+    }
+    match &report.bestmove {
+        Some(m) => println!("bestmove {m}"),
+        None => println!("no jump left"),
+    }
+    Ok(())
+}

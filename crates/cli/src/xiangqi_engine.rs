@@ -1,6 +1,8 @@
 //! `qiyi uci`, `qiyi ucci` and `qiyi analyze xiangqi`: the Xiangqi engine from the command line.
 
-use crate::common::{analyze_limits, print_depth, print_json, AnalyzeReport, Global};
+use crate::common::{
+    analyze_limits, multipv_report, print_depth, print_json, AnalyzeReport, Global,
+};
 use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
@@ -55,6 +57,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
+    /// Report the best N root moves (1-10), each with its score and line, depth by depth.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=10))]
+    multipv: u8,
 }
 
 /// Analyses one position, printing each depth and the best move.
@@ -69,6 +74,19 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     };
     let mut engine = Engine::new(config);
     let json = g.json;
+    if args.multipv > 1 {
+        if !engine.has_multipv() {
+            bail!("--multipv needs a level 1-10 (the seed level's searcher reports one line)");
+        }
+        let notation = |pv: &[qiyi_xiangqi::Move]| pv.iter().map(|m| m.to_string()).collect();
+        return multipv_report(
+            json,
+            |on| engine.multipv(&pos, &limits, usize::from(args.multipv), on),
+            notation,
+            pos.to_fen(),
+            args.level,
+        );
+    }
     let result = engine.think(&pos, &limits, |info| {
         if !json {
             let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();

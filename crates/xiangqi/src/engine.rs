@@ -20,6 +20,7 @@ use crate::search::XiangqiSearch;
 use qiyi_core::eval::{Evaluator, Score};
 use qiyi_core::platform::Instant;
 use qiyi_core::rng::splitmix64;
+use qiyi_core::search::multipv::{multipv, MultiPvInfo};
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 use std::time::Duration;
 
@@ -298,6 +299,54 @@ impl Engine {
             Inner::Seed(s) => s.search(pos, &limits, on_info),
             Inner::Strong(s) => s.search(pos, &limits, on_info),
         }
+    }
+}
+
+impl Engine {
+    /// Whether [`Engine::multipv`] can report more than one line (every level but `seed`, whose
+    /// generic searcher cannot leave root moves out).
+    pub fn has_multipv(&self) -> bool {
+        matches!(self.inner, Inner::Strong(_))
+    }
+
+    /// The best `lines` root moves (1 to [`qiyi_core::search::multipv::MAX_LINES`]), each with its score and line, depth by
+    /// depth (`on_depth` sees each completed depth): at every depth the table is cleared and the
+    /// root searched again without the moves already found, so the first line is exactly the
+    /// single-PV search to that depth. The level's depth cap applies. `None` when the side to
+    /// move has no legal move. At the `seed` level only the first line is reported.
+    pub fn multipv(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        lines: usize,
+        on_depth: impl FnMut(&MultiPvInfo<Move>),
+    ) -> Option<MultiPvInfo<Move>> {
+        let mut limits = limits.clone();
+        if let Some(cap) = self.config.level.depth_cap() {
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        }
+        let legal = pos.legal_move_list().len();
+        let lines = if self.has_multipv() { lines } else { 1 };
+        let inner = std::cell::RefCell::new(&mut self.inner);
+        multipv(
+            &limits,
+            lines,
+            legal,
+            || match &mut **inner.borrow_mut() {
+                Inner::Seed(s) => s.clear(),
+                Inner::Strong(s) => s.clear(),
+            },
+            |excluded: &[Move], l: &SearchLimits| match &mut **inner.borrow_mut() {
+                Inner::Seed(s) => s.search(pos, l, |_| {}),
+                Inner::Strong(s) => {
+                    s.set_root_exclusions(excluded);
+                    let r = s.search(pos, l, |_| {});
+                    s.set_root_exclusions(&[]);
+                    r
+                }
+            },
+            on_depth,
+        )
     }
 }
 

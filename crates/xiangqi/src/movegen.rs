@@ -44,6 +44,19 @@ impl MoveList {
         self.len
     }
 
+    /// Keeps only the moves for which `keep` is true (in order).
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[n] = m;
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
     /// Whether the list is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {

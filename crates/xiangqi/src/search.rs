@@ -401,6 +401,8 @@ pub struct XiangqiSearch<E> {
     tt: Arc<TranspositionTable>,
     threads: usize,
     tweaks: SearchTweaks,
+    /// Root moves the next searches leave out (multi-PV: the lines already reported).
+    exclude: Vec<Move>,
 }
 
 impl<E: Evaluator<Position>> XiangqiSearch<E> {
@@ -411,7 +413,14 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
             tt: Arc::new(TranspositionTable::new(tt_mib.max(1))),
             threads: qiyi_core::platform::search_threads(threads),
             tweaks: SearchTweaks::default(),
+            exclude: Vec::new(),
         }
+    }
+
+    /// Leaves these root moves out of the following searches (empty: search every move). The
+    /// multi-PV search uses it to find the best move among those not yet reported.
+    pub fn set_root_exclusions(&mut self, moves: &[Move]) {
+        self.exclude = moves.to_vec();
     }
 
     /// Changes the search heuristics (for A/B tests).
@@ -439,7 +448,8 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
         self.tt.new_search();
         let shared = SearchControl::new(limits);
         let mut result = if self.threads == 1 {
-            Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks).iterate(pos, &mut on_info)
+            Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks, &self.exclude)
+                .iterate(pos, &mut on_info)
         } else {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..self.threads)
@@ -447,14 +457,16 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
                         let (shared, eval, tt) = (&shared, &self.eval, &*self.tt);
                         let pos = pos.clone();
                         let tweaks = self.tweaks;
+                        let exclude = &self.exclude[..];
                         scope.spawn(move || {
-                            let mut w = Worker::new(eval, tt, shared, id, tweaks);
+                            let mut w = Worker::new(eval, tt, shared, id, tweaks, exclude);
                             w.iterate(&pos, &mut |_: &SearchInfo<Move>| {}).stats
                         })
                     })
                     .collect();
-                let mut r = Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks)
-                    .iterate(pos, &mut on_info);
+                let mut r =
+                    Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks, &self.exclude)
+                        .iterate(pos, &mut on_info);
                 shared.stop.store(true, Ordering::Relaxed);
                 for h in helpers {
                     if let Ok(stats) = h.join() {
@@ -495,6 +507,8 @@ struct Worker<'a, E> {
     /// improving test.
     eval_stack: Vec<Score>,
     tweaks: SearchTweaks,
+    /// Root moves left out of this search.
+    exclude: &'a [Move],
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
@@ -506,6 +520,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         shared: &'a SearchControl,
         id: usize,
         tweaks: SearchTweaks,
+        exclude: &'a [Move],
     ) -> Self {
         Worker {
             eval,
@@ -526,6 +541,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             known_check: None,
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
             tweaks,
+            exclude,
         }
     }
 
@@ -795,6 +811,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
 
         let mut list = crate::movegen::MoveList::new();
         pos.generate_legal_with(&mut list, in_check);
+        if ply == 0 && !self.exclude.is_empty() {
+            list.retain(|m| !self.exclude.contains(&m));
+        }
         let n = list.len();
         if n == 0 {
             // Checkmate and stalemate both lose.
@@ -1016,6 +1035,10 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         } else {
             Some(encode(best_move))
         };
+        if ply == 0 && !self.exclude.is_empty() {
+            // A root restricted to some moves is not the position's value: keep it out.
+            return best;
+        }
         self.tt.store(
             key,
             mv,
@@ -1264,7 +1287,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let shared = SearchControl::new(&SearchLimits::default());
         let eval = Evaluation::default();
-        let mut w = Worker::new(&eval, &tt, &shared, 0, SearchTweaks::default());
+        let mut w = Worker::new(&eval, &tt, &shared, 0, SearchTweaks::default(), &[]);
         let m = mv(&pos, "h2e2");
         for bonus in [4000, 4000, -4000, 4000] {
             for _ in 0..2000 {

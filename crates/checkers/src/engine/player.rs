@@ -9,6 +9,7 @@ use super::search::{ConfigError, Search, SearchConfig, SelectiveStats};
 use crate::movegen::Move;
 use crate::rules::Checkers;
 use qiyi_core::learn::{LearnError, QuantNet};
+use qiyi_core::search::multipv::{multipv, MultiPvInfo};
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 use qiyi_core::Game;
 use std::sync::Arc;
@@ -411,6 +412,68 @@ impl Engine {
             Inner::CoreHand(s) => s.clear(),
             Inner::CoreNet(s, _) => s.clear(),
         }
+    }
+
+    /// Whether [`Engine::multipv`] can report more than one line (the checkers search can; the
+    /// seed level and `search=core`, core's generic searcher, cannot leave root moves out).
+    pub fn has_multipv(&self) -> bool {
+        matches!(self.inner, Inner::Hand(_) | Inner::Net(..))
+    }
+
+    /// The best `lines` root moves (1 to [`qiyi_core::search::multipv::MAX_LINES`]), each with
+    /// its score and line, depth by depth (`on_depth` sees each completed depth): at every depth
+    /// the tables are cleared and the root searched again without the moves already found, so the
+    /// first line is exactly [`Engine::analyse`] to that depth. The level's depth cap applies.
+    /// `None` when the side to move has no legal move. Without [`Engine::has_multipv`] only the
+    /// first line is reported.
+    pub fn multipv(
+        &mut self,
+        pos: &Checkers,
+        limits: &SearchLimits,
+        lines: usize,
+        on_depth: impl FnMut(&MultiPvInfo<Move>),
+    ) -> Option<MultiPvInfo<Move>> {
+        let mut limits = limits.clone();
+        let cap = self.level.max_depth();
+        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        let mut moves = Vec::new();
+        pos.board().generate(&mut moves);
+        let lines = if self.has_multipv() { lines } else { 1 };
+        let inner = std::cell::RefCell::new(&mut self.inner);
+        multipv(
+            &limits,
+            lines,
+            moves.len(),
+            || match &mut **inner.borrow_mut() {
+                Inner::Seed(s) => s.clear(),
+                Inner::Hand(s) => s.clear(),
+                Inner::Net(s, _) => s.clear(),
+                Inner::CoreHand(s) => s.clear(),
+                Inner::CoreNet(s, _) => s.clear(),
+            },
+            |excluded: &[Move], l: &SearchLimits| match &mut **inner.borrow_mut() {
+                Inner::Seed(s) => s.search(pos, l, |_| {}),
+                Inner::Hand(s) => {
+                    s.set_root_exclusions(excluded);
+                    let r = s.search(pos, l, |_| {});
+                    s.set_root_exclusions(&[]);
+                    r
+                }
+                Inner::Net(s, net) => {
+                    let root = NetPosition::new(pos.clone(), net.clone());
+                    s.set_root_exclusions(excluded);
+                    let r = s.search(&root, l, |_| {});
+                    s.set_root_exclusions(&[]);
+                    r
+                }
+                Inner::CoreHand(s) => s.search(pos, l, |_| {}),
+                Inner::CoreNet(s, net) => {
+                    let root = NetPosition::new(pos.clone(), net.clone());
+                    s.search(&root, l, |_| {})
+                }
+            },
+            on_depth,
+        )
     }
 
     /// Searches `pos` within `limits` (the level's depth cap applies) without the book or the

@@ -20,6 +20,7 @@ pub mod expectimax;
 pub mod mcts;
 pub mod minimax;
 pub mod montecarlo;
+pub mod multipv;
 pub mod nplayer;
 pub mod tt;
 

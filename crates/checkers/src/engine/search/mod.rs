@@ -86,6 +86,8 @@ pub struct Search<G: CheckersNode, E: Evaluator<G>> {
     tables: Tables,
     reductions: Reductions,
     last: SelectiveStats,
+    /// Root moves the next searches leave out (multi-PV: the lines already reported).
+    exclude: Vec<Move>,
     _g: std::marker::PhantomData<fn(G)>,
 }
 
@@ -99,6 +101,7 @@ impl<G: CheckersNode, E: Evaluator<G>> Search<G, E> {
             config,
             tables: Tables::default(),
             last: SelectiveStats::default(),
+            exclude: Vec::new(),
             _g: std::marker::PhantomData,
         }
     }
@@ -130,6 +133,12 @@ impl<G: CheckersNode, E: Evaluator<G>> Search<G, E> {
     /// What the selective ideas did in the last search.
     pub fn selective_stats(&self) -> &SelectiveStats {
         &self.last
+    }
+
+    /// Leaves these root moves out of the following searches (empty: search every move). The
+    /// multi-PV search uses it to find the best move among those not yet reported.
+    pub fn set_root_exclusions(&mut self, moves: &[Move]) {
+        self.exclude = moves.to_vec();
     }
 
     /// Forgets the table and the ordering tables (a new game).

@@ -48,6 +48,8 @@ pub(super) struct Worker<'a, G: CheckersNode, E: Evaluator<G>> {
     pv: Vec<Vec<Move>>,
     /// `prev[ply]`: the move that led to the node at `ply`.
     prev: Vec<Option<Move>>,
+    /// Root moves left out of this search.
+    exclude: &'a [Move],
     _g: std::marker::PhantomData<fn(G)>,
 }
 
@@ -76,6 +78,7 @@ impl<'a, G: CheckersNode, E: Evaluator<G>> Worker<'a, G, E> {
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             prev: vec![None; MAX_PLY + 2],
+            exclude: &s.exclude,
             _g: std::marker::PhantomData,
         }
     }
@@ -308,6 +311,9 @@ impl<'a, G: CheckersNode, E: Evaluator<G>> Worker<'a, G, E> {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         board.generate(&mut moves);
+        if ply == 0 && !self.exclude.is_empty() {
+            moves.retain(|m| !self.exclude.contains(m));
+        }
         if moves.is_empty() {
             self.moves[ply] = moves;
             return lost;
@@ -435,7 +441,8 @@ impl<'a, G: CheckersNode, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.moves[ply] = moves;
         self.order[ply] = order;
-        if main {
+        // A root restricted to some moves is not the position's value: keep it out of the table.
+        if main && (ply != 0 || self.exclude.is_empty()) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {
