@@ -22,7 +22,8 @@ Plies with a single legal move (`forced` in the review) are left out: they are b
         --games docs/data/xiangqi-vs-eleeye-100ms.pgn --depth 12 \
         --out docs/data/xiangqi-fsf-agreement.json
 
-`--from-fixture FILE` recomputes the report from a fixture written earlier (no engine needed).
+`--from-fixture FILE...` recomputes the report from fixtures written earlier (no engine needed;
+several make one combined report).
 Needs Python 3 only (no pyffish). Prints the figures and a table of disagreements (markdown).
 """
 import argparse
@@ -241,6 +242,30 @@ def collect(args):
     }
 
 
+def disagrees(r):
+    return (r["class"] == "blunder" and r["fsf_loss"] < BLUNDER) or (
+        r["class"] == "best" and r["fsf_loss"] >= INACCURACY)
+
+
+def recheck(fx, cmd, depth):
+    """Searches every disagreeing row again at `depth` (from its FEN, without the game's history)
+    and stores the FSF loss found there as `fsf_loss_recheck`."""
+    fsf = Fsf(cmd)
+    for r in fx["rows"]:
+        if not disagrees(r):
+            continue
+        fsf.new_game()
+        best, kind, val = fsf.search(r["fen"], [], depth)
+        if best == r["played"]:
+            pkind, pval = kind, val
+        else:
+            _, pkind, pval = fsf.search(r["fen"], [], depth, only=r["played"])
+        r["fsf_loss_recheck"] = round(max(0.0, score_win(kind, val) - score_win(pkind, pval)), 4)
+        r["fsf_best_recheck"] = best
+    fsf.quit()
+    fx["recheck_depth"] = depth
+
+
 def report(fx):
     rows = fx["rows"]
     by = {c: [r for r in rows if r["class"] == c] for c in CLASSES}
@@ -262,16 +287,23 @@ def report(fx):
         print(f"{c} (extra rows): {len(rs)}, FSF loss >= {INACCURACY} for {len(ge)} "
               f"{pct(len(ge), len(rs))}")
     print()
+    rd = fx.get("recheck_depth")
+    bad = [r for r in rows if disagrees(r)]
+    if rd:
+        held = [r for r in bad if disagrees(dict(r, fsf_loss=r.get("fsf_loss_recheck", 0.0)))]
+        print(f"disagreements still there at FSF depth {rd}: {len(held)}/{len(bad)}")
+    print()
+    extra = f" FSF loss at depth {rd} (its best) |" if rd else ""
     print("| game | ply | played | qiyi class (loss) | qiyi best | FSF best | FSF best score "
-          "| FSF played score | FSF loss |")
-    print("|---:|---:|---|---|---|---|---|---|---:|")
-    for r in rows:
-        bad = (r["class"] == "blunder" and r["fsf_loss"] < BLUNDER) or (
-            r["class"] == "best" and r["fsf_loss"] >= INACCURACY)
-        if bad:
-            print(f"| {r['game']} | {r['ply']} | {r['played']} | {r['class']} ({r['qiyi_loss']:.3f})"
-                  f" | {r['qiyi_best'] or ''} | {r['fsf_best']} | {r['fsf_best_score']} "
-                  f"| {r['fsf_played_score']} | {r['fsf_loss']:.3f} |")
+          f"| FSF played score | FSF loss |{extra}")
+    print("|---:|---:|---|---|---|---|---|---|---:|" + ("---:|" if rd else ""))
+    for r in bad:
+        tail = ""
+        if rd:
+            tail = f" {r.get('fsf_loss_recheck', 0.0):.3f} ({r.get('fsf_best_recheck', '')}) |"
+        print(f"| {r['game']} | {r['ply']} | {r['played']} | {r['class']} ({r['qiyi_loss']:.3f})"
+              f" | {r['qiyi_best'] or ''} | {r['fsf_best']} | {r['fsf_best_score']} "
+              f"| {r['fsf_played_score']} | {r['fsf_loss']:.3f} |{tail}")
 
 
 def main():
@@ -282,19 +314,36 @@ def main():
     ap.add_argument("--depth", type=int, default=12, help="Fairy-Stockfish's fixed depth")
     ap.add_argument("--review-depth", type=int, help="qiyi's review depth (default: its own)")
     ap.add_argument("--out", help="write the fixture (JSON) here")
-    ap.add_argument("--from-fixture", help="report on a fixture written earlier")
+    ap.add_argument("--recheck", type=int, metavar="DEPTH",
+                    help="search every disagreement again at this FSF depth (needs --fsf)")
+    ap.add_argument("--from-fixture", nargs="+", metavar="FIXTURE",
+                    help="report on fixtures written earlier (several: one combined report)")
     args = ap.parse_args()
     if args.from_fixture:
-        with open(args.from_fixture, encoding="utf8") as f:
-            fx = json.load(f)
+        fxs = []
+        for path in args.from_fixture:
+            with open(path, encoding="utf8") as f:
+                fxs.append(json.load(f))
+        fx = dict(fxs[0])
+        if len(fxs) > 1:
+            for key in ("games", "qiyi_review_depth", "fsf_depth"):
+                fx[key] = " + ".join(str(x[key]) for x in fxs)
+            for key in ("seconds_review", "seconds_fsf"):
+                fx[key] = round(sum(x[key] for x in fxs), 1)
+            fx["rows"] = [dict(r, game=f"{x['games']}:{r['game']}") for x in fxs
+                          for r in x["rows"]]
     else:
         if not (args.qiyi and args.fsf and args.games):
             ap.error("give --qiyi, --fsf and --games (or --from-fixture)")
         fx = collect(args)
-        if args.out:
-            with open(args.out, "w", encoding="utf8") as f:
-                json.dump(fx, f, indent=1)
-                f.write("\n")
+    if args.recheck:
+        if not args.fsf:
+            ap.error("--recheck needs --fsf")
+        recheck(fx, args.fsf, args.recheck)
+    if args.out:
+        with open(args.out, "w", encoding="utf8") as f:
+            json.dump(fx, f, indent=1)
+            f.write("\n")
     report(fx)
 
 
