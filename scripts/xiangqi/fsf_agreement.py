@@ -183,6 +183,45 @@ def review_game(qiyi, text, review_depth):
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+def qiyi_values(p):
+    """qiyi's own centipawns (mover's view) before the move, after the move played, after its best."""
+    return {"qiyi_cp_before": (p.get("before") or {}).get("unit"),
+            "qiyi_cp_played": (p.get("after_played") or {}).get("unit"),
+            "qiyi_cp_best": (p.get("after_best") or {}).get("unit")}
+
+
+def add_qiyi_values(fx, args):
+    """Reviews the games again (the review at a fixed depth on one thread is deterministic) and
+    stores qiyi's centipawns in each row of a fixture written before they were kept."""
+    with open(args.games, encoding="utf8") as f:
+        games = split_pgn(f.read())
+    for gi, text in enumerate(games):
+        review = review_game(args.qiyi, text, args.review_depth)
+        by_ply = {p["ply"]: p for p in review["plies"]}
+        for r in fx["rows"]:
+            if r["game"] == gi + 1:
+                p = by_ply[r["ply"]]
+                if to_uci(p["played"]) != r["played"] or p.get("class") != r["class"]:
+                    sys.exit(f"error: game {gi + 1} ply {r['ply']} reviews differently now")
+                r.update(qiyi_values(p))
+
+
+def fsf_cp(score):
+    kind, value = score.split()
+    return int(value) if kind == "cp" else None
+
+
+def scale_fit(rows):
+    """FSF's centipawns against qiyi's on the same positions: the least-squares slope through the
+    origin of FSF's best value on qiyi's value before the move (both non-mate, |qiyi| < 1000)."""
+    pairs = [(r["qiyi_cp_before"], fsf_cp(r["fsf_best_score"])) for r in rows
+             if r.get("qiyi_cp_before") is not None and fsf_cp(r["fsf_best_score"]) is not None
+             and abs(r["qiyi_cp_before"]) < 1000]
+    if len(pairs) < 10:
+        return None, len(pairs)
+    return sum(q * f for q, f in pairs) / sum(q * q for q, _ in pairs), len(pairs)
+
+
 def collect(args):
     with open(args.games, encoding="utf8") as f:
         games = split_pgn(f.read())
@@ -220,6 +259,7 @@ def collect(args):
                 "qiyi_loss": round(p["loss"], 4),
                 "qiyi_best": to_uci(p["best"]) if p.get("best") else None,
                 "qiyi_exact": p.get("exact", False),
+                **qiyi_values(p),
                 "fsf_best": best,
                 "fsf_best_score": f"{kind} {val}",
                 "fsf_played_score": f"{pkind} {pval}",
@@ -287,6 +327,22 @@ def report(fx):
         print(f"{c} (extra rows): {len(rs)}, FSF loss >= {INACCURACY} for {len(ge)} "
               f"{pct(len(ge), len(rs))}")
     print()
+    fit, npairs = scale_fit(rows)
+    if fit:
+        def w_of(score):
+            kind, value = score.split()
+            return score_win(kind, int(value)) if kind == "mate" else win(int(value) / fit)
+
+        def rescaled_loss(r):
+            return max(0.0, w_of(r["fsf_best_score"]) - w_of(r["fsf_played_score"]))
+
+        rb = [r for r in by["blunder"] if rescaled_loss(r) >= BLUNDER]
+        rbe = [r for r in by["best"] if rescaled_loss(r) < INACCURACY]
+        print(f"scale: FSF cp = {fit:.2f} x qiyi cp (least squares through 0 on {npairs} "
+              f"positions, |qiyi| < 1000); with FSF's cp divided by {fit:.2f}: blunders "
+              f"confirmed {len(rb)}/{len(by['blunder'])} {pct(len(rb), len(by['blunder']))}, "
+              f"bests {len(rbe)}/{len(by['best'])} {pct(len(rbe), len(by['best']))}, overall "
+              f"{len(rb) + len(rbe)}/{n} {pct(len(rb) + len(rbe), n)}")
     rd = fx.get("recheck_depth")
     bad = [r for r in rows if disagrees(r)]
     if rd:
@@ -306,6 +362,15 @@ def report(fx):
               f"| {r['fsf_played_score']} | {r['fsf_loss']:.3f} |{tail}")
 
 
+def write_fixture(path, fx):
+    """The fixture as JSON, one row a line (small diffs, small file)."""
+    head = {k: v for k, v in fx.items() if k != "rows"}
+    with open(path, "w", encoding="utf8") as f:
+        f.write(json.dumps(head)[:-1] + ', "rows": [\n')
+        f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in fx["rows"]))
+        f.write("\n]}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--qiyi", help="the qiyi binary (a release build)")
@@ -316,6 +381,8 @@ def main():
     ap.add_argument("--out", help="write the fixture (JSON) here")
     ap.add_argument("--recheck", type=int, metavar="DEPTH",
                     help="search every disagreement again at this FSF depth (needs --fsf)")
+    ap.add_argument("--add-qiyi-values", action="store_true",
+                    help="review --games again and add qiyi's centipawns to the fixture's rows")
     ap.add_argument("--from-fixture", nargs="+", metavar="FIXTURE",
                     help="report on fixtures written earlier (several: one combined report)")
     args = ap.parse_args()
@@ -336,14 +403,16 @@ def main():
         if not (args.qiyi and args.fsf and args.games):
             ap.error("give --qiyi, --fsf and --games (or --from-fixture)")
         fx = collect(args)
+    if args.add_qiyi_values:
+        if not (args.qiyi and args.games and len(args.from_fixture or []) == 1):
+            ap.error("--add-qiyi-values needs --qiyi, --games and one --from-fixture")
+        add_qiyi_values(fx, args)
     if args.recheck:
         if not args.fsf:
             ap.error("--recheck needs --fsf")
         recheck(fx, args.fsf, args.recheck)
     if args.out:
-        with open(args.out, "w", encoding="utf8") as f:
-            json.dump(fx, f, indent=1)
-            f.write("\n")
+        write_fixture(args.out, fx)
     report(fx)
 
 
