@@ -212,12 +212,7 @@ struct Searched {
 }
 
 /// A value from one player's view.
-#[derive(Clone, Copy, Debug)]
-struct Val {
-    win: f64,
-    unit: Option<f64>,
-    exact: bool,
-}
+type Val = qiyi_core::review::MoverValue;
 
 /// The checkers judge: the engine for estimates, the endgame database for exact values.
 pub struct CheckersJudge {
@@ -353,12 +348,8 @@ impl CheckersJudge {
     }
 }
 
-/// Every player's win chance in a two-player game where `mover` has `w`.
-fn two(mover: usize, w: f64) -> Vec<f64> {
-    let mut v = vec![1.0 - w; 2];
-    v[mover] = w;
-    v
-}
+// Every player's win chance in a two-player game where `mover` has `w`.
+use qiyi_core::review::two_player_wins as two;
 
 /// The win chance of a database value; `for_side_to_move` false turns it to the other side.
 fn wld_win(w: Wld, for_side_to_move: bool) -> f64 {
@@ -429,18 +420,9 @@ impl Judge<Checkers> for CheckersJudge {
                 (root_best, root.pv, root_val, pv)
             }
         };
-        Ok(DecisionVerdict {
-            best,
-            line,
-            before: two(mover, best_val.win),
-            after_played: two(mover, played_val.win),
-            after_best: two(mover, best_val.win),
-            unit_before: best_val.unit,
-            unit_after_played: played_val.unit,
-            unit_after_best: best_val.unit,
-            exact: best_val.exact && played_val.exact,
-            only_move: false,
-        })
+        Ok(DecisionVerdict::two_player(
+            mover, best, line, best_val, played_val,
+        ))
     }
 }
 

@@ -204,6 +204,50 @@ pub struct DecisionVerdict<M> {
     pub only_move: bool,
 }
 
+/// A two-player judge's value of a position from one player's view: a win chance, the value in
+/// the game's unit where it has one, and whether it is exact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoverValue {
+    /// The win chance (a draw counts 1/2).
+    pub win: f64,
+    /// The value in the game's unit.
+    pub unit: Option<f64>,
+    /// True when the value is exact (a mate, a rule ending, a database), not an estimate.
+    pub exact: bool,
+}
+
+/// Both players' win chances when `mover` has `w` (two players, the rest is the opponent's).
+pub fn two_player_wins(mover: usize, w: f64) -> Vec<f64> {
+    let mut v = vec![1.0 - w; 2];
+    v[mover] = w;
+    v
+}
+
+impl<M> DecisionVerdict<M> {
+    /// The verdict of a two-player engine judge: `best` (with its `line`) is worth `best_val` and
+    /// the move played `played_val` to `mover`; the position before is worth the best move.
+    pub fn two_player(
+        mover: usize,
+        best: M,
+        line: Vec<M>,
+        best_val: MoverValue,
+        played_val: MoverValue,
+    ) -> Self {
+        DecisionVerdict {
+            best,
+            line,
+            before: two_player_wins(mover, best_val.win),
+            after_played: two_player_wins(mover, played_val.win),
+            after_best: two_player_wins(mover, best_val.win),
+            unit_before: best_val.unit,
+            unit_after_played: played_val.unit,
+            unit_after_best: best_val.unit,
+            exact: best_val.exact && played_val.exact,
+            only_move: false,
+        }
+    }
+}
+
 /// The judge's word on one chance node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChanceVerdict {

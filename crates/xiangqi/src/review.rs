@@ -464,12 +464,7 @@ struct Searched {
 }
 
 /// A value from one player's view.
-#[derive(Clone, Copy, Debug)]
-struct Val {
-    win: f64,
-    unit: Option<f64>,
-    exact: bool,
-}
+type Val = qiyi_core::review::MoverValue;
 
 /// The Xiangqi judge: the engine at fixed limits, mates and rule endings exact.
 pub struct XiangqiJudge {
@@ -562,13 +557,6 @@ impl XiangqiJudge {
     }
 }
 
-/// Every player's win chance in a two-player game where `mover` has `w`.
-fn two(mover: usize, w: f64) -> Vec<f64> {
-    let mut v = vec![1.0 - w; 2];
-    v[mover] = w;
-    v
-}
-
 impl Judge<Position> for XiangqiJudge {
     type Error = XiangqiJudgeError;
 
@@ -618,18 +606,9 @@ impl Judge<Position> for XiangqiJudge {
         } else {
             vec![best]
         };
-        Ok(DecisionVerdict {
-            best,
-            line,
-            before: two(mover, best_val.win),
-            after_played: two(mover, played_val.win),
-            after_best: two(mover, best_val.win),
-            unit_before: best_val.unit,
-            unit_after_played: played_val.unit,
-            unit_after_best: best_val.unit,
-            exact: best_val.exact && played_val.exact,
-            only_move: false,
-        })
+        Ok(DecisionVerdict::two_player(
+            mover, best, line, best_val, played_val,
+        ))
     }
 }
 
