@@ -10,6 +10,11 @@ and after.
 
     python3 scripts/server/load_bench.py --qiyi target/release/qiyi --games 200 --watchers 2 --moves 4000
 
+With --reviews N, N game reviews are kept running in the background the whole time (the server is
+started with --review-slots N): Xiangqi records (--review-record) are imported and reviewed one
+after another at --review-depth, so the move figures show what a player feels while others'
+games are being reviewed; the reviews finished during the run are counted.
+
 Only the Python standard library (asyncio streams; the client's own time is in the figures).
 """
 
@@ -31,9 +36,12 @@ def rss_kib(pid):
     return 0
 
 
-async def http(host, port, method, path, body=None, token=None):
+async def http(host, port, method, path, body=None, token=None, raw_body=None):
     reader, writer = await asyncio.open_connection(host, port)
-    data = b"" if body is None else json.dumps(body).encode()
+    if raw_body is not None:
+        data = raw_body.encode()
+    else:
+        data = b"" if body is None else json.dumps(body).encode()
     head = f"{method} {path} HTTP/1.1\r\nhost: {host}\r\ncontent-length: {len(data)}\r\n" \
            f"content-type: application/json\r\nconnection: close\r\n"
     if token:
@@ -105,17 +113,26 @@ async def main():
     ap.add_argument("--clients", type=int, default=20, help="concurrent move senders")
     ap.add_argument("--ai", action="store_true", help="second seat an AI (level 1) moved by the server")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reviews", type=int, default=0, help="game reviews kept running meanwhile")
+    ap.add_argument("--review-depth", type=int, default=12, help="the reviews' search depth")
+    ap.add_argument("--review-record", default="crates/xiangqi/tests/data/review-game.pgn",
+                    help="the Xiangqi record imported and reviewed again and again")
     args = ap.parse_args()
+    if args.reviews < 0 or args.review_depth < 1:
+        ap.error("--reviews must be >= 0 and --review-depth >= 1")
+    record = open(args.review_record, encoding="utf-8").read() if args.reviews else None
     rng = random.Random(args.seed)
     db = os.path.join(tempfile.mkdtemp(prefix="qiyi-load-"), "games.sqlite")
     proc = subprocess.Popen([args.qiyi, "serve", "--db", db, "--port", "0", "--json",
-                             "--games-per-minute", "0", "--max-live", "100000"],
+                             "--games-per-minute", "0", "--max-live", "100000",
+                             "--review-slots", str(max(1, args.reviews))],
                             stdout=subprocess.PIPE, text=True)
     url = json.loads(proc.stdout.readline())["url"]
     host, port = url.split("//")[1].rstrip("/").split(":")
     port = int(port)
     print(f"load benchmark: {args.games} games, {args.games * args.watchers} live connections, "
-          f"{args.moves} moves from {args.clients} clients, AI seats: {args.ai}, seed {args.seed}")
+          f"{args.moves} moves from {args.clients} clients, AI seats: {args.ai}, seed {args.seed}, "
+          f"reviews running meanwhile: {args.reviews} (depth {args.review_depth})")
     rss0 = rss_kib(proc.pid)
     games = []
     second = {"kind": "ai", "level": 1} if args.ai else {"kind": "human"}
@@ -169,9 +186,45 @@ async def main():
             finally:
                 g["busy"] = False
 
+    reviews_done = [0]
+    reviews_seen_running = [0]
+    stop_reviews = asyncio.Event()
+
+    async def reviewer(k):
+        """Keeps one review running: import the record, start its review, wait for it, again."""
+        while not stop_reviews.is_set():
+            status, v = await http(host, port, "POST", "/api/games/import", raw_body=record)
+            assert status == 201, (status, v)
+            gid = v["id"]
+            status, v = await http(host, port, "POST", f"/api/games/{gid}/review",
+                                   {"depth": args.review_depth})
+            assert status in (200, 202), (status, v)
+            while not stop_reviews.is_set():
+                status, v = await http(host, port, "GET", f"/api/games/{gid}/review")
+                assert status == 200, (status, v)
+                if v["status"] == "running":
+                    reviews_seen_running[0] += 1
+                if v["status"] == "done":
+                    reviews_done[0] += 1
+                    break
+                if v["status"] not in ("queued", "running"):
+                    raise RuntimeError(f"review of {gid}: {v}")
+                try:
+                    await asyncio.wait_for(stop_reviews.wait(), 0.5)
+                except asyncio.TimeoutError:
+                    pass
+            if stop_reviews.is_set():
+                await http(host, port, "DELETE", f"/api/games/{gid}/review")
+
+    review_tasks = [asyncio.create_task(reviewer(k)) for k in range(args.reviews)]
+    if args.reviews:
+        await asyncio.sleep(2.0)  # the reviews are under way before the first move
     t_start = time.perf_counter()
     await asyncio.gather(*(client(k) for k in range(args.clients)))
     elapsed = time.perf_counter() - t_start
+    stop_reviews.set()
+    for r in review_tasks:
+        await r
     await asyncio.sleep(1.0)
     rss_end = rss_kib(proc.pid)
     for t in tasks:
@@ -186,6 +239,9 @@ async def main():
     print(f"POST to watcher ms ({len(latencies)} deliveries of {expected} expected): "
           f"p50 {ms(pct(latencies, 50))} p90 {ms(pct(latencies, 90))} p99 {ms(pct(latencies, 99))} "
           f"max {ms(max(latencies) if latencies else float('nan'))}")
+    if args.reviews:
+        print(f"reviews: {args.reviews} kept running at depth {args.review_depth}; "
+              f"{reviews_done[0]} finished during the run, seen running in {reviews_seen_running[0]} polls")
     print(f"server RSS: {rss0 / 1024:.1f} MiB at start, {rss_open / 1024:.1f} MiB with the games and "
           f"streams open, {rss_end / 1024:.1f} MiB at the end")
 

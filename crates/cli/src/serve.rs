@@ -33,6 +33,12 @@ pub struct ServeArgs {
     /// Minutes after which an untouched game is dropped.
     #[arg(long, default_value_t = 360, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     pub expiry_minutes: u64,
+    /// Game reviews run at once (each takes one core while it runs).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub review_slots: u32,
+    /// Game reviews that may wait for a slot; past slots + queue a review is refused (503).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub review_queue: u32,
 }
 
 /// Runs the server until Ctrl-C, printing its URL first (as JSON with `--json`).
@@ -50,7 +56,10 @@ pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
             max_body: args.max_body_kb as usize * 1024,
             max_live: args.max_live as usize,
             games_per_minute: (args.games_per_minute > 0).then_some(args.games_per_minute),
-            reviews: Default::default(),
+            reviews: qiyi_web::review::ReviewLimits {
+                running: args.review_slots as usize,
+                queued: args.review_queue as usize,
+            },
         },
     };
     let json = g.json;

@@ -29,6 +29,8 @@
 pub mod api;
 #[cfg(feature = "server")]
 pub mod assets;
+#[cfg(feature = "server")]
+pub mod background;
 pub mod clock;
 #[cfg(feature = "server")]
 pub mod db;

@@ -330,13 +330,15 @@ async fn run(app: AppState, id: String, hash: [u8; 32], job: Arc<Job>, task: Rev
     }
     job.set(ReviewState::Running { done: 0, total: 0 });
     let reporter = job.clone();
-    let result = tokio::task::spawn_blocking(move || {
+    // At background priority: reviews on every core must not slow the players' moves.
+    let result = crate::background::spawn("qiyi-review", move || {
         let mut progress = |done: usize, total: usize| {
             reporter.update(ReviewState::Running { done, total });
         };
         task(&mut progress)
     })
-    .await;
+    .await
+    .unwrap_or_else(|_| Err("the review's thread ended without an answer".to_string()));
     // A cancelled review's result is dropped (its state says so already); the check and the
     // write happen under the state's lock, so a cancel never races a store.
     match result {
