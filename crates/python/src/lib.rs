@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod batch;
 pub mod dynamic;
 pub mod engine;
@@ -39,6 +40,7 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay_claim, m)?)?;
     m.add_function(wrap_pyfunction!(review::review_record, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze_position, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;
     m.add("UnknownGameError", py.get_type::<error::UnknownGameError>())?;
     m.add("RuleError", py.get_type::<error::RuleError>())?;

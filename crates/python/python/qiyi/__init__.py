@@ -15,6 +15,7 @@ expectimax, the peg solver), ``qiyi.envs`` (PettingZoo / Gymnasium) and ``qiyi.c
 """
 
 from ._qiyi import (  # noqa: F401
+    analyze_position,
     CHANCE_PLAYER,
     TERMINAL_PLAYER,
     Engine,
@@ -52,6 +53,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "VectorGames",
+    "analyze",
     "load_game",
     "registered_names",
     "review",
@@ -80,6 +82,45 @@ def review(game, record, *, depth=None, movetime=None, egdb=None):
     import json
 
     return json.loads(review_record(game, record, depth=depth, movetime=movetime, egdb=egdb))
+
+
+def analyze(game, position=None, *, depth=None, movetime_ms=None, multipv=1, roll=None):
+    """Analyses one position and returns a dict (the same facts as ``qiyi analyze GAME --json``).
+
+    ``position`` is the game's position text (what ``State.to_text()`` writes: a Xiangqi FEN, a
+    checkers PDN FEN, the peg picture, the aeroplane or Chinese-checkers position line), a
+    :class:`State`, or ``None`` for the start position. What comes back, by game:
+
+    - ``xiangqi``, ``checkers``: ``lines`` (``multipv`` of them, 1-10, best first), each with
+      ``move``, ``depth``, ``score`` (``{"cp": n}`` or ``{"mate": n}``, from the side to move),
+      ``win_chance`` (the review's calibrated logistic; a mate is 1 or 0), ``nodes``, ``pv`` and
+      ``capped``; ``depths`` holds every completed depth's lines; ``bestmove``, ``nodes``.
+      ``depth`` (default the review's: 12 for Xiangqi, 16 for checkers) or ``movetime_ms``.
+    - ``peg_solitaire``: ``solvable``, ``fewest_pegs``, ``bestmove`` and ``moves`` (every jump
+      with its ``fewest_pegs`` and ``solvable``), all exact.
+    - ``aeroplane``: for the face ``roll`` (needed when a roll is next; a position that rolled
+      already uses its roll), ``choices``: every plane's ``win`` chance for the mover, every
+      player's ``wins`` and the mover's expected ``turns``; ``bestmove``.
+    - ``chinese_checkers``: ``race``: each player's race distance (a proven lower bound on the
+      moves to bring its pieces home alone, ``race_bound`` is True; ``None`` for 15-piece
+      games), and the engine's move (``bestmove``, ``search``: alpha-beta for 2 players, the
+      racer for more).
+
+    With ``depth`` (or no limit) the result depends only on the arguments; ``movetime_ms``
+    depends on the machine. The search runs with the interpreter released. Bad input raises
+    :class:`ParseError` (position), :class:`SearchError` (limits, options that do not apply),
+    :class:`IllegalActionError` (a roll that cannot happen), :class:`GameOverError`,
+    :class:`UnknownGameError`.
+    """
+    import json
+
+    if isinstance(position, State):
+        position = position.to_text()
+    return json.loads(
+        analyze_position(
+            game, position, depth=depth, movetime_ms=movetime_ms, multipv=multipv, roll=roll
+        )
+    )
 
 
 def search(state, algorithm="engine", **limits):
