@@ -326,6 +326,9 @@ fn checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result<Value, 
     ))
 }
 
+/// The most pegs a peg-solitaire position may hold to be analysed (the English start's 32).
+pub const MAX_PEGS: u32 = 32;
+
 fn peg(py: Python<'_>, position: Option<&str>) -> Result<Value, QiyiError> {
     use qiyi_peg_solitaire::review::PegJudge;
     use qiyi_peg_solitaire::{Board, PegPosition};
@@ -345,6 +348,14 @@ fn peg(py: Python<'_>, position: Option<&str>) -> Result<Value, QiyiError> {
                 .map_err(|e| QiyiError::Parse(format!("bad peg solitaire position {t:?}: {e}")))?
         }
     };
+    // The exact search has no budget: beyond the English board's start its memo can outgrow
+    // the machine (a stranger's picture of 40 pegs), so such positions are refused.
+    if pos.peg_count() > MAX_PEGS {
+        return Err(QiyiError::Search(format!(
+            "{} pegs: the exact analysis takes positions of at most {MAX_PEGS} pegs",
+            pos.peg_count()
+        )));
+    }
     let (pos, fewest, mut moves, nodes) = py.detach(move || {
         let mut judge = PegJudge::new();
         let fewest = judge.fewest_pegs(&pos);
@@ -386,7 +397,11 @@ fn aeroplane(py: Python<'_>, position: Option<&str>, roll: Option<u8>) -> Result
     };
     // A roll to come: play `roll`; a roll already on the board: analyse it.
     let (before, after, face) = match pos.turn() {
-        Turn::Over => return Err(QiyiError::GameOver("the game is over: no roll to play".into())),
+        Turn::Over => {
+            return Err(QiyiError::GameOver(
+                "the game is over: no roll to play".into(),
+            ))
+        }
         Turn::Chance => {
             let Some(face) = roll else {
                 return Err(QiyiError::Search(
@@ -479,11 +494,7 @@ fn turned(cell: u8, k: usize) -> Option<u8> {
 }
 
 /// The pieces of `player` turned so that its goal is the puzzle's goal (the bottom point).
-fn race_frame(
-    pos: &qiyi_chinese_checkers::Position,
-    player: usize,
-    goal: u128,
-) -> Option<u128> {
+fn race_frame(pos: &qiyi_chinese_checkers::Position, player: usize, goal: u128) -> Option<u128> {
     use qiyi_chinese_checkers::board::{bit, Bits};
     let turn = |set: u128, k: usize| -> Option<u128> {
         Bits(set).try_fold(0u128, |acc, c| turned(c, k).map(|t| acc | bit(t)))
@@ -552,15 +563,14 @@ fn chinese_checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result
     })?;
     let search = thought.as_ref().map(|(kind, t)| {
         let mut p = pos.clone();
-        let pv: Vec<String> = t
-            .pv
-            .iter()
-            .map(|&m| {
-                let s = p.move_to_text(m);
-                p.make(m);
-                s
-            })
-            .collect();
+        let pv: Vec<String> =
+            t.pv.iter()
+                .map(|&m| {
+                    let s = p.move_to_text(m);
+                    p.make(m);
+                    s
+                })
+                .collect();
         json!({
             "player": kind.to_string(),
             "move": pos.move_to_text(t.best_move),

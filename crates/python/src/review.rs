@@ -108,7 +108,7 @@ pub fn review_record(
         }
         "chinese_checkers" | "chinese-checkers" => {
             return Err(QiyiError::Rule(format!(
-                "reviewing {game} is not built yet (built: peg_solitaire, checkers, xiangqi, aeroplane)"
+                "reviewing {game} is not built yet: its judge is being written (built: peg_solitaire, checkers, xiangqi, aeroplane; qiyi.analyze gives its race distances and the engine's move now)"
             ))
             .into())
         }

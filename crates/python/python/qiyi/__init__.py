@@ -80,8 +80,35 @@ def review(game, record, *, depth=None, movetime=None, egdb=None):
     Bad records raise :class:`ParseError`, bad limits :class:`SearchError`.
     """
     import json
+    import os
 
+    _need_text("game", game, UnknownGameError)
+    _need_text("record", record, ParseError)
+    depth = _whole("depth", depth)
+    if movetime is not None and (
+        isinstance(movetime, bool) or not isinstance(movetime, (int, float))
+    ):
+        raise SearchError(f"movetime must be a number of seconds, not {movetime!r}")
+    if egdb is not None and not isinstance(egdb, (str, os.PathLike)):
+        raise SearchError(f"egdb must be a directory path, not {egdb!r}")
     return json.loads(review_record(game, record, depth=depth, movetime=movetime, egdb=egdb))
+
+
+def _need_text(what, value, error):
+    """Raises ``error`` unless ``value`` is a str."""
+    if not isinstance(value, str):
+        raise error(f"{what} must be text (str), not {type(value).__name__}")
+
+
+def _whole(what, value, low=1, high=1 << 31):
+    """``value`` if it is None or a whole number in [low, high); else a SearchError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SearchError(f"{what} must be a whole number, not {value!r}")
+    if not low <= value < high:
+        raise SearchError(f"{what} {value} is out of range")
+    return value
 
 
 def analyze(game, position=None, *, depth=None, movetime_ms=None, multipv=1, roll=None):
@@ -114,8 +141,15 @@ def analyze(game, position=None, *, depth=None, movetime_ms=None, multipv=1, rol
     """
     import json
 
+    _need_text("game", game, UnknownGameError)
     if isinstance(position, State):
         position = position.to_text()
+    if position is not None:
+        _need_text("position", position, ParseError)
+    depth = _whole("depth", depth)
+    movetime_ms = _whole("movetime_ms", movetime_ms, high=1 << 63)
+    multipv = 1 if multipv is None else _whole("multipv", multipv, high=1 << 31)
+    roll = _whole("roll", roll, high=256)
     return json.loads(
         analyze_position(
             game, position, depth=depth, movetime_ms=movetime_ms, multipv=multipv, roll=roll
