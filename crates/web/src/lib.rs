@@ -40,6 +40,7 @@ pub mod games;
 pub mod generic;
 #[cfg(feature = "server")]
 pub mod host;
+pub mod analysis;
 pub mod judges;
 #[cfg(feature = "server")]
 pub mod live;

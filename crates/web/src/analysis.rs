@@ -1,0 +1,1035 @@
+//! The analysis board's engine: one position of any game analysed live, as a stream of
+//! [`Line`]s (serialised as the JSON objects of `GET /api/analyse`, see `API.md`). Shared by the
+//! server's endpoint (`crate::analysis_http`, with the `server` feature) and the static site's
+//! Web Worker (`crates/wasm`, without it), like [`crate::judges`].
+//!
+//! Every game is analysed by code its crate already has; nothing here searches by itself:
+//! - Xiangqi and checkers: the engine's multi-PV search ([`qiyi_core::search::multipv`]) at full
+//!   strength, one [`Line::Search`] per (depth, line) as each depth completes, the score turned
+//!   into a win chance by the review's calibrated logistic;
+//! - Chinese checkers: every player's race distance ([`Line::Race`], the row-relaxation lower
+//!   bound of the crate's solitaire solver) and, for two players, the alpha-beta player's
+//!   iterative deepening (one line per depth);
+//! - peg solitaire: the review's exact judge, solvable or not after each move ([`Line::Pegs`]);
+//! - aeroplane chess: the review's win-chance model for every choice of the roll
+//!   ([`Line::Choices`]).
+//!
+//! [`prepare`] reads and checks everything a request gives (an error there is the caller's
+//! fault: a 4xx before anything is streamed); [`Analysis::run`] then produces the lines until
+//! the depth is reached, the cancel flag is raised or the time limit passes.
+//!
+//! ```
+//! use qiyi_web::analysis::{analyse, AnalysisOptions, EndReason, Line};
+//! use std::sync::{atomic::AtomicBool, Arc};
+//! let options = AnalysisOptions { max_depth: Some(2), multipv: Some(2), ..Default::default() };
+//! let mut lines = Vec::new();
+//! let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+//! let end = analyse("xiangqi", fen, &options, Arc::new(AtomicBool::new(false)), &mut |l| lines.push(l))
+//!     .unwrap();
+//! assert_eq!(end, EndReason::Depth);
+//! assert_eq!(lines.len(), 4); // depths 1 and 2, two lines each
+//! assert!(matches!(&lines[3], Line::Search(s) if s.depth == 2 && s.multipv == 2));
+//! ```
+
+use crate::error::ApiError;
+use crate::generic::pv_text;
+use qiyi_core::eval::{is_mate_score, Score, MATE};
+use qiyi_core::platform::Instant;
+use qiyi_core::review::logistic;
+use qiyi_core::search::multipv::MultiPvInfo;
+use qiyi_core::search::{SearchInfo, SearchLimits, SearchStats};
+use qiyi_core::{Game, Notation, Turn};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The games the analysis board analyses.
+pub const ANALYSED: &[&str] = &[
+    "xiangqi",
+    "checkers",
+    "chinese-checkers",
+    "peg-solitaire",
+    "aeroplane",
+];
+
+/// The most lines a multi-PV analysis reports.
+pub const MAX_MULTIPV: u32 = 5;
+
+/// The lines reported when none are asked for (Xiangqi and checkers).
+pub const DEFAULT_MULTIPV: u32 = 3;
+
+/// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is clamped to it).
+pub const XIANGQI_MAX_DEPTH: u32 = 30;
+
+/// The deepest depth a checkers analysis searches (a larger `max_depth` is clamped to it).
+pub const CHECKERS_MAX_DEPTH: u32 = 40;
+
+/// The deepest depth a two-player Chinese checkers analysis searches.
+pub const CHINESE_CHECKERS_MAX_DEPTH: u32 = 20;
+
+/// What a caller may ask of an analysis (every field optional).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisOptions {
+    /// Lines to report, 1 to [`MAX_MULTIPV`] (Xiangqi and checkers; default
+    /// [`DEFAULT_MULTIPV`]; ignored by the other games).
+    #[serde(default)]
+    pub multipv: Option<u32>,
+    /// The face rolled, 1-6 (aeroplane only, where it is required unless the position already
+    /// holds the roll).
+    #[serde(default)]
+    pub roll: Option<u8>,
+    /// The deepest depth (at least 1; clamped to the game's maximum, which is the default).
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+    /// The longest the analysis runs, in milliseconds (none: until the depth or a cancel).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// The engine's transposition table in MiB (default 64; the browser asks for less).
+    #[serde(default)]
+    pub hash_mib: Option<usize>,
+}
+
+/// A score from the side to move's view, as `{"cp": n}` or `{"mate": n}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreView {
+    /// Centipawns (Xiangqi), hundredths of a man (checkers) or the distance evaluation's unit
+    /// (Chinese checkers).
+    Cp(i32),
+    /// A forced mate in this many moves of the side to move (negative: it is mated).
+    Mate(i32),
+}
+
+impl ScoreView {
+    /// The view of an engine score.
+    pub fn of(score: Score) -> ScoreView {
+        if is_mate_score(score) {
+            let plies = MATE - score.abs();
+            let moves = (plies + 1) / 2;
+            ScoreView::Mate(if score > 0 { moves.max(1) } else { -moves })
+        } else {
+            ScoreView::Cp(score)
+        }
+    }
+}
+
+/// One line of a searching engine at one depth.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchLine {
+    /// The depth every line of this depth was searched to.
+    pub depth: u32,
+    /// The deepest ply reached so far.
+    pub seldepth: u32,
+    /// Which line (1 is the engine's choice).
+    pub multipv: u32,
+    /// The line's score from the side to move's view.
+    pub score: ScoreView,
+    /// The side to move's win chance (the review's calibrated logistic; mates 1 or 0). Absent
+    /// where no calibration exists (Chinese checkers).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub win_chance: Option<f64>,
+    /// Positions searched so far (every line of every depth).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// The line's moves in the game's move text (what `POST /moves` accepts).
+    pub pv: Vec<String>,
+    /// The same moves in the traditional notation (Xiangqi's Chinese notation).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pv_text: Option<Vec<String>>,
+    /// The search of this line scored above the line before it and was capped there.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub capped: bool,
+}
+
+/// One choice of an aeroplane roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    /// The choice's move text (the plane).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The mover's win chance after it.
+    pub win_chance: f64,
+    /// Every player's win chance after it.
+    pub chances: Vec<f64>,
+    /// The mover's expected turns to finish after it.
+    pub turns: f64,
+}
+
+/// One peg-solitaire jump and what remains possible after it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PegMove {
+    /// The jump's move text.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Whether one peg can still remain after it.
+    pub solvable: bool,
+    /// The fewest pegs reachable after it.
+    pub fewest_pegs: u32,
+}
+
+/// One message of an analysis (a `line` event's data).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Line {
+    /// A searching engine's line (Xiangqi, checkers, two-player Chinese checkers).
+    Search(SearchLine),
+    /// Every choice of an aeroplane roll.
+    Choices {
+        /// The face rolled.
+        roll: u8,
+        /// The player to move.
+        player: usize,
+        /// The choices, in the position's order (none when the roll leaves no choice).
+        choices: Vec<Choice>,
+        /// The best choice's move text.
+        best: Option<String>,
+    },
+    /// Peg solitaire, exactly.
+    Pegs {
+        /// Whether one peg can remain.
+        solvable: bool,
+        /// Pegs on the board.
+        pegs: u32,
+        /// The fewest pegs reachable.
+        fewest_pegs: u32,
+        /// Every jump, the best first.
+        moves: Vec<PegMove>,
+        /// A jump keeping the fewest pegs (none when no jump is left).
+        best: Option<String>,
+    },
+    /// Chinese checkers race distances.
+    Race {
+        /// Per player, the moves it needs at least to bring its pieces home moving alone.
+        race: Vec<u32>,
+        /// True: `race` holds proven lower bounds (the solitaire solver's row relaxation);
+        /// false: the sums of hex distances to the goal tip (15-piece camps, which the bound's
+        /// table does not cover).
+        bound: bool,
+        /// The player to move.
+        player: usize,
+    },
+}
+
+/// Why an analysis ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EndReason {
+    /// It reached its deepest depth (or, for the games that do not deepen, it is complete).
+    Depth,
+    /// The cancel flag was raised (the page stopped it or went away).
+    Stopped,
+    /// The time limit passed.
+    Limit,
+}
+
+/// An analysis whose request was read and checked, ready to run.
+pub struct Analysis {
+    kind: Kind,
+    max_depth: u32,
+    time: Option<Duration>,
+    hash_mib: usize,
+}
+
+enum Kind {
+    Xiangqi {
+        pos: qiyi_xiangqi::Position,
+        lines: usize,
+    },
+    Checkers {
+        pos: qiyi_checkers::Checkers,
+        lines: usize,
+    },
+    ChineseCheckers {
+        pos: Box<qiyi_chinese_checkers::Position>,
+    },
+    Peg {
+        pos: qiyi_peg_solitaire::PegPosition,
+    },
+    Aeroplane {
+        /// The decision node (the roll applied).
+        pos: Box<qiyi_aeroplane::Aero>,
+        roll: u8,
+    },
+}
+
+fn bad_position(text: &str, e: impl std::fmt::Display) -> ApiError {
+    let shown: String = text.chars().take(200).collect();
+    ApiError::BadRequest(format!("bad position '{shown}': {e}"))
+}
+
+fn parse<G: Notation>(text: &str) -> Result<G, ApiError> {
+    let pos = G::from_text(text.trim()).map_err(|e| bad_position(text, e))?;
+    if pos.is_over() {
+        return Err(ApiError::Conflict(
+            "the game is over in this position: there is nothing to analyse".into(),
+        ));
+    }
+    Ok(pos)
+}
+
+fn lines_of(options: &AnalysisOptions) -> Result<usize, ApiError> {
+    match options.multipv {
+        None => Ok(DEFAULT_MULTIPV as usize),
+        Some(k) if (1..=MAX_MULTIPV).contains(&k) => Ok(k as usize),
+        Some(k) => Err(ApiError::BadRequest(format!(
+            "multipv must be from 1 to {MAX_MULTIPV}, not {k}"
+        ))),
+    }
+}
+
+/// Reads `position` (the game's position text: a Xiangqi FEN, a checkers FEN, ...) and
+/// `options` for `game`, and checks them: an unknown game, a position that does not parse or
+/// where the game is over, `multipv` out of 1..=[`MAX_MULTIPV`], a `max_depth` of 0, an
+/// aeroplane roll missing or impossible are errors (4xx), before anything runs.
+pub fn prepare(
+    game: &str,
+    position: &str,
+    options: &AnalysisOptions,
+) -> Result<Analysis, ApiError> {
+    let game = crate::games::canonical(game);
+    if options.max_depth == Some(0) {
+        return Err(ApiError::BadRequest("max_depth must be at least 1".into()));
+    }
+    if options.roll.is_some() && game != "aeroplane" {
+        return Err(ApiError::BadRequest(format!(
+            "roll applies to aeroplane only, not to {game}"
+        )));
+    }
+    let (kind, cap) = match game {
+        "xiangqi" => (
+            Kind::Xiangqi {
+                pos: parse(position)?,
+                lines: lines_of(options)?,
+            },
+            XIANGQI_MAX_DEPTH,
+        ),
+        "checkers" => (
+            Kind::Checkers {
+                pos: parse(position)?,
+                lines: lines_of(options)?,
+            },
+            CHECKERS_MAX_DEPTH,
+        ),
+        "chinese-checkers" => (
+            Kind::ChineseCheckers {
+                pos: Box::new(parse(position)?),
+            },
+            CHINESE_CHECKERS_MAX_DEPTH,
+        ),
+        "peg-solitaire" => {
+            let text = position.trim().replace('/', "\n");
+            (Kind::Peg { pos: parse(&text)? }, 1)
+        }
+        "aeroplane" => {
+            let (pos, roll) = aeroplane_decision(position, options.roll)?;
+            (
+                Kind::Aeroplane {
+                    pos: Box::new(pos),
+                    roll,
+                },
+                1,
+            )
+        }
+        other => {
+            return Err(ApiError::UnknownGame(
+                other.to_string(),
+                ANALYSED.join(", "),
+            ))
+        }
+    };
+    Ok(Analysis {
+        kind,
+        max_depth: options.max_depth.unwrap_or(cap).min(cap),
+        time: options.time_ms.map(Duration::from_millis),
+        hash_mib: options.hash_mib.unwrap_or(64).clamp(1, 1024),
+    })
+}
+
+/// The aeroplane decision node of `position` after `roll`: a position waiting for a roll takes
+/// `roll` (required, and a face that can happen there); a position that already holds a roll
+/// takes none or the same.
+fn aeroplane_decision(
+    position: &str,
+    roll: Option<u8>,
+) -> Result<(qiyi_aeroplane::Aero, u8), ApiError> {
+    use qiyi_aeroplane::{Aero, AeroMove};
+    let pos: Aero = parse(position)?;
+    match pos.turn() {
+        Turn::Chance => {
+            let roll = roll.ok_or_else(|| {
+                ApiError::BadRequest("roll (1-6) is required: this position waits for a roll".into())
+            })?;
+            let mut faces = Vec::new();
+            pos.chance_outcomes(&mut faces);
+            if !faces.iter().any(|&(m, _)| m == AeroMove::Roll(roll)) {
+                return Err(ApiError::IllegalMove(
+                    roll.to_string(),
+                    "this roll cannot happen here (faces are 1-6)".into(),
+                ));
+            }
+            Ok((pos.after(AeroMove::Roll(roll)), roll))
+        }
+        _ => {
+            let held = pos.pending_roll();
+            match roll {
+                Some(r) if r != held => Err(ApiError::IllegalMove(
+                    r.to_string(),
+                    format!("this position already holds the roll {held}"),
+                )),
+                _ => Ok((pos, held)),
+            }
+        }
+    }
+}
+
+/// Reads and checks the request ([`prepare`]) and runs it ([`Analysis::run`]).
+pub fn analyse(
+    game: &str,
+    position: &str,
+    options: &AnalysisOptions,
+    cancel: Arc<AtomicBool>,
+    on_line: &mut dyn FnMut(Line),
+) -> Result<EndReason, ApiError> {
+    prepare(game, position, options)?.run(cancel, on_line)
+}
+
+fn win(score: Score, slope: f64) -> f64 {
+    if is_mate_score(score) {
+        if score > 0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        logistic(f64::from(score), slope)
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The search lines of one completed multi-PV depth.
+fn multipv_lines<M: Copy>(
+    info: &MultiPvInfo<M>,
+    slope: f64,
+    text: impl Fn(&[M]) -> Vec<String>,
+    chinese: impl Fn(&[M]) -> Option<Vec<String>>,
+) -> Vec<Line> {
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            Line::Search(SearchLine {
+                depth: info.depth,
+                seldepth: info.stats.seldepth,
+                multipv: i as u32 + 1,
+                score: ScoreView::of(l.score),
+                win_chance: Some(win(l.score, slope)),
+                nodes: info.stats.nodes,
+                nps: info.stats.nps(),
+                time_ms: millis(info.stats.time),
+                pv: text(&l.pv),
+                pv_text: chinese(&l.pv),
+                capped: l.capped,
+            })
+        })
+        .collect()
+}
+
+/// The moves of `pv` from `pos` in Xiangqi's Chinese notation (as far as they are legal).
+fn chinese_pv(pos: &qiyi_xiangqi::Position, pv: &[qiyi_xiangqi::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut legal = Vec::new();
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        p.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            break;
+        }
+        out.push(p.move_to_chinese(mv));
+        p.make(mv);
+    }
+    out
+}
+
+/// The solitaire puzzle of 10 pieces on the whole star, whose row bound measures every
+/// 10-piece camp's race (built once; its pattern database takes a moment).
+fn ten_piece_bound() -> &'static Option<qiyi_chinese_checkers::solitaire::Solitaire> {
+    static BOUND: OnceLock<Option<qiyi_chinese_checkers::solitaire::Solitaire>> = OnceLock::new();
+    BOUND.get_or_init(|| {
+        qiyi_chinese_checkers::solitaire::Solitaire::new(
+            10,
+            qiyi_chinese_checkers::solitaire::Board::Star,
+        )
+        .ok()
+    })
+}
+
+/// `pieces` turned by sixths of a circle about the centre until `tip` is the bottom tip (where
+/// the solitaire puzzle's goal is); `None` when no turn brings it there.
+fn turned_to_bottom(pieces: u128, tip: u8) -> Option<u128> {
+    use qiyi_chinese_checkers::board::{bit, geometry, Bits, CELLS};
+    let g = geometry();
+    let bottom = g.coords[CELLS - 1];
+    let turn = |(x, y, z): (i8, i8, i8)| (-z, -x, -y);
+    let cell_at = |c: (i8, i8, i8)| g.coords.iter().position(|&k| k == c);
+    let mut t = g.coords[tip as usize];
+    for turns in 0..6 {
+        if t == bottom {
+            let mut out = 0u128;
+            for c in Bits(pieces) {
+                let mut k = g.coords[c as usize];
+                for _ in 0..turns {
+                    k = turn(k);
+                }
+                out |= bit(cell_at(k)? as u8);
+            }
+            return Some(out);
+        }
+        t = turn(t);
+    }
+    None
+}
+
+/// Every player's race distance in `pos`, and whether they are proven lower bounds.
+pub fn race_distances(pos: &qiyi_chinese_checkers::Position) -> (Vec<u32>, bool) {
+    let n = pos.num_players();
+    let players: Vec<(u128, u8)> = (0..n).map(|p| (pos.pieces(p), pos.goal_tip(p))).collect();
+    if pos.options().pieces == 10 {
+        if let Some(puzzle) = ten_piece_bound() {
+            let bounds: Option<Vec<u32>> = players
+                .iter()
+                .map(|&(pieces, tip)| turned_to_bottom(pieces, tip).map(|s| puzzle.lower_bound(s)))
+                .collect();
+            if let Some(b) = bounds {
+                return (b, true);
+            }
+        }
+    }
+    let g = qiyi_chinese_checkers::board::geometry();
+    let sums = players
+        .iter()
+        .map(|&(pieces, tip)| {
+            qiyi_chinese_checkers::board::Bits(pieces)
+                .map(|c| u32::from(g.dist[tip as usize][c as usize]))
+                .sum()
+        })
+        .collect();
+    (sums, false)
+}
+
+impl Analysis {
+    /// Runs the analysis, handing each line to `on_line` as it comes; ends at the deepest
+    /// depth, when `cancel` is raised (checked between depths and inside the searches) or when
+    /// the time limit passes, and says which.
+    pub fn run(
+        self,
+        cancel: Arc<AtomicBool>,
+        on_line: &mut dyn FnMut(Line),
+    ) -> Result<EndReason, ApiError> {
+        let start = Instant::now();
+        let limits = SearchLimits {
+            depth: Some(self.max_depth),
+            nodes: None,
+            move_time: self.time,
+            deadline: None,
+            stop: Some(cancel.clone()),
+        };
+        match self.kind {
+            Kind::Xiangqi { pos, lines } => {
+                use qiyi_xiangqi::engine::{Engine, EngineConfig};
+                let mut engine = Engine::new(EngineConfig {
+                    hash_mib: self.hash_mib,
+                    ..EngineConfig::default()
+                });
+                let slope = qiyi_xiangqi::review::WIN_SLOPE;
+                engine.multipv(&pos, &limits, lines, |info| {
+                    for l in multipv_lines(
+                        info,
+                        slope,
+                        |pv| pv_text(&pos, pv),
+                        |pv| Some(chinese_pv(&pos, pv)),
+                    ) {
+                        on_line(l);
+                    }
+                });
+            }
+            Kind::Checkers { pos, lines } => {
+                use qiyi_checkers::engine::{Engine, Level};
+                let mut engine = Engine::new(Level::MAX, 1);
+                let slope = qiyi_checkers::review::WIN_SLOPE;
+                engine.multipv(&pos, &limits, lines, |info| {
+                    for l in multipv_lines(info, slope, |pv| pv_text(&pos, pv), |_| None) {
+                        on_line(l);
+                    }
+                });
+            }
+            Kind::ChineseCheckers { pos } => {
+                let (race, bound) = race_distances(&pos);
+                on_line(Line::Race {
+                    race,
+                    bound,
+                    player: pos.to_move(),
+                });
+                if pos.num_players() == 2 && !cancel.load(Ordering::Relaxed) {
+                    use qiyi_chinese_checkers::engine::alpha_beta_options;
+                    use qiyi_chinese_checkers::eval::DistanceEval;
+                    let mut options = alpha_beta_options();
+                    options.tt_mib = self.hash_mib.min(options.tt_mib.max(1));
+                    let mut searcher = qiyi_core::search::Searcher::new(DistanceEval, options);
+                    searcher.search(&*pos, &limits, |info: &SearchInfo<_>| {
+                        on_line(Line::Search(search_line(info, &pv_text(&*pos, &info.pv))));
+                    });
+                }
+            }
+            Kind::Peg { pos } => {
+                let line = peg_line(&pos, &cancel);
+                match line {
+                    Some(l) => on_line(l),
+                    None => return Ok(EndReason::Stopped),
+                }
+            }
+            Kind::Aeroplane { pos, roll } => {
+                on_line(aeroplane_line(&pos, roll)?);
+            }
+        }
+        Ok(if cancel.load(Ordering::Relaxed) {
+            EndReason::Stopped
+        } else if self.time.is_some_and(|t| start.elapsed() >= t) {
+            EndReason::Limit
+        } else {
+            EndReason::Depth
+        })
+    }
+}
+
+/// A single-PV search line (no calibrated win chance).
+fn search_line(info: &SearchInfo<impl Copy>, pv: &[String]) -> SearchLine {
+    let stats: &SearchStats = &info.stats;
+    SearchLine {
+        depth: info.depth,
+        seldepth: stats.seldepth,
+        multipv: 1,
+        score: ScoreView::of(info.score),
+        win_chance: None,
+        nodes: stats.nodes,
+        nps: stats.nps(),
+        time_ms: millis(stats.time),
+        pv: pv.to_vec(),
+        pv_text: None,
+        capped: false,
+    }
+}
+
+/// Peg solitaire by the review's exact judge; `None` when cancelled between jumps.
+fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &AtomicBool) -> Option<Line> {
+    let mut judge = qiyi_peg_solitaire::review::PegJudge::new();
+    let fewest = judge.fewest_pegs(pos);
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    let mut moves = Vec::with_capacity(legal.len());
+    for &m in &legal {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let f = judge.fewest_pegs(&pos.after(m));
+        moves.push(PegMove {
+            mv: pos.move_to_text(m),
+            solvable: f == 1,
+            fewest_pegs: f,
+        });
+    }
+    moves.sort_by_key(|m| m.fewest_pegs);
+    Some(Line::Pegs {
+        solvable: fewest == 1,
+        pegs: pos.peg_count(),
+        fewest_pegs: fewest,
+        best: moves.first().map(|m| m.mv.clone()),
+        moves,
+    })
+}
+
+/// Every choice of the roll on `pos` (a decision node) by the review's win-chance model.
+fn aeroplane_line(pos: &qiyi_aeroplane::Aero, roll: u8) -> Result<Line, ApiError> {
+    use qiyi_aeroplane::review::AeroJudge;
+    use qiyi_aeroplane::AeroMove;
+    let player = pos.to_move();
+    if !matches!(pos.turn(), Turn::Player(_)) {
+        // The roll leaves no choice (the turn passes on by itself).
+        return Ok(Line::Choices {
+            roll,
+            player,
+            choices: Vec::new(),
+            best: None,
+        });
+    }
+    let mut judge = AeroJudge::new(&pos.rules())
+        .map_err(|e| ApiError::Internal(format!("the aeroplane model: {e}")))?;
+    let (list, best) = judge
+        .choice_values(pos)
+        .map_err(|e| ApiError::Internal(format!("the aeroplane model: {e}")))?;
+    let choices: Vec<Choice> = list
+        .into_iter()
+        .map(|(c, chances, turns)| Choice {
+            mv: pos.move_to_text(AeroMove::Plane(c)),
+            win_chance: chances.get(player).copied().unwrap_or(0.0),
+            chances,
+            turns,
+        })
+        .collect();
+    Ok(Line::Choices {
+        roll,
+        player,
+        best: choices.get(best).map(|c| c.mv.clone()),
+        choices,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(game: &str, position: &str, options: AnalysisOptions) -> (Vec<Line>, EndReason) {
+        let mut lines = Vec::new();
+        let end = analyse(
+            game,
+            position,
+            &options,
+            Arc::new(AtomicBool::new(false)),
+            &mut |l| lines.push(l),
+        )
+        .expect("analysis");
+        (lines, end)
+    }
+
+    fn searches(lines: &[Line]) -> Vec<&SearchLine> {
+        lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Search(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    const XQ_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+
+    #[test]
+    fn xiangqi_reports_every_line_of_every_depth_best_first() {
+        let options = AnalysisOptions {
+            multipv: Some(3),
+            max_depth: Some(3),
+            ..Default::default()
+        };
+        let (lines, end) = run("xiangqi", XQ_START, options);
+        assert_eq!(end, EndReason::Depth);
+        let s = searches(&lines);
+        assert_eq!(s.len(), 9);
+        for (i, l) in s.iter().enumerate() {
+            assert_eq!(l.depth, i as u32 / 3 + 1);
+            assert_eq!(l.multipv, i as u32 % 3 + 1);
+            assert!(!l.pv.is_empty());
+            let chinese = l.pv_text.as_ref().expect("Chinese notation");
+            assert_eq!(chinese.len(), l.pv.len());
+            let w = l.win_chance.expect("win chance");
+            assert!((0.0..=1.0).contains(&w));
+        }
+        // Three different first moves at each depth, scores never rising down the list.
+        for d in s.chunks(3) {
+            assert_ne!(d[0].pv[0], d[1].pv[0]);
+            assert_ne!(d[1].pv[0], d[2].pv[0]);
+            assert!(d[0].win_chance >= d[1].win_chance && d[1].win_chance >= d[2].win_chance);
+        }
+        // The moves are the game's own move text: the start position plays them.
+        let pos = qiyi_xiangqi::Position::from_text(XQ_START).unwrap();
+        assert!(pos.parse_move(&s[8].pv[0]).is_ok());
+    }
+
+    #[test]
+    fn a_mate_is_reported_as_a_mate_with_certainty() {
+        // A rook ladder: the rook on b7 goes to b9 and the black king has no square left.
+        let fen = "4k4/R8/1R7/9/9/9/9/9/9/3K5 w";
+        let (lines, _) = run(
+            "xiangqi",
+            fen,
+            AnalysisOptions {
+                multipv: Some(1),
+                max_depth: Some(4),
+                ..Default::default()
+            },
+        );
+        let last = searches(&lines).last().cloned().cloned().expect("a line");
+        assert_eq!(last.score, ScoreView::Mate(1), "{last:?}");
+        assert_eq!(last.win_chance, Some(1.0));
+    }
+
+    #[test]
+    fn checkers_reports_lines_in_its_own_notation() {
+        let start = qiyi_checkers::Checkers::start().to_text();
+        let (lines, end) = run(
+            "checkers",
+            &start,
+            AnalysisOptions {
+                multipv: Some(2),
+                max_depth: Some(4),
+                ..Default::default()
+            },
+        );
+        assert_eq!(end, EndReason::Depth);
+        let s = searches(&lines);
+        assert_eq!(s.len(), 8);
+        assert_eq!(s[7].depth, 4);
+        assert_eq!(s[7].multipv, 2);
+        let pos = qiyi_checkers::Checkers::start();
+        assert!(pos.parse_move(&s[7].pv[0]).is_ok(), "{:?}", s[7].pv);
+        assert!(s[0].pv_text.is_none());
+        // A checkers score is not a mate at the start.
+        assert!(matches!(s[7].score, ScoreView::Cp(_)));
+    }
+
+    #[test]
+    fn a_cancel_stops_the_search_and_says_so() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut n = 0;
+        let flag = cancel.clone();
+        let end = analyse(
+            "xiangqi",
+            XQ_START,
+            &AnalysisOptions {
+                multipv: Some(1),
+                ..Default::default()
+            },
+            cancel,
+            &mut |_| {
+                n += 1;
+                if n == 3 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(end, EndReason::Stopped);
+        assert!(n <= 4, "{n} lines after the stop");
+    }
+
+    #[test]
+    fn the_time_limit_ends_the_search_with_limit() {
+        let (lines, end) = run(
+            "checkers",
+            &qiyi_checkers::Checkers::start().to_text(),
+            AnalysisOptions {
+                multipv: Some(1),
+                time_ms: Some(200),
+                ..Default::default()
+            },
+        );
+        assert_eq!(end, EndReason::Limit);
+        assert!(!lines.is_empty());
+    }
+
+    #[test]
+    fn peg_solitaire_says_which_jumps_keep_it_solvable() {
+        let start = qiyi_peg_solitaire::PegPosition::start(std::sync::Arc::new(
+            qiyi_peg_solitaire::Board::named("english").unwrap(),
+        ));
+        // The page may send the rows split by '/'.
+        let text = start.to_text().replace('\n', "/");
+        let (lines, end) = run("peg-solitaire", &text, AnalysisOptions::default());
+        assert_eq!(end, EndReason::Depth);
+        let [Line::Pegs {
+            solvable,
+            pegs,
+            moves,
+            best,
+            ..
+        }] = lines.as_slice()
+        else {
+            panic!("{lines:?}")
+        };
+        assert!(*solvable);
+        assert_eq!(*pegs, 32);
+        // The English board's four first jumps are symmetric: all keep it solvable.
+        assert_eq!(moves.len(), 4);
+        assert!(moves.iter().all(|m| m.solvable && m.fewest_pegs == 1));
+        assert_eq!(best.as_deref(), Some(moves[0].mv.as_str()));
+    }
+
+    #[test]
+    fn aeroplane_values_every_choice_of_the_roll() {
+        let pos = qiyi_aeroplane::Aero::new(qiyi_aeroplane::Rules::default(), 4).unwrap();
+        let text = pos.to_text();
+        // A 6 lets a plane take off: one choice per plane in the hangar.
+        let (lines, _) = run(
+            "aeroplane",
+            &text,
+            AnalysisOptions {
+                roll: Some(6),
+                ..Default::default()
+            },
+        );
+        let [Line::Choices {
+            roll,
+            choices,
+            best,
+            ..
+        }] = lines.as_slice()
+        else {
+            panic!("{lines:?}")
+        };
+        assert_eq!(*roll, 6);
+        assert!(!choices.is_empty());
+        for c in choices {
+            assert_eq!(c.chances.len(), 4);
+            assert!((0.0..=1.0).contains(&c.win_chance));
+        }
+        assert!(best.is_some());
+        // A 1 cannot take off under the standard rules: no choice.
+        let (lines, _) = run(
+            "aeroplane",
+            &text,
+            AnalysisOptions {
+                roll: Some(1),
+                ..Default::default()
+            },
+        );
+        assert!(matches!(&lines[0], Line::Choices { choices, best: None, .. } if choices.is_empty()));
+    }
+
+    #[test]
+    fn chinese_checkers_gives_race_bounds_then_searches_two_players() {
+        let pos = qiyi_chinese_checkers::Position::start(
+            qiyi_chinese_checkers::Options::players(2).unwrap(),
+        )
+        .unwrap();
+        let (lines, end) = run(
+            "chinese-checkers",
+            &pos.to_text(),
+            AnalysisOptions {
+                max_depth: Some(2),
+                ..Default::default()
+            },
+        );
+        assert_eq!(end, EndReason::Depth);
+        let Line::Race { race, bound, .. } = &lines[0] else {
+            panic!("{lines:?}")
+        };
+        assert!(*bound);
+        // Both camps are a full crossing away: the solver's row bound of the start is 19
+        // (`solitaire.rs`: "the row bound is 19 at the start").
+        assert_eq!(race, &vec![19, 19]);
+        let s = searches(&lines);
+        assert_eq!(s.iter().map(|l| l.depth).collect::<Vec<_>>(), vec![1, 2]);
+        assert!(s[1].win_chance.is_none());
+        // Six players: race distances only, every camp the same distance from home.
+        let pos = qiyi_chinese_checkers::Position::start(
+            qiyi_chinese_checkers::Options::players(6).unwrap(),
+        )
+        .unwrap();
+        let (lines, _) = run("chinese-checkers", &pos.to_text(), AnalysisOptions::default());
+        assert_eq!(lines.len(), 1);
+        let Line::Race { race, .. } = &lines[0] else {
+            panic!()
+        };
+        assert_eq!(race, &vec![19; 6]);
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_anything_runs() {
+        let bad = |game: &str, pos: &str, o: AnalysisOptions| prepare(game, pos, &o).err();
+        assert!(matches!(
+            bad("go", XQ_START, AnalysisOptions::default()),
+            Some(ApiError::UnknownGame(..))
+        ));
+        assert!(matches!(
+            bad("xiangqi", "not a fen", AnalysisOptions::default()),
+            Some(ApiError::BadRequest(_))
+        ));
+        for k in [0, 6, 1000] {
+            assert!(matches!(
+                bad(
+                    "xiangqi",
+                    XQ_START,
+                    AnalysisOptions {
+                        multipv: Some(k),
+                        ..Default::default()
+                    }
+                ),
+                Some(ApiError::BadRequest(_))
+            ));
+        }
+        assert!(matches!(
+            bad(
+                "checkers",
+                &qiyi_checkers::Checkers::start().to_text(),
+                AnalysisOptions {
+                    max_depth: Some(0),
+                    ..Default::default()
+                }
+            ),
+            Some(ApiError::BadRequest(_))
+        ));
+        let aero = qiyi_aeroplane::Aero::new(qiyi_aeroplane::Rules::default(), 4)
+            .unwrap()
+            .to_text();
+        assert!(matches!(
+            bad("aeroplane", &aero, AnalysisOptions::default()),
+            Some(ApiError::BadRequest(_))
+        ));
+        for r in [0, 7] {
+            assert!(matches!(
+                bad(
+                    "aeroplane",
+                    &aero,
+                    AnalysisOptions {
+                        roll: Some(r),
+                        ..Default::default()
+                    }
+                ),
+                Some(ApiError::IllegalMove(..))
+            ));
+        }
+        // A depth of 10,000 is clamped to the game's maximum, not refused.
+        let a = prepare(
+            "xiangqi",
+            XQ_START,
+            &AnalysisOptions {
+                max_depth: Some(10_000),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(a.max_depth, XIANGQI_MAX_DEPTH);
+    }
+
+    #[test]
+    fn lines_serialise_as_the_protocol_says() {
+        let line = Line::Search(SearchLine {
+            depth: 3,
+            seldepth: 7,
+            multipv: 2,
+            score: ScoreView::Mate(-2),
+            win_chance: Some(0.0),
+            nodes: 10,
+            nps: 100,
+            time_ms: 100,
+            pv: vec!["h2e2".into()],
+            pv_text: None,
+            capped: false,
+        });
+        let v = serde_json::to_value(&line).unwrap();
+        assert_eq!(v["kind"], "search");
+        assert_eq!(v["score"], serde_json::json!({ "mate": -2 }));
+        assert!(v.get("pv_text").is_none() && v.get("capped").is_none());
+        assert_eq!(ScoreView::of(35), ScoreView::Cp(35));
+        assert_eq!(ScoreView::of(MATE - 3), ScoreView::Mate(2));
+        assert_eq!(ScoreView::of(-(MATE - 2)), ScoreView::Mate(-1));
+        let v = serde_json::to_value(EndReason::Limit).unwrap();
+        assert_eq!(v, "limit");
+    }
+}
