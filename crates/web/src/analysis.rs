@@ -362,7 +362,9 @@ fn aeroplane_decision(
     match pos.turn() {
         Turn::Chance => {
             let roll = roll.ok_or_else(|| {
-                ApiError::BadRequest("roll (1-6) is required: this position waits for a roll".into())
+                ApiError::BadRequest(
+                    "roll (1-6) is required: this position waits for a roll".into(),
+                )
             })?;
             let mut faces = Vec::new();
             pos.chance_outcomes(&mut faces);
@@ -898,7 +900,9 @@ mod tests {
                 ..Default::default()
             },
         );
-        assert!(matches!(&lines[0], Line::Choices { choices, best: None, .. } if choices.is_empty()));
+        assert!(
+            matches!(&lines[0], Line::Choices { choices, best: None, .. } if choices.is_empty())
+        );
     }
 
     #[test]
@@ -931,7 +935,11 @@ mod tests {
             qiyi_chinese_checkers::Options::players(6).unwrap(),
         )
         .unwrap();
-        let (lines, _) = run("chinese-checkers", &pos.to_text(), AnalysisOptions::default());
+        let (lines, _) = run(
+            "chinese-checkers",
+            &pos.to_text(),
+            AnalysisOptions::default(),
+        );
         assert_eq!(lines.len(), 1);
         let Line::Race { race, .. } = &lines[0] else {
             panic!()

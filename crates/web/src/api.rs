@@ -1,5 +1,5 @@
 //! The JSON API (documented in `crates/web/API.md`): create, read, move, AI, undo, solve, resign,
-//! draw, live events, archive, export and import.
+//! draw, live events, archive, export and import, reviews and the analysis board's stream.
 //!
 //! Every change of a game is committed to the database before the answer is sent
 //! ([`Store::commit`]); a request that acts for a seat must carry that seat's token
@@ -69,6 +69,8 @@ pub struct AppState {
     pub shutdown: tokio::sync::watch::Sender<bool>,
     /// Game reviews queued, running and finished ([`crate::review`]).
     pub reviews: Arc<crate::review::Reviews>,
+    /// Analyses of the analysis board running now ([`crate::analysis_http`]).
+    pub analyses: Arc<crate::analysis_http::Analyses>,
     /// Host limits.
     pub limits: Limits,
 }
@@ -88,8 +90,18 @@ impl AppState {
             live: Arc::new(Semaphore::new(limits.max_live)),
             shutdown: tokio::sync::watch::channel(false).0,
             reviews: Arc::new(crate::review::Reviews::new(limits.reviews.clone())),
+            analyses: Arc::new(crate::analysis_http::Analyses::new(
+                crate::analysis_http::AnalysisLimits::default(),
+            )),
             limits,
         }
+    }
+
+    /// This state with other limits for the analysis board (how many run at once, for how
+    /// long).
+    pub fn with_analysis_limits(mut self, limits: crate::analysis_http::AnalysisLimits) -> Self {
+        self.analyses = Arc::new(crate::analysis_http::Analyses::new(limits));
+        self
     }
 
     /// Ends live streams and searches (the server is stopping).
@@ -131,6 +143,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/games/{id}/draw", post(draw))
         .route("/games/{id}/events", get(crate::live::events))
         .route("/games/{id}/export", get(export_game))
+        .route("/analyse", get(crate::analysis_http::analyse))
         .route(
             "/games/{id}/review",
             get(crate::review::get_review)

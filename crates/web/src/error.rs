@@ -41,6 +41,9 @@ pub enum ApiError {
     /// The server is at a limit (live connections) or shutting down.
     #[error("{0}")]
     Unavailable(String),
+    /// The server runs as many analyses as it may; try again when one ends.
+    #[error("{0}")]
+    Busy(String),
     /// A search task failed unexpectedly.
     #[error("internal error: {0}")]
     Internal(String),
@@ -60,6 +63,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::TooManyGames(_) => "too_many_games",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::Busy(_) => "busy",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -77,7 +81,9 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::IllegalMove(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooManyGames(_) | ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooManyGames(_) | ApiError::Unavailable(_) | ApiError::Busy(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -25,6 +25,9 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
+#[cfg(feature = "server")]
+pub mod analysis_http;
 #[cfg(feature = "server")]
 pub mod api;
 #[cfg(feature = "server")]
@@ -40,7 +43,6 @@ pub mod games;
 pub mod generic;
 #[cfg(feature = "server")]
 pub mod host;
-pub mod analysis;
 pub mod judges;
 #[cfg(feature = "server")]
 pub mod live;
