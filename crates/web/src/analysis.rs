@@ -237,7 +237,7 @@ pub struct Analysis {
 
 enum Kind {
     Xiangqi {
-        pos: qiyi_xiangqi::Position,
+        pos: Box<qiyi_xiangqi::Position>,
         lines: usize,
     },
     Checkers {
@@ -303,7 +303,7 @@ pub fn prepare(
     let (kind, cap) = match game {
         "xiangqi" => (
             Kind::Xiangqi {
-                pos: parse(position)?,
+                pos: Box::new(parse(position)?),
                 lines: lines_of(options)?,
             },
             XIANGQI_MAX_DEPTH,
@@ -555,7 +555,7 @@ impl Analysis {
                     for l in multipv_lines(
                         info,
                         slope,
-                        |pv| pv_text(&pos, pv),
+                        |pv| pv_text(&*pos, pv),
                         |pv| Some(chinese_pv(&pos, pv)),
                     ) {
                         on_line(l);
