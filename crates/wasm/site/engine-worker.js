@@ -1,5 +1,5 @@
 // The engine worker of the static site: runs one search job at a time (an AI move, a hint, the
-// peg solver; or, in a second worker, a game review) in qiyi-wasm and posts its progress and answer back to local.js. It keeps no
+// peg solver; or, in a second worker, a game review; or, in a third, an analysis) in qiyi-wasm and posts its progress and answer back to local.js. It keeps no
 // state, so the page may end it at any moment to stop a search.
 "use strict";
 importScripts("pkg/qiyi_wasm.js");
@@ -37,6 +37,21 @@ onmessage = async (ev) => {
         return false;
       });
       postMessage({ type: "done", id: m.id, answer: review });
+    } catch (e) {
+      postMessage({ type: "error", id: m.id, message: String(e && e.message ? e.message : e) });
+    }
+    return;
+  }
+  if (m.type === "analyse") {
+    // The analysis board (local.js runs it in a worker of its own and ends that worker to stop
+    // it): every line, the same JSON as the server's `line` events, as it comes.
+    try {
+      await ready;
+      if (wasm_bindgen.needs_tables(m.game)) await loadTables();
+      const done = wasm_bindgen.analyse(m.game, m.position, m.options, (line) => {
+        postMessage({ type: "progress", id: m.id, progress: JSON.parse(line) });
+      });
+      postMessage({ type: "done", id: m.id, answer: done });
     } catch (e) {
       postMessage({ type: "error", id: m.id, message: String(e && e.message ? e.message : e) });
     }

@@ -2,7 +2,8 @@
 // (crates/web/assets/backend.js describes it). The rules run here, on the page, in qiyi-wasm's
 // `Games` (the server's own game layer compiled to WebAssembly, answering the same JSON); AI
 // moves, hints and the solver run in a Web Worker (engine-worker.js) so the page never blocks;
-// game reviews run in a second worker of the same script and are kept beside their game.
+// game reviews run in a second worker of the same script and are kept beside their game;
+// analyses (the analysis board) in a third, through `LocalBackend.analyse`.
 // A search stops at its time limit; stop() ends the worker at once and starts a fresh one (it
 // keeps no state: every job carries its game's record). Games are kept in localStorage, so a
 // reload, or a visit without network, picks them up again.
@@ -97,10 +98,37 @@ const LocalBackend = (() => {
       run: (job, game, onProgress, Backend) => post({ type: "job", job, game }, onProgress, Backend),
       /** A game review of `record` (JSON text): onProgress({ status, done, total }) per ply. */
       review: (record, game, depth, onProgress, Backend) => post({ type: "review", record, game, depth }, onProgress, Backend),
+      /** An analysis of `position` (text) of `game`: onLine(line) for every line. */
+      analyse: (game, position, options, onLine, Backend) => post({ type: "analyse", game, position, options }, onLine, Backend),
     };
   };
   const engine = workers();
   const reviewer = workers();
+  const analyser = workers();
+
+  /**
+   * The analysis board in the browser: analyses `position` (the game's position text, as the
+   * position editor and `GET /api/analyse` take it) of `game` in the analysis worker, with the
+   * server's engine code. `options`: `{ multipv, roll, max_depth, time_ms }`, each optional (as
+   * the endpoint's query; default time 30 s). `onLine(line)` gets every line, the same objects the
+   * server sends as `line` events (`{ kind: "search" | "race" | "pegs" | "choices", ... }`).
+   * Answers a Task (`Backend.Task`): `done` resolves `{ reason: "depth" | "limit" }` (the server's
+   * `done` event) or rejects with the server's message for a bad request; `stop()` ends the
+   * worker at once and `done` rejects with `Backend.aborted()` (the server's `stopped`).
+   * `B`: the page's Backend (backend.js; default the global one).
+   */
+  function analyse(game, position, options, onLine, B = typeof Backend !== "undefined" ? Backend : null) {
+    const Backend = B;
+    let inner = null;
+    let stopped = false;
+    const done = (async () => {
+      await ready;
+      if (stopped) throw Backend.aborted();
+      inner = analyser.analyse(game, position, JSON.stringify(options || {}), onLine, Backend);
+      return JSON.parse(await inner.done);
+    })();
+    return new Backend.Task(done, () => { stopped = true; if (inner) inner.stop(); });
+  }
 
   // Reviews are kept beside their game, with the record they judged: computed once, until the
   // game changes.
@@ -232,5 +260,5 @@ const LocalBackend = (() => {
     };
   }
 
-  return { create, ready };
+  return { create, ready, analyse };
 })();

@@ -13,8 +13,9 @@
 //! - in a second Web Worker, [`review_game`]: the game review (the server's judges over the
 //!   page's record, [`review`]), its progress posted per ply; the page ends that worker to cancel.
 //!
-//! Analysis (issue 34) is not built yet; it belongs here as a further job kind
-//! ([`job::JobKind`]), streamed through the same progress callback.
+//! - in a third Web Worker, [`analyse`]: the analysis board's engine, the server's own
+//!   ([`qiyi_web::analysis`], what `GET /api/analyse` streams), each line posted as it comes; the
+//!   page ends that worker to stop it.
 //!
 //! Build: `scripts/site/build.sh OUT` (cargo for `wasm32-unknown-unknown`, then
 //! `wasm-bindgen --target no-modules`).
@@ -195,6 +196,57 @@ pub fn review_game(
     review::review_record(record, depth, &mut report).map_err(js_error)
 }
 
+/// The analysis board's time cap in the browser when the page sets none (the server's is 30 s).
+pub const BROWSER_ANALYSIS_MS: u64 = 30_000;
+
+/// The analysis engine's transposition table in the browser, in MiB (the server's is 64).
+pub const BROWSER_ANALYSIS_HASH_MIB: usize = 16;
+
+/// In the analysis worker: analyses `position` of `game` (its position text) with the server's
+/// code ([`qiyi_web::analysis`]); `options` is JSON (`{"multipv", "roll", "max_depth",
+/// "time_ms"}`, each optional; default time [`BROWSER_ANALYSIS_MS`]). `on_line(line)` gets each
+/// line as JSON text, the same objects `GET /api/analyse` sends as `line` events. Answers the
+/// `done` event's data (`{"reason": "depth" | "limit"}`); the page stops an analysis by ending
+/// the worker. A bad request is an error with the server's message.
+#[wasm_bindgen]
+pub fn analyse(
+    game: &str,
+    position: &str,
+    options: &str,
+    on_line: &js_sys::Function,
+) -> Result<String, JsError> {
+    analyse_json(game, position, options, &mut |line| {
+        let _ = on_line.call1(&JsValue::NULL, &JsValue::from_str(&line));
+    })
+    .map_err(js_error)
+}
+
+/// [`analyse`] without JavaScript: lines as JSON text to `on_line`, the `done` data answered.
+pub fn analyse_json(
+    game: &str,
+    position: &str,
+    options: &str,
+    on_line: &mut dyn FnMut(String),
+) -> Result<String, qiyi_web::ApiError> {
+    use qiyi_web::analysis::{analyse, AnalysisOptions};
+    let text = if options.trim().is_empty() {
+        "{}"
+    } else {
+        options
+    };
+    let mut options: AnalysisOptions = serde_json::from_str(text)
+        .map_err(|e| qiyi_web::ApiError::BadRequest(format!("bad analysis options: {e}")))?;
+    options.time_ms.get_or_insert(BROWSER_ANALYSIS_MS);
+    options.hash_mib.get_or_insert(BROWSER_ANALYSIS_HASH_MIB);
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reason = analyse(game, position, &options, cancel, &mut |line| {
+        if let Ok(text) = serde_json::to_string(&line) {
+            on_line(text);
+        }
+    })?;
+    Ok(serde_json::json!({ "reason": reason }).to_string())
+}
+
 /// Whether a job for `game` needs data the worker has not loaded yet: the aeroplane tables
 /// (fetched only when aeroplane chess is played).
 #[wasm_bindgen]
@@ -224,4 +276,36 @@ pub fn bench_js(name: &str) -> Result<String, JsError> {
         ))
     })?;
     serde_json::to_string(&m).map_err(|e| JsError::new(&e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worker_analysis_streams_the_servers_lines() {
+        let mut lines = Vec::new();
+        let done = analyse_json(
+            "checkers",
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            r#"{"multipv": 2, "max_depth": 3}"#,
+            &mut |l| lines.push(l),
+        )
+        .unwrap();
+        assert_eq!(done, r#"{"reason":"depth"}"#);
+        assert_eq!(lines.len(), 6);
+        let last: serde_json::Value = serde_json::from_str(&lines[5]).unwrap();
+        assert_eq!(last["kind"], "search");
+        assert_eq!(last["depth"], 3);
+        assert_eq!(last["multipv"], 2);
+        // Bad options and bad positions are the server's errors.
+        assert!(matches!(
+            analyse_json("checkers", "x", "{}", &mut |_| {}),
+            Err(ApiError::BadRequest(_))
+        ));
+        assert!(matches!(
+            analyse_json("xiangqi", "x", r#"{"depth": 3}"#, &mut |_| {}),
+            Err(ApiError::BadRequest(_))
+        ));
+    }
 }
