@@ -199,6 +199,11 @@ const LocalBackend = (() => {
           on.task.stop();
           return { status: "cancelled" };
         },
+        // The analysis board's engine: local.js's analyse (the Web Worker), same lines as the
+        // server's GET /api/analyse.
+        analyse: (options, onLine) => LocalBackend.analyse((options || {}).game, (options || {}).position, options || {}, onLine),
+        // Forgets a throw-away game (the analysis board's): no longer kept in this browser.
+        remove: async () => { try { localStorage.removeItem(STORE + id); } catch (e) { /* no storage */ } return { deleted: id }; },
         // One page plays every seat: nothing to follow.
         follow: () => ({ close() {} }),
         exportHref: () => "#",
@@ -212,7 +217,7 @@ const LocalBackend = (() => {
 
     return {
       kind: "local",
-      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: false, review: true },
+      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: typeof LocalBackend.analyse === "function", review: true },
       site: {
         play: (g, params) => page("play.html", Object.assign({ game: g }, params || {})),
         game: () => new URLSearchParams(location.search).get("game") || "",
