@@ -233,6 +233,7 @@ const LocalBackend = (() => {
       },
       archive: async () => { throw Object.assign(new Error("the archive of games needs a server (qiyi serve)"), { code: "needs_server" }); },
       importRecord: async () => { throw Object.assign(new Error("importing records needs a server (qiyi serve)"), { code: "needs_server" }); },
+      analyse: (options, onLine) => LocalBackend.analyse((options || {}).game, (options || {}).position, options || {}, onLine),
       game,
     };
   }

@@ -55,9 +55,12 @@ const Analysis = (() => {
 
   /** Shows the analysis view in place of the game (the game's board and panel come back on close). */
   function show(on) {
+    const was = an.open;
     an.open = on;
     document.body.classList.toggle("analysing", on);
     $("analysis").hidden = !on;
+    // A keyboard or screen-reader user lands on the view's heading.
+    if (on && !was) $("an-title").focus();
   }
 
   /** Opens the game on the page at the ply on its board: the game's positions, read only. */

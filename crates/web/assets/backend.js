@@ -21,6 +21,8 @@
 //   backend.archive(page)            { games, page, per_page, total } (features.archive)
 //   backend.importRecord(text)       a PGN/PDN/JSON record as a new hot-seat game (as create)
 //   backend.game(id, token)          a handle on one game, sync; token: the seat token or null
+//   backend.analyse(options, onLine) the analysis board's engine on a position given as text, a
+//                                    Task (as game.analyse below; features.analysis)
 //
 // A game handle (`token` is sent with every request that acts for a seat):
 //
