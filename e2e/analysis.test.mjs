@@ -175,8 +175,8 @@ try {
   // 8. The archive links to the analysis board.
   await page.goto(`${base}/games`, { waitUntil: "load" });
   await page.waitForSelector(`a.analyse-link[href*="${xq.id}"]`, { timeout: 10000 });
-  await page.click(`a.analyse-link[href*="${xq.id}"]`);
-  await page.waitForFunction(() => Analysis.state.open && Analysis.state.search[1], null, { timeout: 60000 });
+  await Promise.all([page.waitForURL(/\/play\/xiangqi/), page.click(`a.analyse-link[href*="${xq.id}"]`)]);
+  await page.waitForFunction(() => typeof Analysis !== "undefined" && Analysis.state.open && Analysis.state.search[1], null, { timeout: 60000 });
   record("the archive's link opens the analysis board", true);
   record("no console errors", errors.length === 0, errors.join("; "));
 } catch (e) {

@@ -315,7 +315,8 @@ const Analysis = (() => {
     const pts = path.map((c) => cells[c]).filter(Boolean);
     if (!pts.length) return "";
     if (pts.length === 1) return `<circle class="${cls} an-spot" cx="${pts[0][0]}" cy="${pts[0][1]}" r="${r * 1.1}"/>`;
-    return `<polyline class="${cls}" points="${pts.map((p) => p.join(",")).join(" ")}" stroke-width="${r * 0.3}" marker-end="url(#an-head)"/>`;
+    const head = kind === "ok" || kind === "bad" || kind === "best" ? "an-head-" + kind : "an-head";
+    return `<polyline class="${cls}" points="${pts.map((p) => p.join(",")).join(" ")}" stroke-width="${r * 0.3}" marker-end="url(#${head})"/>`;
   }
 
   function draw() {
@@ -362,7 +363,8 @@ const Analysis = (() => {
     }
     let hits = "";
     for (const [id, p] of Object.entries(d.cells)) hits += `<circle class="cell-hit" data-cell="${id}" cx="${p[0]}" cy="${p[1]}" r="${rad(id)}"/>`;
-    const defs = `<defs><marker id="an-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="an-head"/></marker></defs>`;
+    const marker = (id) => `<marker id="${id}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="${id}"/></marker>`;
+    const defs = `<defs>${["an-head", "an-head-ok", "an-head-bad", "an-head-best"].map(marker).join("")}</defs>`;
     const svg = document.createElementNS(SVGNS, "svg");
     svg.setAttribute("viewBox", `0 0 ${d.width} ${d.height}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
