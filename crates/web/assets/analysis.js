@@ -348,8 +348,8 @@ const Analysis = (() => {
       if (o.best) marks += arrow(pathOf(o.best, s, d.cells), d.cells, r, "best");
     }
     if (o && o.kind === "choices" && o.choices && o.choices.length && cur().turn.kind === "player" && an.roll === rollOf(s)) {
-      const best = o.choices.reduce((a, b) => (b.win_chance > a.win_chance ? b : a));
-      marks += arrow(pathOf(best.move, s, d.cells), d.cells, r, "best");
+      const best = o.best || o.choices.reduce((a, b) => (b.win_chance > a.win_chance ? b : a)).move;
+      marks += arrow(pathOf(best, s, d.cells), d.cells, r, "best");
     }
     // A tried move being entered.
     if (s.turn.kind === "player") {
@@ -425,7 +425,7 @@ const Analysis = (() => {
       box.append(li);
     }
     if (o && o.kind === "choices") {
-      const best = (o.choices || []).reduce((a, b) => (!a || b.win_chance > a.win_chance ? b : a), null);
+      const best = (o.choices || []).find((c) => c.move === o.best) || (o.choices || []).reduce((a, b) => (!a || b.win_chance > a.win_chance ? b : a), null);
       for (const c of o.choices || []) {
         const li = el("li", "an-choice", t("analysis.choice", { move: moveName(c.move, s), win: pct(c.win_chance) }));
         if (c === best) li.classList.add("an-best-choice");
@@ -435,11 +435,11 @@ const Analysis = (() => {
       if (!(o.choices || []).length) box.append(el("li", "an-choice", t("analysis.noChoice", { roll: I18n.num(o.roll) })));
     }
     if (o && o.kind === "pegs") {
-      box.append(el("li", "an-pegs-head", t(o.solvable ? "analysis.positionSolvable" : "analysis.positionUnsolvable")));
+      box.append(el("li", "an-pegs-head", t(o.solvable ? "analysis.positionSolvable" : "analysis.positionUnsolvable", { pegs: I18n.num(o.fewest_pegs || 0) })));
       for (const m of o.moves || []) {
         const li = el("li", "an-peg");
         li.classList.add(m.solvable ? "an-ok" : "an-bad");
-        li.append(el("span", "an-mark", m.solvable ? "✓" : "✗"), " ", moveName(m.move, s), " — ", t(m.solvable ? "analysis.solvable" : "analysis.unsolvable"));
+        li.append(el("span", "an-mark", m.solvable ? "✓" : "✗"), " ", moveName(m.move, s), " — ", m.solvable ? t("analysis.solvable") : typeof m.fewest_pegs === "number" ? t("analysis.unsolvableLeft", { pegs: I18n.num(m.fewest_pegs) }) : t("analysis.unsolvable"));
         if (o.best === m.move) li.append(" ", el("b", null, t("analysis.best")));
         box.append(li);
       }
