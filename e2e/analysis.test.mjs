@@ -136,6 +136,14 @@ try {
   record("checkers: opened from the address, 3 lines", true, (await page.$$eval("#an-lines .an-pv", (bs) => bs.map((b) => b.textContent))).join(" | "));
   const ct = await tryAndBack(page);
   record("checkers: a tried move and back", ct.after !== ct.before && ct.back === ct.before, ct.text);
+  // A pasted record (the game's PDN export): its moves on the analysis board, the last position analysed.
+  const pdn = await (await fetch(`${base}/api/games/${ck.id}/export`)).text();
+  await page.evaluate(() => { document.querySelector("#analysis details").open = true; });
+  await page.fill("#an-position", pdn);
+  await page.click("#an-load");
+  await page.waitForFunction(() => Analysis.state.line.length === 3 && Analysis.state.at === 2 && Analysis.state.search[1], null, { timeout: 60000 });
+  const pasted = await page.evaluate(() => Analysis.state.line[2].state.position);
+  record("checkers: a pasted PDN record opens with its moves", pasted === ck.state.position, `${await page.$$eval("#an-moves li", (l) => l.length)} moves listed`);
 
   // 4. Peg solitaire: solvable or not, per move.
   const peg = await api(base + "/api/games", "POST", { game: "peg-solitaire", hotseat: true, seats: [{ kind: "human" }] });

@@ -37,6 +37,7 @@ const Analysis = (() => {
     roll: null,       // aeroplane: the rolled face analysed (null: the position's)
     sel: [],          // cells clicked so far for a tried move
     asked: false,     // the address's ?analyse=1 has been handled
+    boxFor: null,     // the line entry whose position the position box was filled with
   };
   // The address as the page was opened (online.js rewrites it once the game is made or joined).
   const opened = new URLSearchParams(location.search);
@@ -469,7 +470,9 @@ const Analysis = (() => {
     $("an-ply").textContent = t("analysis.at", { n: I18n.num(an.at), total: I18n.num(an.line.length - 1) });
     $("an-first").disabled = $("an-prev").disabled = an.at === 0;
     $("an-next").disabled = $("an-last").disabled = an.at >= an.line.length - 1;
-    $("an-position").value = here && here.state ? here.state.position : "";
+    // The box shows the position on the board, filled when that changes (not while lines stream
+    // in, which would wipe what the player is pasting).
+    if (here && here.state && an.boxFor !== here) { an.boxFor = here; $("an-position").value = here.state.position; }
   }
 
   function render() {
