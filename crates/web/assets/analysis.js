@@ -529,6 +529,8 @@ const Analysis = (() => {
     $("an-next").addEventListener("click", () => goTo(an.at + 1));
     $("an-last").addEventListener("click", () => goTo(an.line.length - 1));
     $("an-move-form").addEventListener("submit", onTyped);
+    $("an-flip").hidden = !board.flippable;
+    $("an-flip").addEventListener("click", () => { ui.flipped = !ui.flipped; draw(); });
     const roll = $("an-roll");
     for (let f = 1; f <= 6; f++) { const o = document.createElement("option"); o.value = String(f); o.textContent = I18n.num(f); roll.append(o); }
     roll.addEventListener("change", () => { an.roll = Number(roll.value); start(); });
