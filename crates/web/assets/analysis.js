@@ -93,8 +93,8 @@ const Analysis = (() => {
         if (data.state.game !== game) { await backend.game(data.id, data.hotseat_token).remove().catch(() => {}); throw e; }
         return data;
       });
-      if (gen !== an.gen) { made.handle.remove().catch(() => {}); return; }
       const handle = made.handle || backend.game(made.id, made.hotseat_token);
+      if (gen !== an.gen) { handle.remove().catch(() => {}); return; }
       const st = made.state;
       const line = [{ state: null, ply: 0, move: null }];
       for (const h of st.history) line.push({ state: null, ply: h.ply, move: h });
@@ -110,15 +110,21 @@ const Analysis = (() => {
 
   /** A new hot-seat game of this page's game, every seat human (`body`: its position). */
   async function throwAway(body) {
-    const players = (ui.state && ui.state.players) || 2;
-    const seats = Array.from({ length: players }, () => ({ kind: "human" }));
-    const rules = ui.state && ui.state.game === game && typeof ruleValues === "function" ? ruleValues() : {};
+    const humans = (n) => Array.from({ length: n }, () => ({ kind: "human" }));
+    const make = (n, rules) => backend.create(Object.assign({ game, seats: humans(n), hotseat: true }, rules ? { rules } : {}, body));
+    const rules = ui.state && ui.state.game === game && typeof ruleValues === "function" ? ruleValues() : null;
     let data;
     try {
-      data = await backend.create(Object.assign({ game, seats, hotseat: true, rules }, body));
+      data = await make((ui.state && ui.state.players) || 2, rules);
     } catch (e) {
-      // The setup form's rules may not be the analysed game's: the position says them.
-      data = await backend.create(Object.assign({ game, seats, hotseat: true }, body));
+      // The page's players and rules may not be the position's: the position says them (a game
+      // made from it alone tells how many players it has), every seat human again.
+      const probe = await backend.create(Object.assign({ game, hotseat: true }, body));
+      if (probe.state.seats.every((seat) => seat.kind === "human")) data = probe;
+      else {
+        await backend.game(probe.id, probe.hotseat_token).remove().catch(() => {});
+        data = await make(probe.state.players, null);
+      }
     }
     return { id: data.id, state: data.state, handle: backend.game(data.id, data.hotseat_token) };
   }
