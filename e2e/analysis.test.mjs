@@ -130,7 +130,7 @@ try {
   await page.click("#an-close");
 
   // 3. Checkers: 3 lines, a tried move.
-  const ck = await played("checkers", 2);
+  const ck = await played("checkers", 1); // after 2 plies black has one move, a forced capture
   await page.goto(`${base}/play/checkers?id=${ck.id}&analyse=1`, { waitUntil: "load" });
   await page.waitForFunction(() => Analysis.state.open && Object.keys(Analysis.state.search).length === 3, null, { timeout: 60000 });
   record("checkers: opened from the address, 3 lines", true, (await page.$$eval("#an-lines .an-pv", (bs) => bs.map((b) => b.textContent))).join(" | "));
@@ -141,8 +141,8 @@ try {
   await page.evaluate(() => { document.querySelector("#analysis details").open = true; });
   await page.fill("#an-position", pdn);
   await page.click("#an-load");
-  await page.waitForFunction(() => Analysis.state.line.length === 3 && Analysis.state.at === 2 && Analysis.state.search[1], null, { timeout: 60000 });
-  const pasted = await page.evaluate(() => Analysis.state.line[2].state.position);
+  await page.waitForFunction(() => Analysis.state.line.length === 2 && Analysis.state.at === 1 && Analysis.state.search[1], null, { timeout: 60000 });
+  const pasted = await page.evaluate(() => Analysis.state.line[1].state.position);
   record("checkers: a pasted PDN record opens with its moves", pasted === ck.state.position, `${await page.$$eval("#an-moves li", (l) => l.length)} moves listed`);
 
   // 4. Peg solitaire: solvable or not, per move.
@@ -164,7 +164,8 @@ try {
   // 6. Chinese checkers: race distances.
   const cc = await api(base + "/api/games", "POST", { game: "chinese-checkers", hotseat: true, rules: { players: 2 }, seats: [{ kind: "human" }, { kind: "human" }] });
   await page.goto(`${base}/play/chinese-checkers?id=${cc.id}&analyse=1`, { waitUntil: "load" });
-  await page.waitForSelector("#an-lines .an-race-row", { timeout: 60000 });
+  // (The first race bound builds its table: half a minute in a debug build.)
+  await page.waitForSelector("#an-lines .an-race-row", { timeout: 120000 });
   const race = await page.$$eval("#an-lines .an-race-row", (d) => d.map((x) => x.textContent));
   record("chinese checkers: race distances", race.length === 2, race.join(" | "));
 
@@ -188,7 +189,9 @@ try {
   record("the archive's link opens the analysis board", true);
   record("no console errors", errors.length === 0, errors.join("; "));
 } catch (e) {
-  record("browser", false, e.message);
+  const status = await Promise.resolve(browser && browser.contexts()[0] && browser.contexts()[0].pages()[0])
+    .then((p) => (p ? p.evaluate(() => document.getElementById("an-status").textContent) : "")).catch(() => "");
+  record("browser", false, e.message + (status ? ` (the analysis said: ${status})` : ""));
 } finally {
   if (browser) await browser.close();
   child.kill("SIGTERM");

@@ -38,6 +38,8 @@ const Analysis = (() => {
     sel: [],          // cells clicked so far for a tried move
     asked: false,     // the address's ?analyse=1 has been handled
     boxFor: null,     // the line entry whose position the position box was filled with
+    retry: null,      // the timer of a start the server's "busy" put off
+    waiting: false,   // such a start is waiting
   };
   // The address as the page was opened (online.js rewrites it once the game is made or joined).
   const opened = new URLSearchParams(location.search);
@@ -209,6 +211,8 @@ const Analysis = (() => {
   // ---- the engine ------------------------------------------------------------------------------
 
   function stopTask() {
+    clearTimeout(an.retry);
+    an.waiting = false;
     if (an.task) { const task = an.task; an.task = null; task.stop(); }
   }
 
@@ -251,14 +255,21 @@ const Analysis = (() => {
     }, (e) => {
       if (an.task !== task) return;
       an.task = null;
-      say(e.name === "AbortError" ? t("analysis.done.stopped") : t("analysis.error", { error: I18n.error(e) }));
+      if (e.code === "busy") {
+        // The server runs as many analyses as it may: this one starts when a slot is free.
+        say(t("analysis.busy"));
+        an.waiting = true;
+        an.retry = setTimeout(() => { if (gen === an.gen && an.open) start(); }, 2000);
+      } else {
+        say(e.name === "AbortError" ? t("analysis.done.stopped") : t("analysis.error", { error: I18n.error(e) }));
+      }
       render();
     });
     render();
   }
 
   function stop() {
-    if (!an.task) return;
+    if (!an.task && !an.waiting) return;
     stopTask();
     say(t("analysis.done.stopped"));
     render();
@@ -495,7 +506,7 @@ const Analysis = (() => {
     if (!an.open) return;
     const s = cur();
     if (!s) return;
-    $("an-stop").disabled = !an.task;
+    $("an-stop").disabled = !an.task && !an.waiting;
     $("an-start").disabled = !!an.task;
     const rollRow = $("an-roll-row");
     rollRow.hidden = game !== "aeroplane";
