@@ -44,8 +44,8 @@ async function ready(page, path) {
   if (path === "lab") await page.waitForSelector("#lab section h2");
   if (path === "games") await page.waitForFunction(() => !/Loading|加载/.test(document.getElementById("rows").innerText));
   if (path.includes("?id=")) await page.waitForSelector("#review .rv-graph", { timeout: 30000 });
-  // The analysis board, with the engine's lines (or its message) shown.
-  if (path.includes("analyse=1")) await page.waitForFunction(() => document.querySelector("#an-board svg") && document.getElementById("an-status").textContent, null, { timeout: 30000 });
+  // The analysis board with the engine's lines shown.
+  if (path.includes("analyse=1")) await page.waitForSelector("#an-board svg, #an-lines .an-pv", { timeout: 30000 }).then(() => page.waitForSelector("#an-lines .an-pv", { timeout: 60000 }));
   await page.waitForTimeout(300);
 }
 
