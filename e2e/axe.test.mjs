@@ -1,6 +1,6 @@
 // Accessibility test of the server's page with axe-core (issue 47, item 4), in Debian's Chromium
 // driven by playwright-core: every page (home, the five game pages, the archive, the lab and a
-// finished game's review view) in an en-US and a zh-CN locale, each in the light and the dark
+// finished game's review view and the analysis board) in an en-US and a zh-CN locale, each in the light and the dark
 // colour scheme (`prefers-color-scheme`), must have no serious or critical violation. The counts
 // per page, language and scheme are printed (and written as JSON to $AXE_JSON when set).
 // Then, in both languages, the keyboard and screen-reader path of a game page: a move typed in the
@@ -44,6 +44,8 @@ async function ready(page, path) {
   if (path === "lab") await page.waitForSelector("#lab section h2");
   if (path === "games") await page.waitForFunction(() => !/Loading|加载/.test(document.getElementById("rows").innerText));
   if (path.includes("?id=")) await page.waitForSelector("#review .rv-graph", { timeout: 30000 });
+  // The analysis board with the engine's lines shown.
+  if (path.includes("analyse=1")) await page.waitForSelector("#an-board svg, #an-lines .an-pv", { timeout: 30000 }).then(() => page.waitForSelector("#an-lines .an-pv", { timeout: 60000 }));
   await page.waitForTimeout(300);
 }
 
@@ -65,7 +67,7 @@ try {
     if (r.status !== "queued" && r.status !== "running") break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`];
+  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`, "play/xiangqi?analyse=1"];
 
   browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
   for (const colorScheme of ["light", "dark"]) {
@@ -81,7 +83,7 @@ try {
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
         });
         const bad = res.filter((v) => v.impact === "serious" || v.impact === "critical");
-        const name = path.includes("?id=") ? "review" : "/" + path;
+        const name = path.includes("?id=") ? "review" : path.includes("analyse=1") ? "analysis" : "/" + path;
         const count = (imp) => res.filter((v) => v.impact === imp).reduce((s, v) => s + v.nodes, 0);
         table.push({ page: name, locale, colorScheme, critical: count("critical"), serious: count("serious"), moderate: count("moderate"), minor: count("minor"), rules: res.map((v) => `${v.id}(${v.impact},${v.nodes})`) });
         record(`${colorScheme} ${locale} ${name}: no serious or critical violation`, bad.length === 0,

@@ -147,6 +147,15 @@ const LocalBackend = (() => {
     try { localStorage.setItem(STORE + id, games.record(id)); } catch (e) { /* private mode or full: the game still plays */ }
   }
 
+  /** The page's analysis call ({ game, position, multipv, roll, max_depth }) on local.js's
+   *  analyse, which takes the game and the position apart from the engine's options. */
+  function analyseHere(options, onLine, Backend) {
+    const o = options || {};
+    const engineOptions = {};
+    for (const k of ["multipv", "roll", "max_depth", "time_ms"]) if (o[k] !== undefined && o[k] !== null) engineOptions[k] = o[k];
+    return LocalBackend.analyse(o.game, o.position, engineOptions, onLine, Backend);
+  }
+
   function create(Backend) {
     async function held(id) {
       await ready;
@@ -227,6 +236,11 @@ const LocalBackend = (() => {
           on.task.stop();
           return { status: "cancelled" };
         },
+        // The analysis board's engine: local.js's analyse (the Web Worker), same lines as the
+        // server's GET /api/analyse.
+        analyse: (options, onLine) => analyseHere(options, onLine, Backend),
+        // Forgets a throw-away game (the analysis board's): no longer kept in this browser.
+        remove: async () => { try { localStorage.removeItem(STORE + id); } catch (e) { /* no storage */ } return { deleted: id }; },
         // One page plays every seat: nothing to follow.
         follow: () => ({ close() {} }),
         exportHref: () => "#",
@@ -240,7 +254,7 @@ const LocalBackend = (() => {
 
     return {
       kind: "local",
-      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: false, review: true },
+      features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: typeof LocalBackend.analyse === "function", review: true },
       site: {
         play: (g, params) => page("play.html", Object.assign({ game: g }, params || {})),
         game: () => new URLSearchParams(location.search).get("game") || "",
@@ -256,6 +270,7 @@ const LocalBackend = (() => {
       },
       archive: async () => { throw Object.assign(new Error("the archive of games needs a server (qiyi serve)"), { code: "needs_server" }); },
       importRecord: async () => { throw Object.assign(new Error("importing records needs a server (qiyi serve)"), { code: "needs_server" }); },
+      analyse: (options, onLine) => analyseHere(options, onLine, Backend),
       game,
     };
   }

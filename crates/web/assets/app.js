@@ -259,6 +259,7 @@ function render() {
   if (board.extra) board.extra($("extra"), s, ui);
   Online.render(s);
   if (typeof Review !== "undefined") Review.render();
+  if (typeof Analysis !== "undefined") Analysis.render();
 }
 
 // The text of a history entry as the move list shows it, without the player.

@@ -21,6 +21,8 @@
 //   backend.archive(page)            { games, page, per_page, total } (features.archive)
 //   backend.importRecord(text)       a PGN/PDN/JSON record as a new hot-seat game (as create)
 //   backend.game(id, token)          a handle on one game, sync; token: the seat token or null
+//   backend.analyse(options, onLine) the analysis board's engine on a position given as text, a
+//                                    Task (as game.analyse below; features.analysis)
 //
 // A game handle (`token` is sent with every request that acts for a seat):
 //
@@ -39,9 +41,13 @@
 // early (a stopped task rejects with an Error named "AbortError"). The server's searches stop at
 // their own time limit: stopping there stops waiting for the answer.
 //
-// Seam for analysis and review (issue 34, not built yet; features.analysis/review are false):
-//   game.analyse(options, onLine)    a Task that streams engine lines ({ depth, score, nodes, pv,
-//                                    multipv }) to onLine until stop(); resolves the last lines
+// Analysis and review (issue 48):
+//   game.analyse(options, onLine)    a Task that streams the engine's lines for a position to
+//                                    onLine until stop(); options { game, position (text),
+//                                    multipv, roll, max_depth }; the lines are those of
+//                                    GET /api/analyse (kind "search" | "choices" | "pegs" |
+//                                    "race"); resolves { reason, lines } when the engine ends
+//   game.remove()                    forgets the game (the analysis board's throw-away games)
 //   game.review(options, onProgress) a Task: onProgress({ status, done, total }) while it runs;
 //                                    resolves core's Review JSON (per ply: mover, move, best move
 //                                    and line, values before/after, class; per player: accuracy,
@@ -103,6 +109,49 @@ const Backend = (() => {
       return new Task(done, () => abort.abort());
     }
 
+    // The analysis stream of GET /api/analyse, read with fetch rather than EventSource so that an
+    // answer refused before streaming (400, 503 "busy") shows its JSON message; closing the
+    // connection (stop) ends the search on the server.
+    function analyse(options, onLine) {
+      const o = options || {};
+      const q = new URLSearchParams({ game: o.game, position: o.position });
+      for (const k of ["multipv", "roll", "max_depth"]) if (o[k] !== undefined && o[k] !== null) q.set(k, String(o[k]));
+      const abort = new AbortController();
+      const done = (async () => {
+        const res = await fetch(`${base}/api/analyse?${q}`, { signal: abort.signal, headers: { accept: "text/event-stream" } });
+        if (!res.ok || !res.body) {
+          let data;
+          try { data = await res.json(); } catch (e) { data = { error: "bad answer from the server (" + res.status + ")" }; }
+          throw Object.assign(new Error(data.error || "HTTP " + res.status), data.code ? { code: data.code } : {});
+        }
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const lines = [];
+        let buf = "";
+        for (;;) {
+          const { value, done: end } = await reader.read();
+          if (end) throw new Error("the analysis stream ended early");
+          buf += value.replace(/\r\n?/g, "\n");
+          let cut;
+          while ((cut = buf.indexOf("\n\n")) >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            let name = "message";
+            const data = [];
+            for (const l of block.split("\n")) {
+              if (l.startsWith("event:")) name = l.slice(6).trim();
+              else if (l.startsWith("data:")) data.push(l.slice(5).replace(/^ /, ""));
+            }
+            if (!data.length) continue;
+            const msg = JSON.parse(data.join("\n"));
+            if (name === "line") { lines.push(msg); if (onLine) onLine(msg); }
+            else if (name === "done") { abort.abort(); return { reason: msg.reason, lines }; }
+            else if (name === "error") { abort.abort(); throw Object.assign(new Error(msg.error || "analysis failed"), msg.code ? { code: msg.code } : {}); }
+          }
+        }
+      })().catch((e) => { throw e.name === "AbortError" ? aborted() : e; });
+      return new Task(done, () => abort.abort());
+    }
+
     function game(id, token) {
       const at = `/api/games/${id}`;
       const post = (path, body) => call("POST", at + path, body, token);
@@ -145,6 +194,8 @@ const Backend = (() => {
           })();
           return new Task(done, () => { stopped = true; call("DELETE", at + "/review").catch(() => {}); });
         },
+        analyse,
+        remove: () => call("DELETE", at, undefined, token),
         reviewState: () => call("GET", at + "/review"),
         cancelReview: () => call("DELETE", at + "/review"),
       };
@@ -152,7 +203,7 @@ const Backend = (() => {
 
     return {
       kind: "server",
-      features: { links: true, archive: true, live: true, export: true, clocks: true, seatResign: true, analysis: false, review: true },
+      features: { links: true, archive: true, live: true, export: true, clocks: true, seatResign: true, analysis: true, review: true },
       site: {
         play(game, params) {
           const q = params ? Object.entries(params).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&") : "";
@@ -166,6 +217,7 @@ const Backend = (() => {
       create: (body) => call("POST", "/api/games", body),
       archive: (page) => call("GET", `/api/games?page=${page}`),
       importRecord: (text) => call("POST", "/api/games/import", text),
+      analyse,
       game,
     };
   }

@@ -34,6 +34,15 @@
           span.append(exp, " · ", rev);
           cells[4] = span;
         }
+        if (backend.features.analysis && g.plies > 0) {
+          const an = document.createElement("a");
+          an.href = backend.site.play(g.game, { id: g.id, analyse: 1 });
+          an.textContent = t("archive.analyse");
+          an.className = "analyse-link";
+          const span = typeof cells[4] === "string" || cells[4] === exp ? (() => { const x = document.createElement("span"); x.append(exp); return x; })() : cells[4];
+          span.append(" · ", an);
+          cells[4] = span;
+        }
         for (const c of cells) {
           const td = document.createElement("td");
           if (typeof c === "string") td.textContent = c; else td.append(c);
