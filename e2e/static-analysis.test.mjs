@@ -44,7 +44,9 @@ try {
     const created = await backend.create({ game: "checkers", hotseat: true, seats: [{ kind: "human" }, { kind: "human" }] });
     const g = backend.game(created.id, created.hotseat_token);
     let st = created.state;
-    for (let i = 0; i < 2; i++) st = await g.move(st.legal[0].text);
+    // 11-15 23-19: no capture pending, so the side to move has more than 3 moves (after the
+    // first legal moves a capture is forced, and a position with one move has one line).
+    for (const m of ["11-15", "23-19"]) st = await g.move(m);
     return { id: created.id, position: st.position };
   });
   await page.goto(server.url + "play.html?game=checkers&analyse=1&id=" + encodeURIComponent(made.id), { waitUntil: "load" });
