@@ -956,6 +956,15 @@ async fn export_game(
     query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    // Checked for every game, not only Xiangqi (where it is used): a bad value is a bad request
+    // whatever the game (schemathesis found `?moves=garbage` accepted for other games).
+    if let Some(m) = query.moves.as_deref() {
+        if m != "iccs" && m != "wxf" {
+            return Err(ApiError::BadRequest(format!(
+                "moves must be iccs or wxf, not '{m}'"
+            )));
+        }
+    }
     let handle = app.store.get(&id)?;
     let exported = {
         let entry = lock(&handle);

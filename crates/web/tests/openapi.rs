@@ -217,3 +217,60 @@ async fn every_error_has_the_same_shape_handlers_and_layers_alike() {
         assert_eq!(obj.len(), 2, "{method} {uri}: {v}");
     }
 }
+
+/// A hot-seat game of `game` with one move played, its id and token.
+async fn game_with_a_move(app: &axum::Router, game: &str) -> (String, String) {
+    let (status, v) = call(
+        app,
+        "POST",
+        "/api/games",
+        None,
+        &format!("{{\"game\":\"{game}\",\"hotseat\":true}}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let token = v["hotseat_token"].as_str().expect("token").to_string();
+    let mv = v["state"]["legal"][0]["text"].as_str().expect("a legal move");
+    let (status, v) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token),
+        &format!("{{\"move\":\"{mv}\"}}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    (id, token)
+}
+
+/// Found by schemathesis: `GET /export?moves=garbage` was answered 200 for games other than
+/// Xiangqi (the value was only read for Xiangqi); the document allows `iccs` and `wxf` only.
+#[tokio::test]
+async fn export_refuses_an_unknown_move_notation_for_every_game() {
+    let app = app();
+    for game in ["xiangqi", "checkers", "aeroplane", "peg-solitaire"] {
+        let (id, _) = game_with_a_move(&app, game).await;
+        let (status, v) = call(
+            &app,
+            "GET",
+            &format!("/api/games/{id}/export?moves=%F3%97%A0%93"),
+            None,
+            "",
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{game}: {v}");
+        assert_eq!(v["code"], "bad_request", "{game}: {v}");
+        for ok in ["iccs", "wxf"] {
+            let (status, v) = call(
+                &app,
+                "GET",
+                &format!("/api/games/{id}/export?moves={ok}"),
+                None,
+                "",
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{game} {ok}: {v}");
+        }
+    }
+}
