@@ -51,13 +51,16 @@ echo "qiyi serve at $url (pid $pid)"
 
 time_args=()
 if [ -n "$max_time" ]; then time_args=(--max-time "$max_time"); fi
-# The hooks send each game's seat token with requests on that game (schemathesis_hooks.py).
-PYTHONPATH="scripts/server${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemathesis_hooks \
-  "$venv/bin/schemathesis" run "$url/api/openapi.json" \
+# The hooks send each game's seat token with requests on that game (schemathesis_hooks.py). Run
+# from target/schemathesis so schemathesis's own cache folder (.schemathesis/) lands there too.
+root="$PWD"
+cd "$out"
+PYTHONPATH="$root/scripts/server${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemathesis_hooks \
+  "$root/$venv/bin/schemathesis" run "$url/api/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection \
   --exclude-operation-id events \
   --max-examples "$max_examples" "${time_args[@]}" \
   --request-timeout 90 --seed 1 --workers 2 \
   --suppress-health-check too_slow \
-  --report junit,har --report-dir "$out" \
+  --report junit,har --report-dir . \
   --warnings off
