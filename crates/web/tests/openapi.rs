@@ -62,7 +62,9 @@ fn declared(src: &str, prefix: &str) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
     for (at, _) in src.match_indices(".route(") {
         let text = call_text(src, at + ".route".len());
-        let Some(start) = text.find('"') else { continue };
+        let Some(start) = text.find('"') else {
+            continue;
+        };
         let Some(len) = text[start + 1..].find('"') else {
             continue;
         };
@@ -151,7 +153,11 @@ async fn every_documented_operation_reaches_a_handler() {
         // A game id that does not exist: a real handler says "no game with id", the fallback
         // says "no such API endpoint", a missing method is 405.
         let uri = path.replace("{id}", "0123456789abcdef");
-        let body = if m == "get" || m == "delete" { "" } else { "{}" };
+        let body = if m == "get" || m == "delete" {
+            ""
+        } else {
+            "{}"
+        };
         let (status, v) = call(&app, &m.to_uppercase(), &uri, None, body).await;
         assert_ne!(
             status,
@@ -187,7 +193,12 @@ async fn every_error_has_the_same_shape_handlers_and_layers_alike() {
     ));
     let cases = [
         // A handler's error.
-        ("POST", "/api/games", "{\"game\":\"go\"}", StatusCode::BAD_REQUEST),
+        (
+            "POST",
+            "/api/games",
+            "{\"game\":\"go\"}",
+            StatusCode::BAD_REQUEST,
+        ),
         ("GET", "/api/games/nope", "", StatusCode::NOT_FOUND),
         // The API's fallback.
         ("GET", "/api/nothing-here", "", StatusCode::NOT_FOUND),
@@ -195,7 +206,10 @@ async fn every_error_has_the_same_shape_handlers_and_layers_alike() {
         (
             "POST",
             "/api/games",
-            &format!("{{\"game\":\"xiangqi\",\"position\":\"{}\"}}", "x".repeat(100)),
+            &format!(
+                "{{\"game\":\"xiangqi\",\"position\":\"{}\"}}",
+                "x".repeat(100)
+            ),
             StatusCode::PAYLOAD_TOO_LARGE,
         ),
         ("PUT", "/api/games", "", StatusCode::METHOD_NOT_ALLOWED),
@@ -213,7 +227,10 @@ async fn every_error_has_the_same_shape_handlers_and_layers_alike() {
         let obj = v.as_object().expect("a JSON object");
         assert!(obj["error"].is_string(), "{method} {uri}: {v}");
         let code = obj["code"].as_str().expect("a code");
-        assert!(codes.contains(code), "{method} {uri}: code {code} not in the document");
+        assert!(
+            codes.contains(code),
+            "{method} {uri}: code {code} not in the document"
+        );
         assert_eq!(obj.len(), 2, "{method} {uri}: {v}");
     }
 }
@@ -231,7 +248,9 @@ async fn game_with_a_move(app: &axum::Router, game: &str) -> (String, String) {
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let id = v["id"].as_str().expect("id").to_string();
     let token = v["hotseat_token"].as_str().expect("token").to_string();
-    let mv = v["state"]["legal"][0]["text"].as_str().expect("a legal move");
+    let mv = v["state"]["legal"][0]["text"]
+        .as_str()
+        .expect("a legal move");
     let (status, v) = call(
         app,
         "POST",
