@@ -131,6 +131,7 @@ impl AppState {
 pub fn routes(state: &AppState) -> Router<AppState> {
     let create = crate::host::rate_limited(post(create_game), state.limits.games_per_minute);
     Router::new()
+        .route("/openapi.json", get(openapi))
         .route("/games", get(list_games).merge(create))
         .route("/games/import", post(import_game))
         .route("/games/{id}", get(get_game).delete(delete_game))
@@ -151,6 +152,16 @@ pub fn routes(state: &AppState) -> Router<AppState> {
                 .delete(crate::review::cancel_review),
         )
         .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
+}
+
+/// The OpenAPI 3 document of every `/api` route (`crates/web/openapi.json`), served at
+/// `GET /api/openapi.json`. A test (`tests/openapi.rs`) checks that every route of [`routes`] is
+/// in it and that every operation in it reaches a handler.
+pub const OPENAPI: &str = include_str!("../openapi.json");
+
+/// `GET /api/openapi.json`.
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
 }
 
 /// Parses a request body; an empty body reads as `{}`.
@@ -958,6 +969,15 @@ async fn export_game(
     query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    // Checked for every game, not only Xiangqi (where it is used): a bad value is a bad request
+    // whatever the game (schemathesis found `?moves=garbage` accepted for other games).
+    if let Some(m) = query.moves.as_deref() {
+        if m != "iccs" && m != "wxf" {
+            return Err(ApiError::BadRequest(format!(
+                "moves must be iccs or wxf, not '{m}'"
+            )));
+        }
+    }
     let handle = app.store.get(&id)?;
     let exported = {
         let entry = lock(&handle);

@@ -1,5 +1,6 @@
 //! Hosting: the tower layers that keep a public server healthy (request-body limit, games created
-//! per client address per minute), and one JSON shape for every error a layer answers with.
+//! per client address per minute), and one JSON shape for every error a layer answers with
+//! (`{"error", "code"}`, as the API's own errors).
 
 use crate::api::AppState;
 use axum::body::Body;
@@ -53,6 +54,20 @@ pub fn rate_limited(
     }
 }
 
+/// The `code` of an error a layer answers with (the API's own errors carry [`ApiError::code`]).
+///
+/// [`ApiError::code`]: crate::error::ApiError::code
+fn code(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::NOT_FOUND => "not_found",
+        s if s.is_server_error() => "internal",
+        _ => "refused",
+    }
+}
+
 /// What an error status means, for layers that answer without a JSON body.
 fn message(status: StatusCode, limit: usize) -> String {
     match status {
@@ -91,7 +106,7 @@ fn json_error(resp: Response<Body>, limit: usize) -> Response<Body> {
     }
     let mut out = axum::response::IntoResponse::into_response((
         status,
-        axum::Json(json!({ "error": message(status, limit) })),
+        axum::Json(json!({ "error": message(status, limit), "code": code(status) })),
     ));
     for name in [header::RETRY_AFTER, header::ALLOW] {
         if let Some(v) = resp.headers().get(&name) {

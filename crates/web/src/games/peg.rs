@@ -17,6 +17,37 @@ const NODES_PER_MS: u64 = 2_000;
 /// The smallest solver budget of an AI move (enough for the English board from most positions).
 const MIN_AI_NODES: u64 = 5_000_000;
 
+/// The node budget of a solver's first round (about 0.1 s on one core).
+const FIRST_ROUND_NODES: u64 = 200_000;
+
+/// Runs the solver within `time`: rounds of doubling node budgets, from
+/// [`FIRST_ROUND_NODES`] up to `max_nodes`, until one finds a solution or proves there is none,
+/// or the next round (taken to cost twice the last) would end past `time`. Only the first round
+/// may overrun a very short `time`. Before this a budget in nodes alone let a "100 ms" AI move on
+/// the Wiegleb board run 5 million nodes (9 s on a loaded machine; past the server's 10 s grace
+/// it was answered 500, found by the soak), and `solve` ignored its time the same way.
+fn solve_in_time(
+    problem: &Problem,
+    time: Duration,
+    max_nodes: u64,
+) -> qiyi_peg_solitaire::problem::Solve {
+    let start = Instant::now();
+    let mut budget = FIRST_ROUND_NODES.min(max_nodes).max(1);
+    let mut spent = 0u64;
+    loop {
+        let round = Instant::now();
+        let mut solve = problem.solve(budget);
+        spent = spent.saturating_add(solve.nodes);
+        let settled = solve.jumps.is_some() || solve.proved_impossible;
+        let next_ends = start.elapsed() + round.elapsed() * 2;
+        if settled || budget >= max_nodes || next_ends > time {
+            solve.nodes = spent;
+            return solve;
+        }
+        budget = budget.saturating_mul(2).min(max_nodes);
+    }
+}
+
 /// The peg solitaire adapter: the board and where the last peg should end.
 #[derive(Clone, Debug)]
 pub struct PegAdapter {
@@ -163,7 +194,7 @@ impl Adapter for PegAdapter {
         let budget = (request.time.as_millis() as u64)
             .saturating_mul(NODES_PER_MS)
             .max(MIN_AI_NODES);
-        let solve = self.problem(pos).solve(budget);
+        let solve = solve_in_time(&self.problem(pos), request.time, budget);
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
         let first = solve
@@ -207,7 +238,7 @@ impl Adapter for PegAdapter {
     fn solve(&self, pos: &PegPosition, budget: Duration) -> Option<Result<SolveAnswer, ApiError>> {
         let start = Instant::now();
         let nodes = (budget.as_millis() as u64).saturating_mul(NODES_PER_MS);
-        let solve = self.problem(pos).solve(nodes);
+        let solve = solve_in_time(&self.problem(pos), budget, nodes);
         let mut moves = Vec::new();
         let mut paths = Vec::new();
         let mut p = pos.clone();

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Soak test of `qiyi serve`: many simulated players for N minutes, every answer checked.
+
+    python3 scripts/server/soak.py --qiyi target/release/qiyi --minutes 60 --players 16
+    python3 scripts/server/soak.py --url http://127.0.0.1:8080 --pid 1234 --minutes 10
+
+With --qiyi the script starts the server itself (a fresh database in a temporary folder, a free
+port, no limit on games created per minute) and stops it at the end; with --url it drives a server
+already running (give --pid to sample its memory and open files).
+
+Each player thread loops over random actions on the games it holds (at most --games-per-player;
+the oldest is deleted past that):
+  - creates games of every kind (Xiangqi, checkers, Chinese checkers for 2-6, peg solitaire,
+    aeroplane chess, tic-tac-toe, nim), hot-seat or played by links against the server's AI;
+  - plays random legal moves (sent with the ply they were chosen at), asks the AI for hints and
+    moves, takes moves back, resigns, offers draws, solves peg solitaire;
+  - opens the live event stream, reads a little and drops the connection mid-stream;
+  - starts game reviews and sometimes cancels them;
+  - exports records and imports them again (the import must replay: 201);
+  - mixes in bad requests (broken JSON, unknown game, illegal move, no token, wrong token, unknown
+    endpoint, stale ply), each of which must get its own 4xx.
+
+Every answer is checked: its status is one the action allows (no 5xx but the documented 503
+refusals, counted apart), every error is JSON `{"error", "code"}`. Every move the server
+acknowledged (200) must still be in the game's history at the end, unless it was taken back
+("acknowledged moves lost", must be 0). The server's resident memory and open files are sampled
+every 10 s.
+
+Printed at the end: requests, p50/p99 latency (overall and per action), unexpected answers, 503s,
+RSS and open files at start, after 5 minutes and at the end, acknowledged moves lost. Exit code
+0 when there was no unexpected answer and no lost move, 1 otherwise. Only the standard library.
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import defaultdict
+
+KINDS = [
+    ("xiangqi", {}),
+    ("checkers", {}),
+    ("chinese-checkers", {"players": 2}),
+    ("chinese-checkers", {"players": 3}),
+    ("chinese-checkers", {"players": 6}),
+    ("peg-solitaire", {"board": "english"}),
+    ("peg-solitaire", {"board": "triangle"}),
+    ("aeroplane", {"players": 2}),
+    ("aeroplane", {"players": 4}),
+    ("tictactoe", {}),
+    ("nim", {}),
+]
+RECORD_GAMES = {"xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"}
+REVIEW_DEPTH = {"xiangqi": 3, "checkers": 4}
+SAMPLE_EVERY = 10.0
+
+
+class Stats:
+    """Latencies, counts and unexpected answers, shared by every player."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latency = defaultdict(list)  # action -> [ms]
+        self.unexpected = []  # (action, method, path, status, body)
+        self.refused = defaultdict(int)  # status 503/429 per action
+        self.statuses = defaultdict(int)
+        self.lost = []
+
+    def record(self, action, ms, status):
+        with self.lock:
+            self.latency[action].append(ms)
+            self.statuses[status] += 1
+
+    def bad(self, action, method, path, status, body):
+        with self.lock:
+            self.unexpected.append((action, method, path, status, str(body)[:300]))
+
+
+class Api:
+    """One HTTP request at a time, checked."""
+
+    def __init__(self, base, stats, stop):
+        self.base = base.rstrip("/")
+        self.stats = stats
+        self.stop = stop
+
+    def call(self, action, method, path, body=None, token=None, ok=(200,), raw=None, timeout=60):
+        """Sends a request; returns (status, parsed JSON or text). An answer whose status is not in
+        `ok` (503 and 429 are counted as refusals) or whose error is not `{error, code}` is
+        recorded as unexpected."""
+        data = None
+        headers = {}
+        if raw is not None:
+            data = raw if isinstance(raw, bytes) else raw.encode()
+            headers["Content-Type"] = "text/plain"
+        elif body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        start = time.monotonic()
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                status, text = resp.status, resp.read().decode("utf-8", "replace")
+                ctype = resp.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read().decode("utf-8", "replace")
+            ctype = e.headers.get("Content-Type", "") if e.headers else ""
+        except (urllib.error.URLError, OSError) as e:
+            ms = (time.monotonic() - start) * 1000
+            self.stats.record(action, ms, "conn")
+            if not self.stop.is_set():
+                self.stats.bad(action, method, path, "connection", e)
+            return None, None
+        ms = (time.monotonic() - start) * 1000
+        self.stats.record(action, ms, status)
+        parsed = text
+        if ctype.startswith("application/json"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                self.stats.bad(action, method, path, status, "answer is not JSON: " + text[:100])
+        if status >= 400:
+            shape = isinstance(parsed, dict) and isinstance(parsed.get("error"), str) \
+                and isinstance(parsed.get("code"), str)
+            if not shape:
+                self.stats.bad(action, method, path, status, "error without {error, code}: " + text[:200])
+        if status in ok:
+            return status, parsed
+        if status in (503, 429):
+            with self.stats.lock:
+                self.stats.refused[(action, status)] += 1
+            return status, parsed
+        self.stats.bad(action, method, path, status, parsed)
+        return status, parsed
+
+    def stream(self, path, seconds):
+        """Opens the live event stream, reads for up to `seconds`, drops the connection."""
+        start = time.monotonic()
+        req = urllib.request.Request(self.base + path)
+        try:
+            resp = urllib.request.urlopen(req, timeout=seconds + 5)
+        except urllib.error.HTTPError as e:
+            self.stats.record("events", (time.monotonic() - start) * 1000, e.code)
+            if e.code not in (503, 404):  # 404: the game was deleted by its owner meanwhile
+                self.stats.bad("events", "GET", path, e.code, e.read()[:200])
+            return 0
+        except (urllib.error.URLError, OSError) as e:
+            self.stats.record("events", (time.monotonic() - start) * 1000, "conn")
+            if not self.stop.is_set():
+                self.stats.bad("events", "GET", path, "connection", e)
+            return 0
+        self.stats.record("events", (time.monotonic() - start) * 1000, resp.status)
+        got = 0
+        deadline = time.monotonic() + seconds
+        try:
+            resp.fp.raw._sock.settimeout(0.5)  # noqa: SLF001 - read in slices to stop on time
+        except AttributeError:
+            pass
+        while time.monotonic() < deadline and not self.stop.is_set():
+            try:
+                chunk = resp.read1(4096)
+            except (TimeoutError, OSError):
+                continue
+            if not chunk:
+                break
+            got += len(chunk)
+        resp.close()  # dropped mid-stream
+        return got
+
+
+class Game:
+    """A game a player holds: id, kind, token, seat(s), and the moves the server acknowledged."""
+
+    def __init__(self, gid, kind, token, seats, hotseat):
+        self.id = gid
+        self.kind = kind
+        self.token = token
+        self.seats = seats  # the seats this token moves
+        self.hotseat = hotseat
+        self.acked = {}  # ply -> move text acknowledged by a 200
+
+
+def player(api, rng, stats, stop, max_games):
+    games = []
+
+    def create():
+        kind, rules = rng.choice(KINDS)
+        hotseat = rng.random() < 0.5
+        body = {"game": kind, "rules": rules, "seed": rng.randrange(1 << 32), "level": 1}
+        if not hotseat:
+            body["seats"] = None  # default: player 0 human, the others the server's AI at `level`
+        else:
+            body["hotseat"] = True
+        if kind in ("xiangqi", "checkers") and rng.random() < 0.2:
+            body["clock"] = {"base_ms": 600000, "increment_ms": 1000}
+        status, v = api.call("create", "POST", "/api/games", body, ok=(201,))
+        if status != 201:
+            return
+        if hotseat:
+            g = Game(v["id"], kind, v["hotseat_token"], None, True)
+        else:
+            g = Game(v["id"], kind, v["seat_tokens"][0], {0}, False)
+        games.append(g)
+        if len(games) > max_games:
+            old = games.pop(0)
+            api.call("delete", "DELETE", f"/api/games/{old.id}", token=old.token)
+
+    def state_of(g):
+        status, v = api.call("get", "GET", f"/api/games/{g.id}")
+        return v if status == 200 else None
+
+    def mine(g, st):
+        turn = st["turn"]
+        return turn["kind"] == "player" and (g.seats is None or turn["player"] in g.seats) \
+            and st["thinking"] is None
+
+    def move(g):
+        st = state_of(g)
+        if st is None or not st["legal"] or not mine(g, st):
+            return
+        mv = rng.choice(st["legal"])["text"]
+        status, v = api.call("move", "POST", f"/api/games/{g.id}/moves",
+                             {"move": mv, "ply": st["ply"]}, token=g.token, ok=(200, 409))
+        if status == 200:
+            g.acked[st["ply"] + 1] = mv
+
+    def ai(g):
+        st = state_of(g)
+        if st is None or not mine(g, st):
+            return
+        play = rng.random() < 0.5
+        status, v = api.call("ai", "POST", f"/api/games/{g.id}/ai",
+                             {"level": rng.randint(1, 2), "time_ms": rng.choice([20, 50, 100]), "play": play},
+                             token=g.token, ok=(200, 409))
+        if status == 200 and play and v["played"]:
+            g.acked[st["ply"] + 1] = v["ai"]["move"]
+
+    def undo(g):
+        status, v = api.call("undo", "POST", f"/api/games/{g.id}/undo", {"plies": 1},
+                             token=g.token, ok=(200, 409))
+        if status == 200:
+            g.acked = {p: m for p, m in g.acked.items() if p <= v["ply"]}
+
+    def resign(g):
+        api.call("resign", "POST", f"/api/games/{g.id}/resign", {}, token=g.token, ok=(200, 409, 400))
+
+    def draw(g):
+        api.call("draw", "POST", f"/api/games/{g.id}/draw", {"action": "offer"}, token=g.token,
+                 ok=(200, 409, 400))
+
+    def events(g):
+        api.stream(f"/api/games/{g.id}/events?after=0", rng.uniform(0.2, 2.0))
+
+    def review(g):
+        depth = REVIEW_DEPTH.get(g.kind)
+        body = {"depth": depth} if depth else {}
+        # 400: a game without a judge (Chinese checkers, the toys); 409: no move yet.
+        status, v = api.call("review", "POST", f"/api/games/{g.id}/review", body,
+                             ok=(200, 202, 400, 409))
+        if status == 202 and rng.random() < 0.4:
+            api.call("review-cancel", "DELETE", f"/api/games/{g.id}/review", ok=(200, 409))
+        else:
+            api.call("review-get", "GET", f"/api/games/{g.id}/review")
+
+    def export_import(g):
+        status, text = api.call("export", "GET", f"/api/games/{g.id}/export")
+        if status != 200 or g.kind not in RECORD_GAMES:
+            return
+        raw = text if isinstance(text, str) else json.dumps(text)
+        status, v = api.call("import", "POST", "/api/games/import", raw=raw, ok=(201,))
+        if status == 201:
+            api.call("delete", "DELETE", f"/api/games/{v['id']}", token=v["hotseat_token"])
+
+    def solve(g):
+        if g.kind == "peg-solitaire":
+            api.call("solve", "POST", f"/api/games/{g.id}/solve", {"time_ms": 200}, token=g.token,
+                     ok=(200, 409))
+
+    def bad(g):
+        gid = g.id
+        case = rng.randrange(8)
+        if case == 0:
+            api.call("bad", "POST", "/api/games", raw='{"game": "xiangqi",', ok=(400,))
+        elif case == 1:
+            api.call("bad", "POST", "/api/games", {"game": "go"}, ok=(400,))
+        elif case == 2:
+            api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "zz99"}, token=g.token,
+                     ok=(403, 409, 422))
+        elif case == 3:
+            api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "a0a1"}, ok=(403,))
+        elif case == 4:
+            api.call("bad", "POST", f"/api/games/{gid}/undo", {}, token="0" * 32, ok=(403,))
+        elif case == 5:
+            api.call("bad", "GET", "/api/nothing-here", ok=(404,))
+        elif case == 6:
+            api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "a0a1", "ply": 1 << 40},
+                     token=g.token, ok=(403, 409))
+        else:
+            api.call("bad", "GET", f"/api/games/{'f' * 32}", ok=(404,))
+
+    actions = [(move, 40), (ai, 8), (undo, 4), (resign, 2), (draw, 2), (events, 6), (review, 3),
+               (export_import, 4), (solve, 2), (bad, 8)]
+    funcs = [a for a, _ in actions]
+    weights = [w for _, w in actions]
+    while not stop.is_set():
+        if not games or rng.random() < 0.05:
+            create()
+            continue
+        g = rng.choice(games)
+        rng.choices(funcs, weights)[0](g)
+    return games
+
+
+def sample(pid):
+    """(RSS in KiB, open files) of the process, or (None, None)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        fds = len(os.listdir(f"/proc/{pid}/fd"))
+        return rss, fds
+    except (OSError, StopIteration, ValueError):
+        return None, None
+
+
+def pct(xs, p):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def check_lost(api, all_games):
+    """Every acknowledged move still in its game's history (games deleted by their owner aside)."""
+    lost = []
+    for g in all_games:
+        status, st = api.call("final", "GET", f"/api/games/{g.id}", ok=(200, 404))
+        if status != 200:
+            continue
+        history = {h["ply"]: h["text"] for h in st["history"]}
+        for ply, mv in g.acked.items():
+            if ply <= st["ply"] and history.get(ply) != mv:
+                lost.append((g.id, ply, mv, history.get(ply)))
+            elif ply > st["ply"]:
+                lost.append((g.id, ply, mv, None))
+    return lost
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--qiyi", help="start this qiyi binary (fresh database, free port)")
+    ap.add_argument("--url", help="drive a server already running at this URL")
+    ap.add_argument("--pid", type=int, help="the running server's process id (for RSS and open files)")
+    ap.add_argument("--minutes", type=float, default=60.0)
+    ap.add_argument("--players", type=int, default=16)
+    ap.add_argument("--games-per-player", type=int, default=6)
+    ap.add_argument("--threads", type=int, default=2, help="--threads of the server started by --qiyi")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", help="also write the figures to this JSON file")
+    args = ap.parse_args()
+    if bool(args.qiyi) == bool(args.url):
+        ap.error("give exactly one of --qiyi and --url")
+
+    proc = None
+    tmp = None
+    if args.qiyi:
+        tmp = tempfile.TemporaryDirectory()
+        proc = subprocess.Popen(
+            [args.qiyi, "serve", "--db", os.path.join(tmp.name, "games.sqlite"), "--port", "0",
+             "--games-per-minute", "0", "--threads", str(args.threads), "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = proc.stdout.readline()
+        if not line:
+            raise SystemExit("the server did not start")
+        base = json.loads(line)["url"]
+        pid = proc.pid
+    else:
+        base = args.url
+        pid = args.pid
+
+    stats = Stats()
+    stop = threading.Event()
+    api = Api(base, stats, stop)
+    samples = []  # (seconds since start, rss KiB, fds)
+    t0 = time.monotonic()
+
+    def sampler():
+        while True:
+            if pid:
+                rss, fds = sample(pid)
+                if rss is not None:
+                    samples.append((time.monotonic() - t0, rss, fds))
+            if stop.wait(SAMPLE_EVERY):
+                break
+
+    held = []
+    lock = threading.Lock()
+
+    def run(i):
+        games = player(api, random.Random(args.seed * 1000 + i), stats, stop, args.games_per_player)
+        with lock:
+            held.extend(games)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(args.players)]
+    st = threading.Thread(target=sampler, daemon=True)
+    st.start()
+    for t in threads:
+        t.start()
+    deadline = t0 + args.minutes * 60
+    try:
+        while time.monotonic() < deadline:
+            time.sleep(min(5.0, max(0.0, deadline - time.monotonic())))
+            if proc and proc.poll() is not None:
+                stats.bad("server", "-", "-", "exit", f"the server exited with {proc.returncode}")
+                break
+    except KeyboardInterrupt:
+        pass
+    stop.set()
+    for t in threads:
+        t.join(timeout=120)
+    st.join(timeout=20)
+    if pid:
+        rss, fds = sample(pid)
+        if rss is not None:
+            samples.append((time.monotonic() - t0, rss, fds))
+    stop.clear()  # the final reads are checked like any other
+    lost = check_lost(api, held)
+    elapsed = time.monotonic() - t0
+
+    all_ms = [ms for xs in stats.latency.values() for ms in xs]
+    report = {
+        "minutes": round(elapsed / 60, 2),
+        "players": args.players,
+        "requests": len(all_ms),
+        "requests_per_second": round(len(all_ms) / elapsed, 1),
+        "p50_ms": round(pct(all_ms, 50), 1),
+        "p99_ms": round(pct(all_ms, 99), 1),
+        "per_action": {a: {"n": len(xs), "p50_ms": round(pct(xs, 50), 1), "p99_ms": round(pct(xs, 99), 1)}
+                       for a, xs in sorted(stats.latency.items())},
+        "statuses": {str(k): v for k, v in sorted(stats.statuses.items(), key=lambda kv: str(kv[0]))},
+        "unexpected": len(stats.unexpected),
+        "refused_503_429": {f"{a} {s}": n for (a, s), n in sorted(stats.refused.items())},
+        "acknowledged_moves_checked": sum(len(g.acked) for g in held),
+        "acknowledged_moves_lost": len(lost),
+    }
+    if samples:
+        first = samples[0]
+        after5 = next((s for s in samples if s[0] >= 300), None)
+        last = samples[-1]
+        report["rss_kib"] = {"start": first[1], "after_5_min": after5[1] if after5 else None,
+                             "end": last[1], "max": max(s[1] for s in samples)}
+        report["open_files"] = {"start": first[2], "after_5_min": after5[2] if after5 else None,
+                                "end": last[2], "max": max(s[2] for s in samples)}
+        report["samples"] = len(samples)
+
+    print(f"soak: {report['minutes']} min, {args.players} players, {report['requests']} requests "
+          f"({report['requests_per_second']}/s), p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms")
+    print(f"  unexpected answers: {report['unexpected']}; refused (503/429): {report['refused_503_429']}")
+    print(f"  acknowledged moves: {report['acknowledged_moves_checked']} checked, "
+          f"{report['acknowledged_moves_lost']} lost")
+    if samples:
+        print(f"  RSS KiB: {report['rss_kib']}; open files: {report['open_files']}")
+    print("  per action: " + ", ".join(f"{a} n={v['n']} p50={v['p50_ms']} p99={v['p99_ms']}"
+                                       for a, v in report["per_action"].items()))
+    print(f"  statuses: {report['statuses']}")
+    for u in stats.unexpected[:20]:
+        print("  UNEXPECTED:", u)
+    for x in lost[:20]:
+        print("  LOST:", x)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+
+    if proc:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if proc.returncode not in (0, -15):
+            print(f"  the server stopped with {proc.returncode}")
+    if tmp:
+        tmp.cleanup()
+    return 0 if not stats.unexpected and not lost else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
