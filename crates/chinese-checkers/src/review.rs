@@ -416,6 +416,8 @@ pub struct CcJudge {
     pub nodes: u64,
     /// Positions the engine searched.
     pub searches: u64,
+    /// Players of the games judged (the unit depends on it).
+    players: usize,
 }
 
 impl CcJudge {
@@ -431,7 +433,15 @@ impl CcJudge {
             memo: HashMap::new(),
             nodes: 0,
             searches: 0,
+            players: 2,
         })
+    }
+
+    /// The same judge for a game of `players` players (it names its unit by it: `holes` of
+    /// lead for two, the mover's race distance in `moves` for more).
+    pub fn for_players(mut self, players: usize) -> Self {
+        self.players = players;
+        self
     }
 
     /// The engine's search of `pos` (memoised by position).
@@ -546,11 +556,7 @@ impl CcJudge {
             })
             .collect();
         ranked.sort_by_key(|r| (r.0, r.1));
-        let mut candidates: Vec<Move> = ranked
-            .iter()
-            .take(RACE_CANDIDATES)
-            .map(|r| r.2)
-            .collect();
+        let mut candidates: Vec<Move> = ranked.iter().take(RACE_CANDIDATES).map(|r| r.2).collect();
         if !candidates.contains(&played) {
             candidates.push(played);
         }
@@ -610,7 +616,11 @@ impl Judge<Position> for CcJudge {
     type Error = CcJudgeError;
 
     fn unit(&self) -> &'static str {
-        "holes"
+        if self.players > 2 {
+            "moves"
+        } else {
+            "holes"
+        }
     }
 
     fn decision(
@@ -620,6 +630,7 @@ impl Judge<Position> for CcJudge {
     ) -> Result<DecisionVerdict<Move>, CcJudgeError> {
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
+        self.players = pos.num_players();
         if pos.num_players() == 2 {
             self.two_player(pos, played, &moves)
         } else {
@@ -726,8 +737,9 @@ pub fn review_game(
     options: &JudgeOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<CcReview, ReviewError<CcJudgeError>> {
-    let mut judge =
-        CcJudge::new(options.clone()).map_err(|source| ReviewError::Judge { ply: 0, source })?;
+    let mut judge = CcJudge::new(options.clone())
+        .map_err(|source| ReviewError::Judge { ply: 0, source })?
+        .for_players(start.num_players());
     let review = review::review(
         "chinese-checkers",
         &options.describe(start.num_players()),
@@ -738,35 +750,7 @@ pub fn review_game(
         &mut progress,
     )?;
     let race = race_report(start, moves, &mut judge.race)?;
-    let mut review = review;
-    if start.num_players() > 2 {
-        review.unit = "moves".into();
-    }
     Ok(CcReview { review, race })
-}
-
-/// Core's review alone (what the server stores), with the judge of `options`.
-pub fn review_only(
-    start: &Position,
-    moves: &[Move],
-    options: &JudgeOptions,
-    progress: impl FnMut(usize, usize),
-) -> Result<Review, ReviewError<CcJudgeError>> {
-    let mut judge =
-        CcJudge::new(options.clone()).map_err(|source| ReviewError::Judge { ply: 0, source })?;
-    let mut r = review::review(
-        "chinese-checkers",
-        &options.describe(start.num_players()),
-        start,
-        moves,
-        &mut judge,
-        |p, m| p.move_to_text(m),
-        progress,
-    )?;
-    if start.num_players() > 2 {
-        r.unit = "moves".into();
-    }
-    Ok(r)
 }
 
 /// A Chinese checkers game to review, read by [`read_record`].
@@ -814,7 +798,9 @@ pub fn read_record(text: &str) -> Result<ReviewRecord, RecordError> {
     let v = json_record::parse(text)?;
     let record = json_record::read(&v, &["chinese-checkers", "chinese_checkers"])?;
     let start = match record.str("position") {
-        Some(p) => Position::from_text(p).map_err(|e| E::Bad(format!("bad position {p:?}: {e}")))?,
+        Some(p) => {
+            Position::from_text(p).map_err(|e| E::Bad(format!("bad position {p:?}: {e}")))?
+        }
         None => {
             let rules = record.get("rules");
             let players = match rules.and_then(|r| r.get("players")) {
@@ -928,7 +914,11 @@ mod tests {
             let pos = Position::start(Options::players(players).expect("players")).expect("start");
             let mut solver = RaceSolver::new(2_000);
             for p in 0..players {
-                assert_eq!(RaceSolver::lower_bound(&pos, p), 19, "{players} players, {p}");
+                assert_eq!(
+                    RaceSolver::lower_bound(&pos, p),
+                    19,
+                    "{players} players, {p}"
+                );
                 let d = solver.distance(&pos, p);
                 assert!(!d.exact && (19..=27).contains(&d.moves), "{d}");
             }
@@ -1022,12 +1012,18 @@ mod tests {
             for (p, q) in r.review.plies.iter().zip(&r.race.plies) {
                 assert_eq!(p.played, q.played);
                 assert!(p.loss >= 0.0 && p.class.is_some());
-                assert_eq!(q.change, i64::from(q.after.moves) - i64::from(q.before.moves));
+                assert_eq!(
+                    q.change,
+                    i64::from(q.after.moves) - i64::from(q.before.moves)
+                );
                 // One move shortens a race by one move at most: exact before, proven bound after.
                 if q.before.exact {
                     assert!(q.after.moves + 1 >= q.before.moves, "{q:?}");
                 }
-                assert_eq!(q.lengthened, q.before.exact && q.after.moves > q.before.moves);
+                assert_eq!(
+                    q.lengthened,
+                    q.before.exact && q.after.moves > q.before.moves
+                );
                 if players > 2 {
                     // The race model's unit is the mover's race distance after the move.
                     assert_eq!(p.after_played.unit, Some(f64::from(q.after.moves)));
@@ -1052,11 +1048,23 @@ mod tests {
         let goal = geometry().points[3];
         let mut solver = RaceSolver::new(DEFAULT_RACE_NODES);
         let home = solver.distance_of(goal, goal, false);
-        assert_eq!(home, RaceDistance { moves: 0, exact: true });
+        assert_eq!(
+            home,
+            RaceDistance {
+                moves: 0,
+                exact: true
+            }
+        );
         let mut rng = Rng::new(1);
         let out = near_goal(&mut rng, 1);
         let d = solver.distance_of(out, goal, false);
-        assert_eq!(d, RaceDistance { moves: 1, exact: true });
+        assert_eq!(
+            d,
+            RaceDistance {
+                moves: 1,
+                exact: true
+            }
+        );
     }
 
     #[test]
@@ -1064,8 +1072,14 @@ mod tests {
         for (text, want) in [
             ("not json", "not JSON"),
             (r#"{"game": "checkers", "moves": []}"#, "checkers"),
-            (r#"{"game": "chinese-checkers", "moves": ["z9-a1"]}"#, "move 1"),
-            (r#"{"game": "chinese-checkers", "moves": ["n1-n2"]}"#, "move 1"),
+            (
+                r#"{"game": "chinese-checkers", "moves": ["z9-a1"]}"#,
+                "move 1",
+            ),
+            (
+                r#"{"game": "chinese-checkers", "moves": ["n1-n2"]}"#,
+                "move 1",
+            ),
             (r#"{"rules": {"players": 5}, "moves": []}"#, "5 players"),
             (r#"{"rules": {"players": "two"}, "moves": []}"#, "players"),
             (r#"{"position": "2 10 s", "moves": []}"#, "bad position"),
