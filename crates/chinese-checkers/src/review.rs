@@ -122,23 +122,25 @@ fn rotations() -> &'static [[Cell; CELLS]; 6] {
     static ROT: OnceLock<[[Cell; CELLS]; 6]> = OnceLock::new();
     ROT.get_or_init(|| {
         let g = geometry();
-        let mut by_coords = HashMap::new();
-        for c in 0..CELLS {
-            by_coords.insert(g.coords[c], c as Cell);
-        }
-        let mut one = [0 as Cell; CELLS];
-        for c in 0..CELLS {
-            let (x, y, z) = g.coords[c];
-            // A turn by 60 degrees in cube coordinates; the star is symmetric under it.
-            one[c] = by_coords.get(&(-z, -x, -y)).copied().unwrap_or(c as Cell);
-        }
+        let by_coords: HashMap<(i8, i8, i8), Cell> = g
+            .coords
+            .iter()
+            .enumerate()
+            .map(|(c, &xyz)| (xyz, c as Cell))
+            .collect();
+        // A turn by 60 degrees in cube coordinates; the star is symmetric under it.
+        let turn = |c: Cell| -> Cell {
+            let (x, y, z) = g.coords[c as usize];
+            by_coords.get(&(-z, -x, -y)).copied().unwrap_or(c)
+        };
         let mut all = [[0 as Cell; CELLS]; 6];
-        for c in 0..CELLS {
-            all[0][c] = c as Cell;
+        for (c, slot) in all[0].iter_mut().enumerate() {
+            *slot = c as Cell;
         }
         for k in 1..6 {
-            for c in 0..CELLS {
-                all[k][c] = one[all[k - 1][c] as usize];
+            let prev = all[k - 1];
+            for (slot, &p) in all[k].iter_mut().zip(prev.iter()) {
+                *slot = turn(p);
             }
         }
         all
@@ -769,15 +771,14 @@ pub enum RecordError {
     #[error(transparent)]
     Json(#[from] qiyi_core::json_record::RecordError),
     /// A move does not read or is illegal.
-    #[error("move {ply} ({text}): {source}")]
+    #[error("move {ply} ({text}): {reason}")]
     Move {
         /// 1-based move number.
         ply: usize,
         /// The move's text.
         text: String,
         /// Why.
-        #[source]
-        source: crate::Error,
+        reason: crate::Error,
     },
     /// A move comes after the end of the game.
     #[error("move {ply} ({text}): the game was already over")]
@@ -832,10 +833,10 @@ pub fn read_record(text: &str) -> Result<ReviewRecord, RecordError> {
                 text: t.to_string(),
             });
         }
-        let mv = pos.parse_move(t).map_err(|source| RecordError::Move {
+        let mv = pos.parse_move(t).map_err(|reason| RecordError::Move {
             ply: i + 1,
             text: t.to_string(),
-            source,
+            reason,
         })?;
         moves.push(mv);
         pos.make(mv);
