@@ -33,6 +33,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod review;
 pub mod rules;
 pub mod solitaire;
 pub mod tournament;

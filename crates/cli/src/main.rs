@@ -21,6 +21,7 @@ mod play;
 mod review;
 mod review_aeroplane;
 mod review_checkers;
+mod review_chinese_checkers;
 mod review_peg;
 mod review_xiangqi;
 mod serve;
@@ -178,6 +179,9 @@ enum AnalyzeGame {
     PegSolitaire(peg_solitaire::AnalyzeArgs),
     /// Aeroplane chess: every choice's win chance for one roll.
     Aeroplane(aeroplane::AnalyzeArgs),
+    /// Chinese checkers: every player's race distance and the engine's move.
+    #[command(name = "chinese-checkers")]
+    ChineseCheckers(review_chinese_checkers::AnalyzeArgs),
 }
 
 /// Arguments of `qiyi match`: the game and its own options.
@@ -312,6 +316,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyzeGame::Checkers(a) => checkers_engine::analyze(g, a),
             AnalyzeGame::PegSolitaire(a) => peg_solitaire::analyze(g, a),
             AnalyzeGame::Aeroplane(a) => aeroplane::analyze(g, a),
+            AnalyzeGame::ChineseCheckers(a) => review_chinese_checkers::analyze(g, a),
         },
         Command::Review(a) => review::review(g, a),
         Command::Calibrate(a) => calibrate::calibrate(g, a),

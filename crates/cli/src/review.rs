@@ -5,8 +5,8 @@
 //! the server's database), the table and the JSON. Each game's record format and judge live in
 //! its own file: [`crate::review_peg`] (exact), [`crate::review_checkers`] (the engine, exact
 //! within the endgame database), [`crate::review_xiangqi`] (the engine, mates and rule endings
-//! exact) and [`crate::review_aeroplane`] (win-chance model) so far. Chinese checkers answers
-//! with a clear error until its judge lands.
+//! exact), [`crate::review_aeroplane`] (win-chance model) and [`crate::review_chinese_checkers`]
+//! (the engine for two players, the race model for more, and every player's race distance).
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -18,8 +18,7 @@ use crate::common::{print_json, Global};
 /// Arguments of `qiyi review`.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: peg-solitaire (alias peg), checkers, xiangqi or aeroplane. Chinese-checkers is
-    /// not reviewed yet.
+    /// The game: peg-solitaire (alias peg), checkers, xiangqi, aeroplane or chinese-checkers.
     pub game: String,
     /// The record: what `qiyi games export` writes (PGN for Xiangqi, PDN for checkers, the JSON
     /// record for peg solitaire), or a PGN/PDN file or JSON record of your own (`-` for stdin).
@@ -32,7 +31,7 @@ pub struct ReviewArgs {
     #[arg(long, requires = "id")]
     pub db: Option<String>,
     /// Engine games: search every position to this depth (checkers: default 16, at most 40;
-    /// xiangqi: default 12, at most 30).
+    /// xiangqi: default 12, at most 30; two-player chinese-checkers: default 4, at most 12).
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
     /// Engine games: search every position for this many milliseconds instead of a depth
@@ -60,6 +59,8 @@ pub enum ReviewGame {
     Aeroplane,
     /// Xiangqi.
     Xiangqi,
+    /// Chinese checkers.
+    ChineseCheckers,
 }
 
 fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
@@ -68,9 +69,7 @@ fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
         "checkers" => ReviewGame::Checkers,
         "aeroplane" => ReviewGame::Aeroplane,
         "xiangqi" => ReviewGame::Xiangqi,
-        "chinese-checkers" => {
-            bail!("reviewing {name} is not built yet (built: peg-solitaire, checkers, xiangqi, aeroplane)")
-        }
+        "chinese-checkers" | "chinese_checkers" => ReviewGame::ChineseCheckers,
         other => bail!("unknown game {other:?} (known: peg-solitaire, checkers, xiangqi, aeroplane, chinese-checkers)"),
     })
 }
@@ -90,6 +89,7 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
             refuse_engine_options(&args, "aeroplane chess: its judge is the win-chance model")?;
             crate::review_aeroplane::run(g, &text)
         }
+        ReviewGame::ChineseCheckers => crate::review_chinese_checkers::run(g, &args, &text),
     }
 }
 

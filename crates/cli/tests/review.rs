@@ -79,7 +79,7 @@ fn bad_records_are_clear_errors_with_exit_code_2() {
         "reading",
     );
     fails(&["review", "go", &not_json], "unknown game");
-    fails(&["review", "chinese-checkers", &not_json], "not built yet");
+    fails(&["review", "chinese-checkers", &not_json], "not JSON");
     let board = record(
         "board.json",
         r#"{"game":"peg-solitaire","rules":{"board":"hexagon-9"},"moves":[]}"#,
@@ -451,4 +451,75 @@ fn a_stored_aeroplane_game_reviews_by_id() {
         assert_eq!(s["finished"], true);
         assert!(s["identity_error"].as_f64().is_some_and(|e| e.abs() < 1e-9));
     }
+}
+
+#[test]
+fn a_chinese_checkers_game_reviews_with_race_distances() {
+    let two = record(
+        "cc2.json",
+        r#"{"game":"chinese-checkers","rules":{"players":2},"position":null,
+  "moves":[{"text":"o1:m5"},{"text":"c1:e5"},{"text":"m5-l5"},{"text":"a1:c1:e7"}]}"#,
+    );
+    let (code, out, err) = qiyi(&["review", "chinese-checkers", &two, "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("race distances"), "{out}");
+    assert!(out.contains("a1:c1:e7"), "{out}");
+    let (code, out, err) = qiyi(&["review", "chinese-checkers", &two, "--depth", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("the last line is JSON");
+    assert_eq!(v["game"], "chinese-checkers");
+    assert_eq!(v["unit"], "holes");
+    assert_eq!(v["plies"].as_array().map(Vec::len), Some(4));
+    let race = v["race"]["plies"].as_array().expect("race plies");
+    assert_eq!(race.len(), 4);
+    // Every seat starts 19 to 27 moves from home (the row bound and the proven optimum).
+    for p in race {
+        let before = p["before"]["moves"].as_u64().expect("moves");
+        assert!((19..=27).contains(&before), "{p}");
+    }
+    let three = record(
+        "cc3.json",
+        r#"{"game":"chinese-checkers","rules":{"players":3},"moves":["n1-m5"]}"#,
+    );
+    let (code, out, err) = qiyi(&["review", "chinese-checkers", &three, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("the last line is JSON");
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["unit"], "moves");
+    fails(
+        &["review", "chinese-checkers", &three, "--depth", "3"],
+        "race model",
+    );
+    fails(
+        &["review", "chinese-checkers", &two, "--depth", "10000"],
+        "depth 10000 is out of range",
+    );
+    let illegal = record(
+        "cc-illegal.json",
+        r#"{"game":"chinese-checkers","moves":["n1-m5","n2-m6"]}"#,
+    );
+    fails(&["review", "chinese-checkers", &illegal], "move 2 (n2-m6)");
+    let other = record("cc-other.json", r#"{"game":"aeroplane","moves":[]}"#);
+    fails(
+        &["review", "chinese-checkers", &other],
+        "not chinese-checkers",
+    );
+
+    let (code, out, err) = qiyi(&["analyze", "chinese-checkers", "--depth", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("the last line is JSON");
+    assert_eq!(v["race"].as_array().map(Vec::len), Some(2));
+    assert!(v["bestmove"].is_string(), "{v}");
+    assert_eq!(v["depths"].as_array().map(Vec::len), Some(2));
+    let (code, out, err) = qiyi(&["analyze", "chinese-checkers", "--players", "6", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("the last line is JSON");
+    assert_eq!(v["race"].as_array().map(Vec::len), Some(6));
+    let (code, _, err) = qiyi(&["analyze", "chinese-checkers", "--position", "2 10 s"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("qiyi: error: bad --position"), "{err}");
 }

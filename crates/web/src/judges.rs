@@ -13,7 +13,13 @@ pub type ReviewTask =
     Box<dyn FnOnce(&mut dyn FnMut(usize, usize)) -> Result<Review, String> + Send>;
 
 /// The games the server reviews (the others answer "not reviewed yet").
-pub const REVIEWED: &[&str] = &["xiangqi", "checkers", "peg-solitaire", "aeroplane"];
+pub const REVIEWED: &[&str] = &[
+    "xiangqi",
+    "checkers",
+    "peg-solitaire",
+    "aeroplane",
+    "chinese-checkers",
+];
 
 fn bad_record(e: impl std::fmt::Display) -> ApiError {
     ApiError::Internal(format!(
@@ -35,8 +41,10 @@ fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
 /// [`qiyi_xiangqi::review::MAX_REVIEW_DEPTH`]) and checkers at `depth` (default
 /// [`qiyi_checkers::review::DEFAULT_DEPTH`], 1 to [`qiyi_checkers::review::MAX_REVIEW_DEPTH`]),
 /// their searches stopping when `cancel` is raised; peg solitaire's exact solver and aeroplane's
-/// win-chance model (no depth). Chinese checkers answers [`ApiError::NotSupported`] until its
-/// judge exists.
+/// win-chance model (no depth); Chinese checkers with two players at `depth` (default
+/// [`qiyi_chinese_checkers::review::DEFAULT_DEPTH`], 1 to
+/// [`qiyi_chinese_checkers::review::MAX_REVIEW_DEPTH`]), with more players by the race model (no
+/// depth).
 pub fn prepare(
     game: &str,
     record: &str,
@@ -75,6 +83,40 @@ pub fn prepare(
             };
             Ok(Box::new(move |p| {
                 review_game(&r.start, &r.moves, &options, p).map_err(|e| e.to_string())
+            }))
+        }
+        "chinese-checkers" => {
+            use qiyi_chinese_checkers::review::{
+                check_limits, read_record, CcJudge, JudgeOptions, DEFAULT_DEPTH,
+            };
+            let r = read_record(record).map_err(bad_record)?;
+            let players = r.start.num_players();
+            if players > 2 {
+                no_depth(game, depth)?;
+            }
+            let mut limits = qiyi_core::search::SearchLimits::depth(depth.unwrap_or(DEFAULT_DEPTH));
+            check_limits(&limits).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            limits.stop = Some(cancel.clone());
+            let options = JudgeOptions {
+                limits,
+                ..JudgeOptions::default()
+            };
+            let describe = options.describe(players);
+            let inner = CcJudge::new(options)
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?
+                .for_players(players);
+            Ok(Box::new(move |p| {
+                let mut judge = Cancellable { inner, cancel };
+                qiyi_core::review::review(
+                    "chinese-checkers",
+                    &describe,
+                    &r.start,
+                    &r.moves,
+                    &mut judge,
+                    |pos, m| pos.move_to_text(m),
+                    p,
+                )
+                .map_err(|e| e.to_string())
             }))
         }
         // The crates' own `review_game` with the judge wrapped so that a cancel ends the review

@@ -174,20 +174,6 @@ async fn bad_review_requests_are_clear_errors_and_the_server_keeps_serving() {
     let (status, v) = call(&app, "DELETE", &uri, None, "").await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
 
-    // Games without a judge on the server yet.
-    for game in ["chinese-checkers"] {
-        let (gid, gtoken, _) = create(&app, game).await;
-        play_first_moves(&app, &gid, &gtoken, 1).await;
-        let (status, v) = call(&app, "POST", &format!("/api/games/{gid}/review"), None, "").await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-        assert!(
-            v["error"]
-                .as_str()
-                .expect("error")
-                .contains("not built yet"),
-            "{v}"
-        );
-    }
     // A judge that searches nothing takes no depth.
     let (pid, ptoken, _) = create(&app, "peg-solitaire").await;
     play_first_moves(&app, &pid, &ptoken, 1).await;
@@ -481,6 +467,60 @@ async fn an_aeroplane_game_is_reviewed_from_the_servers_own_record() {
             .any(|p| p["kind"] == "chance"),
         "the rolls are judged for luck"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chinese_checkers_games_are_reviewed_from_the_servers_own_record() {
+    let (_, app) = app_with(ReviewLimits::default());
+    // Two players: the engine judge at a depth.
+    let (id, token, _) = create(&app, "chinese-checkers").await;
+    let played = play_first_moves(&app, &id, &token, 6).await;
+    let uri = format!("/api/games/{id}/review");
+    let (status, v) = call(&app, "POST", &uri, None, r#"{"depth": 10000}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = call(&app, "POST", &uri, None, r#"{"depth": 2}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let v = wait_review(&app, &id).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let review = &v["review"];
+    assert_eq!(review["game"], "chinese-checkers");
+    assert_eq!(review["unit"], "holes");
+    let plies = review["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), played.len(), "one reviewed ply per move");
+    for (p, mv) in plies.iter().zip(&played) {
+        assert_eq!(p["played"].as_str(), Some(mv.as_str()));
+        assert!(p["class"].is_string(), "{p}");
+    }
+
+    // Three players: the race model, which takes no depth.
+    let body = json!({"game": "chinese-checkers", "hotseat": true, "rules": {"players": 3},
+        "seats": vec![json!({"kind": "human"}); 3]});
+    let (status, v) = call(&app, "POST", "/api/games", None, &body.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id3 = v["id"].as_str().expect("id").to_string();
+    let token3 = v["hotseat_token"].as_str().expect("token").to_string();
+    let played = play_first_moves(&app, &id3, &token3, 6).await;
+    let uri = format!("/api/games/{id3}/review");
+    let (status, v) = call(&app, "POST", &uri, None, r#"{"depth": 3}"#).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "no depth for the race model: {v}"
+    );
+    let (status, v) = call(&app, "POST", &uri, None, "").await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let v = wait_review(&app, &id3).await;
+    assert_eq!(v["status"], "done", "{v}");
+    let review = &v["review"];
+    assert_eq!(review["players"], 3);
+    assert_eq!(review["unit"], "moves");
+    let plies = review["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), played.len());
+    for p in plies {
+        // The unit is the mover's race distance after the move: at most 27 moves from the start.
+        let after = p["after_played"]["unit"].as_f64().expect("a race distance");
+        assert!((19.0..=27.0).contains(&after), "{p}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
