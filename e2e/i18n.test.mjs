@@ -80,6 +80,33 @@ let browser;
 try {
   browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
 
+  // 1a. A Traditional Chinese browser (zh-TW, likewise zh-HK) gets the Traditional catalog: on
+  // every page the Traditional form of the strings whose scripts differ, none of the Simplified.
+  {
+    const tw = JSON.parse(readFileSync(join(assets, "zh-TW.json"), "utf8"));
+    const differ = Object.keys(tw).filter((k) => !k.startsWith("game.") && tw[k] !== cat.zh[k]);
+    for (const locale of ["zh-TW", "zh-HK"]) {
+      const ctx = await browser.newContext({ locale, viewport: { width: 1100, height: 900 } });
+      const page = await ctx.newPage();
+      const wrong = [];
+      let seen = 0;
+      for (const path of ["", "play/xiangqi", "games"]) {
+        await page.goto(url + path, { waitUntil: "load" });
+        await ready(page, path);
+        const text = await visibleText(page);
+        const lang = await page.evaluate(() => document.documentElement.lang);
+        if (lang !== "zh-TW") wrong.push(`/${path}: <html lang=${lang}>`);
+        for (const k of differ) {
+          if (text.includes(tw[k])) seen++;
+          else if ((cat.zh[k].match(/[\u3400-\u9fff]/g) || []).length >= 2 && !/\{/.test(cat.zh[k]) && text.includes(cat.zh[k])) wrong.push(`/${path}: Simplified '${cat.zh[k]}' (${k})`);
+        }
+      }
+      record(`${locale}: the Traditional catalog on 3 pages, no Simplified string`, !wrong.length && seen >= 10,
+        wrong.length ? wrong.slice(0, 8).join("; ") : `${seen} Traditional strings seen`);
+      await ctx.close();
+    }
+  }
+
   // 1. Each locale, every page: none of the other language's strings visible.
   for (const [locale, mine, other] of [["zh-CN", "zh", "en"], ["en-US", "en", "zh"]]) {
     const ctx = await browser.newContext({ locale, viewport: { width: 1100, height: 900 } });

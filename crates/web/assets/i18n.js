@@ -1,20 +1,22 @@
-// The page's two languages: English and Simplified Chinese. Every page loads this file first (in
-// <head>); it picks the language (remembered choice, else the browser's first language: zh* ->
-// zh-CN, else en), loads the catalog i18n/LANG.json (flat keys, "{name}" placeholders), fills every
+// The page's languages: English, Simplified and Traditional Chinese. Every page loads this file
+// first (in <head>); it picks the language (remembered choice, else the browser's first language:
+// zh-TW, zh-HK, zh-MO and zh-Hant* -> zh-TW, other zh* -> zh-CN, else en), loads the catalog i18n/LANG.json (flat keys, "{name}" placeholders), fills every
 // element marked data-i18n (text), data-i18n-title, data-i18n-placeholder or data-i18n-aria-label,
-// and puts the EN / 中文 switch in the page's header. Scripts wait for `I18n.ready` before
+// and puts the EN / 简体 / 繁體 switch in the page's header. Scripts wait for `I18n.ready` before
 // drawing, then call `t(key, params)`; numbers and dates go through `Intl` (I18n.num, I18n.date).
 "use strict";
 
 const I18n = (() => {
-  const LANGS = { en: "EN", "zh-CN": "中文" };
+  const LANGS = { en: "EN", "zh-CN": "简体", "zh-TW": "繁體" };
   const STORE = "qiyi-lang";
   const here = document.currentScript && document.currentScript.src;
   const base = here ? new URL("i18n/", here).href : "/assets/i18n/";
 
   function fromBrowser() {
     const list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
-    return String(list[0] || "en").toLowerCase().startsWith("zh") ? "zh-CN" : "en";
+    const first = String(list[0] || "en").toLowerCase();
+    if (!first.startsWith("zh")) return "en";
+    return /^zh-(tw|hk|mo|hant)/.test(first) ? "zh-TW" : "zh-CN";
   }
 
   function chosen() {
