@@ -12,7 +12,6 @@ use qiyi_core::search::multipv::{MultiPvInfo, MAX_LINES};
 use qiyi_core::search::SearchLimits;
 use qiyi_core::{Game, Notation, Turn};
 use serde_json::{json, Value};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 /// What the caller asked for, checked.
@@ -471,43 +470,9 @@ fn aeroplane(py: Python<'_>, position: Option<&str>, roll: Option<u8>) -> Result
     }))
 }
 
-/// The solitaire puzzle whose row bound gives the race distances of 10-piece games (built once:
-/// an exact backward search over every row multiset).
-fn race_puzzle() -> Result<&'static qiyi_chinese_checkers::solitaire::Solitaire, QiyiError> {
-    use qiyi_chinese_checkers::solitaire::{Board, Solitaire};
-    static PUZZLE: OnceLock<Option<Solitaire>> = OnceLock::new();
-    PUZZLE
-        .get_or_init(|| Solitaire::new(10, Board::Star).ok())
-        .as_ref()
-        .ok_or_else(|| QiyiError::Search("the 10-piece race bound could not be built".into()))
-}
-
-/// The hole that `cell` goes to when the star turns by 60 degrees `k` times.
-fn turned(cell: u8, k: usize) -> Option<u8> {
-    use qiyi_chinese_checkers::board::{geometry, CELLS};
-    let g = geometry();
-    let (mut x, mut y, mut z) = g.coords[cell as usize];
-    for _ in 0..k {
-        (x, y, z) = (-z, -x, -y);
-    }
-    (0..CELLS as u8).find(|&c| g.coords[c as usize] == (x, y, z))
-}
-
-/// The pieces of `player` turned so that its goal is the puzzle's goal (the bottom point).
-fn race_frame(pos: &qiyi_chinese_checkers::Position, player: usize, goal: u128) -> Option<u128> {
-    use qiyi_chinese_checkers::board::{bit, Bits};
-    let turn = |set: u128, k: usize| -> Option<u128> {
-        Bits(set).try_fold(0u128, |acc, c| turned(c, k).map(|t| acc | bit(t)))
-    };
-    (0..6).find_map(|k| {
-        (turn(pos.goal(player), k)? == goal)
-            .then(|| turn(pos.pieces(player), k))
-            .flatten()
-    })
-}
-
 fn chinese_checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result<Value, QiyiError> {
     use qiyi_chinese_checkers::engine::{Player, PlayerKind};
+    use qiyi_chinese_checkers::review::{RaceDistance, RaceSolver, DEFAULT_RACE_NODES};
     use qiyi_chinese_checkers::Position;
     let pos = match position {
         None => Position::default(),
@@ -515,7 +480,6 @@ fn chinese_checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result
             .map_err(|e| QiyiError::Parse(format!("bad chinese checkers position {t:?}: {e}")))?,
     };
     let players = pos.num_players();
-    let pieces = pos.options().pieces;
     let limits = match (ask.depth, ask.movetime_ms) {
         (Some(d), _) if d > 30 => {
             return Err(QiyiError::Search(format!(
@@ -539,19 +503,10 @@ fn chinese_checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result
     };
     let over = pos.turn() == Turn::Over;
     let (pos, race, thought) = py.detach(move || -> Result<_, QiyiError> {
-        let race: Option<Vec<u32>> = if pieces == 10 {
-            let puzzle = race_puzzle()?;
-            let mut out = Vec::with_capacity(players);
-            for p in 0..players {
-                let state = race_frame(&pos, p, puzzle.goal).ok_or_else(|| {
-                    QiyiError::Search(format!("player {p}'s goal is not a point of the star"))
-                })?;
-                out.push(puzzle.lower_bound(state));
-            }
-            Some(out)
-        } else {
-            None
-        };
+        // The Chinese checkers judge's race solver: exact within its node budget, else the
+        // proven lower bound (qiyi_chinese_checkers::review::RaceSolver).
+        let mut solver = RaceSolver::new(DEFAULT_RACE_NODES);
+        let race: Vec<RaceDistance> = (0..players).map(|p| solver.distance(&pos, p)).collect();
         let thought = if over {
             None
         } else {
@@ -586,13 +541,15 @@ fn chinese_checkers(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result
         "position": pos.to_text(),
         "players": players,
         "to_move": if over { Value::Null } else { json!(pos.to_move()) },
-        "race": race,
-        "race_bound": true,
-        "race_method": if pieces == 10 {
-            "lower bound: the exact distance of the row relaxation of the one-player crossing (qiyi_chinese_checkers::solitaire), each player alone on the star; never more than the true distance"
-        } else {
-            "none: the race bound is built for 10 pieces only"
-        },
+        "race": race.iter().map(|d| d.moves).collect::<Vec<_>>(),
+        "race_exact": race.iter().map(|d| d.exact).collect::<Vec<_>>(),
+        "race_bound": race.iter().any(|d| !d.exact),
+        "race_method": format!(
+            "the review's race solver: exact within {DEFAULT_RACE_NODES} nodes a player \
+             (race_exact), else a proven lower bound (the row relaxation of \
+             qiyi_chinese_checkers::solitaire; with 15 pieces the pieces outside the goal), \
+             each player alone on the star; a bound is never more than the true distance"
+        ),
         "engine": match &thought {
             Some((kind, _)) if players == 2 => format!("qiyi chinese checkers {kind} (level 10, {budget})"),
             Some((kind, _)) => format!("qiyi chinese checkers {kind} (level 10; it does not search)"),

@@ -14,8 +14,9 @@ use std::sync::Arc;
 /// for checkers, the JSON record for peg solitaire and aeroplane) and returns the review as JSON
 /// text. Checkers takes `depth` (default 16, at most 40) or `movetime` (seconds) per position
 /// and an endgame database directory `egdb`; xiangqi takes `depth` (default 12, at most 30) or
-/// `movetime`; peg solitaire's judge is exact and aeroplane's is its win-chance model: they take
-/// none of them.
+/// `movetime`; chinese checkers (its JSON record) takes `depth` (default 4, at most 12) or
+/// `movetime` with two players, none with more (the race model); peg solitaire's judge is exact
+/// and aeroplane's is its win-chance model: they take none of them.
 #[pyfunction]
 #[pyo3(signature = (game, record, *, depth=None, movetime=None, egdb=None))]
 pub fn review_record(
@@ -107,15 +108,46 @@ pub fn review_record(
                 .map_err(|e| QiyiError::Illegal(e.to_string()))?
         }
         "chinese_checkers" | "chinese-checkers" => {
-            return Err(QiyiError::Rule(format!(
-                "reviewing {game} is not built yet: its judge is being written (built: peg_solitaire, checkers, xiangqi, aeroplane; qiyi.analyze gives its race distances and the engine's move now)"
-            ))
-            .into())
+            use qiyi_chinese_checkers::review::{
+                check_limits, read_record, review_game, JudgeOptions, DEFAULT_DEPTH,
+            };
+            if egdb.is_some() {
+                return Err(QiyiError::Search(
+                    "egdb does not apply to chinese_checkers: its judge has no endgame database"
+                        .into(),
+                )
+                .into());
+            }
+            let r = read_record(record).map_err(|e| QiyiError::Parse(e.to_string()))?;
+            let players = r.start.num_players();
+            if players > 2 && (depth.is_some() || movetime.is_some()) {
+                return Err(QiyiError::Search(format!(
+                    "depth and movetime apply to two-player chinese_checkers only: with {players} players its judge is the race model"
+                ))
+                .into());
+            }
+            let limits = match (depth, movetime) {
+                (Some(_), Some(_)) => {
+                    return Err(QiyiError::Search("give depth or movetime, not both".into()).into())
+                }
+                (_, Some(t)) => limits(None, None, Some(t))?,
+                (d, None) => SearchLimits::depth(d.unwrap_or(DEFAULT_DEPTH)),
+            };
+            check_limits(&limits).map_err(|e| QiyiError::Search(e.to_string()))?;
+            let options = JudgeOptions {
+                limits,
+                ..JudgeOptions::default()
+            };
+            // Core's review; the race table stays with the CLI's JSON (`qiyi review
+            // chinese-checkers --json`) and `qiyi.analyze`'s race distances.
+            py.detach(|| review_game(&r.start, &r.moves, &options, |_, _| {}))
+                .map_err(|e| QiyiError::Illegal(e.to_string()))?
+                .review
         }
         other => {
             return Err(QiyiError::UnknownGame(
                 other.to_string(),
-                "peg_solitaire, checkers, xiangqi, aeroplane (chinese_checkers not yet)".into(),
+                "peg_solitaire, checkers, xiangqi, aeroplane, chinese_checkers".into(),
             )
             .into())
         }

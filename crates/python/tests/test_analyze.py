@@ -163,7 +163,7 @@ def test_aeroplane_a_rolled_position_is_the_same_as_giving_the_roll():
 def test_chinese_checkers_race_distances():
     r = qiyi.analyze("chinese_checkers", depth=2)
     # 19: the row bound of the 10-piece crossing from the start (the solitaire module's docs).
-    assert r["race"] == [19, 19] and r["race_bound"] is True
+    assert r["race"] == [19, 19] and r["race_bound"] is True and r["race_exact"] == [False, False]
     assert "lower bound" in r["race_method"]
     assert r["search"]["player"] == "alphabeta" and r["search"]["depth"] == 2
     s = qiyi.load_game("chinese_checkers").new_initial_state()
@@ -171,12 +171,16 @@ def test_chinese_checkers_race_distances():
     # The start with the sides swapped: every piece is home.
     t = r["position"].split(" ")
     home = " ".join(t[:-1] + [t[-1].replace("1", "x").replace("2", "1").replace("x", "2")])
-    assert qiyi.analyze("chinese_checkers", home, depth=1)["race"] == [0, 0]
+    at_home = qiyi.analyze("chinese_checkers", home, depth=1)
+    assert at_home["race"] == [0, 0] and at_home["race_exact"] == [True, True]
+    assert at_home["race_bound"] is False
     six = qiyi.load_game("chinese_checkers", players=6).new_initial_state()
     r6 = qiyi.analyze("chinese_checkers", six)
     assert r6["race"] == [19] * 6 and r6["search"]["player"] == "race"
     fifteen = qiyi.load_game("chinese_checkers", pieces=15).new_initial_state()
-    assert qiyi.analyze("chinese_checkers", fifteen, depth=1)["race"] is None
+    # 15-piece camps: the solver's bound there is the pieces still outside the goal (15 each).
+    r15 = qiyi.analyze("chinese_checkers", fifteen, depth=1)
+    assert len(r15["race"]) == 2 and all(1 <= d <= 15 for d in r15["race"]) and r15["race_bound"]
 
 
 def test_chinese_checkers_a_move_changes_only_the_movers_race():

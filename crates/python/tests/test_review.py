@@ -41,6 +41,32 @@ def test_an_aeroplane_record_reviews_rolls_and_decisions():
         assert abs(sum(p["wins_after"]) - 1.0) < 1e-9
 
 
+def test_a_chinese_checkers_game_reviews_for_two_and_three_players():
+    import json
+
+    def play(players, plies):
+        s = qiyi.load_game("chinese_checkers", players=players).new_initial_state()
+        moves = []
+        for _ in range(plies):
+            a = s.legal_actions()[0]
+            moves.append(s.action_to_string(a))
+            s.apply_action(a)
+        return moves
+
+    two = play(2, 6)
+    r = qiyi.review("chinese_checkers", json.dumps(two), depth=2)
+    assert r["game"] == "chinese-checkers" and len(r["plies"]) == 6
+    assert [p["played"] for p in r["plies"]] == two
+    for s in r["summary"]:
+        assert abs(s["identity_error"]) < 1e-9
+    three = play(3, 6)
+    record = json.dumps({"game": "chinese-checkers", "rules": {"players": 3}, "moves": three})
+    r3 = qiyi.review("chinese_checkers", record)
+    assert r3["players"] == 3 and r3["unit"] == "moves" and len(r3["plies"]) == 6
+    with pytest.raises(qiyi.SearchError, match="two-player"):
+        qiyi.review("chinese_checkers", record, depth=2)
+
+
 def test_bad_input_raises_qiyi_errors():
     with pytest.raises(qiyi.ParseError, match="does not read"):
         qiyi.review("checkers", "1. 10-15 10-15 *")
@@ -56,8 +82,10 @@ def test_bad_input_raises_qiyi_errors():
         qiyi.review("aeroplane", '["r1", "zz"]')
     with pytest.raises(qiyi.UnknownGameError):
         qiyi.review("go", PEG)
-    with pytest.raises(qiyi.RuleError, match="not built yet"):
+    with pytest.raises(qiyi.ParseError):
         qiyi.review("chinese_checkers", "")
+    with pytest.raises(qiyi.ParseError, match="move 1"):
+        qiyi.review("chinese_checkers", '["not a move"]')
     with pytest.raises(qiyi.ParseError, match="move 3"):
         qiyi.review("xiangqi", "1. h2e2 h9g7 2. h2e2 *")
     with pytest.raises(qiyi.SearchError, match="out of range"):

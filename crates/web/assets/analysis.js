@@ -439,7 +439,7 @@ const Analysis = (() => {
     if (race) {
       const li = el("li", "an-race");
       li.append(el("div", null, t("analysis.race")));
-      race.race.forEach((n, p) => li.append(el("div", "an-race-row", t(race.bound ? "analysis.raceBound" : "analysis.raceRow", { player: playerOf(s, p), moves: I18n.num(n) }))));
+      race.race.forEach((n, p) => li.append(el("div", "an-race-row", t(race.exact && race.exact[p] ? "analysis.raceExact" : "analysis.raceBound", { player: playerOf(s, p), moves: I18n.num(n) }))));
       box.append(li);
     }
     if (o && o.kind === "choices") {

@@ -41,7 +41,7 @@ use qiyi_core::search::{SearchInfo, SearchLimits, SearchStats};
 use qiyi_core::{Game, Notation, Turn};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The games the analysis board analyses.
@@ -59,10 +59,10 @@ pub const MAX_MULTIPV: u32 = 5;
 /// The lines reported when none are asked for (Xiangqi and checkers).
 pub const DEFAULT_MULTIPV: u32 = 3;
 
-/// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is clamped to it).
+/// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
 
-/// The deepest depth a checkers analysis searches (a larger `max_depth` is clamped to it).
+/// The deepest depth a checkers analysis searches (a larger `max_depth` is refused).
 pub const CHECKERS_MAX_DEPTH: u32 = 40;
 
 /// The deepest depth a two-player Chinese checkers analysis searches.
@@ -80,7 +80,7 @@ pub struct AnalysisOptions {
     /// holds the roll).
     #[serde(default)]
     pub roll: Option<u8>,
-    /// The deepest depth (at least 1; clamped to the game's maximum, which is the default).
+    /// The deepest depth (1 to the game's maximum, which is the default).
     #[serde(default)]
     pub max_depth: Option<u32>,
     /// The longest the analysis runs, in milliseconds (none: until the depth or a cancel).
@@ -204,11 +204,13 @@ pub enum Line {
     },
     /// Chinese checkers race distances.
     Race {
-        /// Per player, the moves it needs at least to bring its pieces home moving alone.
+        /// Per player, the moves it needs to bring its pieces home moving alone (exact, or a
+        /// proven lower bound: see `exact`).
         race: Vec<u32>,
-        /// True: `race` holds proven lower bounds (the solitaire solver's row relaxation);
-        /// false: the sums of hex distances to the goal tip (15-piece camps, which the bound's
-        /// table does not cover).
+        /// Per player, whether `race` is the exact distance (the race solver finished within
+        /// its node budget) rather than a proven lower bound.
+        exact: Vec<bool>,
+        /// True when some distance is a lower bound rather than exact.
         bound: bool,
         /// The player to move.
         player: usize,
@@ -284,7 +286,8 @@ fn lines_of(options: &AnalysisOptions) -> Result<usize, ApiError> {
 
 /// Reads `position` (the game's position text: a Xiangqi FEN, a checkers FEN, ...) and
 /// `options` for `game`, and checks them: an unknown game, a position that does not parse or
-/// where the game is over, `multipv` out of 1..=[`MAX_MULTIPV`], a `max_depth` of 0, an
+/// where the game is over, `multipv` out of 1..=[`MAX_MULTIPV`], a `max_depth` of 0 or beyond
+/// the game's maximum (Xiangqi 30, checkers 40, Chinese checkers 20, 1 for the exact games), an
 /// aeroplane roll missing or impossible are errors (4xx), before anything runs.
 pub fn prepare(
     game: &str,
@@ -342,9 +345,14 @@ pub fn prepare(
             ))
         }
     };
+    if let Some(depth) = options.max_depth.filter(|&d| d > cap) {
+        return Err(ApiError::BadRequest(format!(
+            "max_depth {depth} is beyond {game}'s maximum of {cap}"
+        )));
+    }
     Ok(Analysis {
         kind,
-        max_depth: options.max_depth.unwrap_or(cap).min(cap),
+        max_depth: options.max_depth.unwrap_or(cap),
         time: options.time_ms.map(Duration::from_millis),
         hash_mib: options.hash_mib.unwrap_or(64).clamp(1, 1024),
     })
@@ -460,70 +468,19 @@ fn chinese_pv(pos: &qiyi_xiangqi::Position, pv: &[qiyi_xiangqi::Move]) -> Vec<St
     out
 }
 
-/// The solitaire puzzle of 10 pieces on the whole star, whose row bound measures every
-/// 10-piece camp's race (built once; its pattern database takes a moment).
-fn ten_piece_bound() -> &'static Option<qiyi_chinese_checkers::solitaire::Solitaire> {
-    static BOUND: OnceLock<Option<qiyi_chinese_checkers::solitaire::Solitaire>> = OnceLock::new();
-    BOUND.get_or_init(|| {
-        qiyi_chinese_checkers::solitaire::Solitaire::new(
-            10,
-            qiyi_chinese_checkers::solitaire::Board::Star,
-        )
-        .ok()
-    })
-}
-
-/// `pieces` turned by sixths of a circle about the centre until `tip` is the bottom tip (where
-/// the solitaire puzzle's goal is); `None` when no turn brings it there.
-fn turned_to_bottom(pieces: u128, tip: u8) -> Option<u128> {
-    use qiyi_chinese_checkers::board::{bit, geometry, Bits, CELLS};
-    let g = geometry();
-    let bottom = g.coords[CELLS - 1];
-    let turn = |(x, y, z): (i8, i8, i8)| (-z, -x, -y);
-    let cell_at = |c: (i8, i8, i8)| g.coords.iter().position(|&k| k == c);
-    let mut t = g.coords[tip as usize];
-    for turns in 0..6 {
-        if t == bottom {
-            let mut out = 0u128;
-            for c in Bits(pieces) {
-                let mut k = g.coords[c as usize];
-                for _ in 0..turns {
-                    k = turn(k);
-                }
-                out |= bit(cell_at(k)? as u8);
-            }
-            return Some(out);
-        }
-        t = turn(t);
-    }
-    None
-}
-
-/// Every player's race distance in `pos`, and whether they are proven lower bounds.
-pub fn race_distances(pos: &qiyi_chinese_checkers::Position) -> (Vec<u32>, bool) {
-    let n = pos.num_players();
-    let players: Vec<(u128, u8)> = (0..n).map(|p| (pos.pieces(p), pos.goal_tip(p))).collect();
-    if pos.options().pieces == 10 {
-        if let Some(puzzle) = ten_piece_bound() {
-            let bounds: Option<Vec<u32>> = players
-                .iter()
-                .map(|&(pieces, tip)| turned_to_bottom(pieces, tip).map(|s| puzzle.lower_bound(s)))
-                .collect();
-            if let Some(b) = bounds {
-                return (b, true);
-            }
-        }
-    }
-    let g = qiyi_chinese_checkers::board::geometry();
-    let sums = players
-        .iter()
-        .map(|&(pieces, tip)| {
-            qiyi_chinese_checkers::board::Bits(pieces)
-                .map(|c| u32::from(g.dist[tip as usize][c as usize]))
-                .sum()
+/// Every player's race distance in `pos` — the Chinese checkers judge's race solver
+/// ([`qiyi_chinese_checkers::review::RaceSolver`]): exact within
+/// [`qiyi_chinese_checkers::review::DEFAULT_RACE_NODES`] nodes a player, else its proven lower
+/// bound — and, per player, whether the distance is exact.
+pub fn race_distances(pos: &qiyi_chinese_checkers::Position) -> (Vec<u32>, Vec<bool>) {
+    use qiyi_chinese_checkers::review::{RaceSolver, DEFAULT_RACE_NODES};
+    let mut solver = RaceSolver::new(DEFAULT_RACE_NODES);
+    (0..pos.num_players())
+        .map(|p| {
+            let d = solver.distance(pos, p);
+            (d.moves, d.exact)
         })
-        .collect();
-    (sums, false)
+        .unzip()
 }
 
 impl Analysis {
@@ -573,9 +530,11 @@ impl Analysis {
                 });
             }
             Kind::ChineseCheckers { pos } => {
-                let (race, bound) = race_distances(&pos);
+                let (race, exact) = race_distances(&pos);
+                let bound = exact.iter().any(|e| !e);
                 on_line(Line::Race {
                     race,
+                    exact,
                     bound,
                     player: pos.to_move(),
                 });
@@ -1002,17 +961,23 @@ mod tests {
                 Some(ApiError::IllegalMove(..))
             ));
         }
-        // A depth of 10,000 is clamped to the game's maximum, not refused.
-        let a = prepare(
-            "xiangqi",
-            XQ_START,
-            &AnalysisOptions {
-                max_depth: Some(10_000),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        // A depth of 10,000 is refused; the game's maximum is the default and accepted.
+        let depth = |d| AnalysisOptions {
+            max_depth: d,
+            ..Default::default()
+        };
+        assert!(matches!(
+            bad("xiangqi", XQ_START, depth(Some(10_000))),
+            Some(ApiError::BadRequest(..))
+        ));
+        let a = prepare("xiangqi", XQ_START, &depth(Some(XIANGQI_MAX_DEPTH))).unwrap();
         assert_eq!(a.max_depth, XIANGQI_MAX_DEPTH);
+        assert_eq!(
+            prepare("xiangqi", XQ_START, &depth(None))
+                .unwrap()
+                .max_depth,
+            XIANGQI_MAX_DEPTH
+        );
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub struct AnalyseQuery {
     /// The face rolled (aeroplane).
     #[serde(default)]
     pub roll: Option<u8>,
-    /// The deepest depth (clamped to the game's maximum).
+    /// The deepest depth (1 to the game's maximum; beyond it 400).
     #[serde(default)]
     pub max_depth: Option<u32>,
 }

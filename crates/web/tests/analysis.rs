@@ -183,9 +183,22 @@ async fn bad_requests_are_4xx_json_before_any_stream() {
         let (s, v) = call(&app, "GET", &url("aeroplane", &text, extra), None, "").await;
         assert_eq!(s.as_u16(), status, "{extra}: {v}");
     }
-    // A depth of 10,000 is clamped to the server's maximum: the analysis runs.
+    // A depth of 10,000 is refused with the game's maximum named, before anything runs.
     let peg = "  ooo  /  ooo  /ooooooo/ooo.ooo/ooooooo/  ooo  /  ooo  ";
-    let (s, _, events) = stream(&app, &url("peg-solitaire", peg, "&max_depth=10000")).await;
+    for uri in [
+        url("peg-solitaire", peg, "&max_depth=10000"),
+        url("xiangqi", XQ_START, "&max_depth=10000"),
+        url("checkers", CK_START, "&max_depth=41"),
+    ] {
+        let (s, v) = call(&app, "GET", &uri, None, "").await;
+        assert_eq!(s.as_u16(), 400, "{uri}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| e.contains("maximum")),
+            "{v}"
+        );
+    }
+    // The game's maximum itself is accepted.
+    let (s, _, events) = stream(&app, &url("peg-solitaire", peg, "&max_depth=1")).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(events.last().unwrap().1["reason"], "depth");
 }

@@ -128,9 +128,9 @@ def analyze(game, position=None, *, depth=None, movetime_ms=None, multipv=1, rol
     - ``aeroplane``: for the face ``roll`` (needed when a roll is next; a position that rolled
       already uses its roll), ``choices``: every plane's ``win`` chance for the mover, every
       player's ``wins`` and the mover's expected ``turns``; ``bestmove``.
-    - ``chinese_checkers``: ``race``: each player's race distance (a proven lower bound on the
-      moves to bring its pieces home alone, ``race_bound`` is True; ``None`` for 15-piece
-      games), and the engine's move (``bestmove``, ``search``: alpha-beta for 2 players, the
+    - ``chinese_checkers``: ``race``: each player's race distance (the moves to bring its
+      pieces home alone: exact where ``race_exact`` says so, else a proven lower bound;
+      ``race_bound`` is True when any is a bound), and the engine's move (``bestmove``, ``search``: alpha-beta for 2 players, the
       racer for more).
 
     With ``depth`` (or no limit) the result depends only on the arguments; ``movetime_ms``
