@@ -119,7 +119,7 @@ pub fn review_record(
                 .into());
             }
             let r = read_record(record).map_err(|e| QiyiError::Parse(e.to_string()))?;
-            let players = r.start.num_players();
+            let players = qiyi_core::Game::num_players(&r.start);
             if players > 2 && (depth.is_some() || movetime.is_some()) {
                 return Err(QiyiError::Search(format!(
                     "depth and movetime apply to two-player chinese_checkers only: with {players} players its judge is the race model"

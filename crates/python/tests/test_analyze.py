@@ -162,8 +162,10 @@ def test_aeroplane_a_rolled_position_is_the_same_as_giving_the_roll():
 
 def test_chinese_checkers_race_distances():
     r = qiyi.analyze("chinese_checkers", depth=2)
-    # 19: the row bound of the 10-piece crossing from the start (the solitaire module's docs).
-    assert r["race"] == [19, 19] and r["race_bound"] is True and r["race_exact"] == [False, False]
+    # At least 19, the row bound of the 10-piece crossing from the start (the solitaire module's
+    # docs): the race solver's search raises the proven bound within its budget, alike for both.
+    assert r["race"][0] >= 19 and r["race"][0] == r["race"][1]
+    assert r["race_bound"] is True and r["race_exact"] == [False, False]
     assert "lower bound" in r["race_method"]
     assert r["search"]["player"] == "alphabeta" and r["search"]["depth"] == 2
     s = qiyi.load_game("chinese_checkers").new_initial_state()
@@ -176,7 +178,7 @@ def test_chinese_checkers_race_distances():
     assert at_home["race_bound"] is False
     six = qiyi.load_game("chinese_checkers", players=6).new_initial_state()
     r6 = qiyi.analyze("chinese_checkers", six)
-    assert r6["race"] == [19] * 6 and r6["search"]["player"] == "race"
+    assert r6["race"] == [r["race"][0]] * 6 and r6["search"]["player"] == "race"
     fifteen = qiyi.load_game("chinese_checkers", pieces=15).new_initial_state()
     # 15-piece camps: the solver's bound there is the pieces still outside the goal (15 each).
     r15 = qiyi.analyze("chinese_checkers", fifteen, depth=1)

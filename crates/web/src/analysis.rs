@@ -883,9 +883,10 @@ mod tests {
             panic!("{lines:?}")
         };
         assert!(*bound);
-        // Both camps are a full crossing away: the solver's row bound of the start is 19
-        // (`solitaire.rs`: "the row bound is 19 at the start").
-        assert_eq!(race, &vec![19, 19]);
+        // Both camps are a full crossing away: at least the solver's row bound of the start, 19
+        // (`solitaire.rs`: "the row bound is 19 at the start"); the race solver's IDA* raises
+        // the proven bound past it within its node budget, the same for both.
+        assert!(race[0] >= 19 && race[0] == race[1], "{race:?}");
         let s = searches(&lines);
         assert_eq!(s.iter().map(|l| l.depth).collect::<Vec<_>>(), vec![1, 2]);
         assert!(s[1].win_chance.is_none());
@@ -903,7 +904,10 @@ mod tests {
         let Line::Race { race, .. } = &lines[0] else {
             panic!()
         };
-        assert_eq!(race, &vec![19; 6]);
+        assert!(
+            race[0] >= 19 && race.iter().all(|&d| d == race[0]),
+            "{race:?}"
+        );
     }
 
     #[test]
