@@ -65,7 +65,10 @@ pub fn parse_shards(text: &str, in_run: usize) -> anyhow::Result<Vec<usize>> {
             bail!("--shards: the range {part} runs backwards");
         }
         if b >= in_run {
-            bail!("--shards: shard {b} is past the run's {in_run} shards (0-{})", in_run - 1);
+            bail!(
+                "--shards: shard {b} is past the run's {in_run} shards (0-{})",
+                in_run.saturating_sub(1)
+            );
         }
         for s in a..=b {
             if !out.contains(&s) {

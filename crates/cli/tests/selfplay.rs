@@ -116,8 +116,20 @@ fn bad_selfplay_input_exits_2_and_writes_nothing() {
     let before = files(&other);
     // Another run's directory (another seed).
     let (code, _, err) = qiyi(&[
-        "--seed", "6", "selfplay", "xiangqi", "--games", "6", "--games-per-shard", "2", "--depth",
-        "2", "--random-plies", "4", "--out", &other,
+        "--seed",
+        "6",
+        "selfplay",
+        "xiangqi",
+        "--games",
+        "6",
+        "--games-per-shard",
+        "2",
+        "--depth",
+        "2",
+        "--random-plies",
+        "4",
+        "--out",
+        &other,
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("another run"), "{err}");
@@ -131,7 +143,14 @@ fn bad_selfplay_input_exits_2_and_writes_nothing() {
         (vec!["--shards", "2-1"], "backwards"),
         (vec!["--shards", "x"], "not a shard number"),
     ] {
-        let mut args = vec!["selfplay", "xiangqi", "--games", "6", "--games-per-shard", "2"];
+        let mut args = vec![
+            "selfplay",
+            "xiangqi",
+            "--games",
+            "6",
+            "--games-per-shard",
+            "2",
+        ];
         args.extend_from_slice(&extra);
         args.extend_from_slice(&["--out", &fresh]);
         let (code, _, err) = qiyi(&args);
@@ -143,8 +162,18 @@ fn bad_selfplay_input_exits_2_and_writes_nothing() {
     assert_eq!(code, 2);
     // Checkers takes the same --shards.
     let (code, _, err) = qiyi(&[
-        "selfplay", "checkers", "--games", "4", "--games-per-shard", "2", "--depth", "1",
-        "--shards", "2", "--out", &fresh,
+        "selfplay",
+        "checkers",
+        "--games",
+        "4",
+        "--games-per-shard",
+        "2",
+        "--depth",
+        "1",
+        "--shards",
+        "2",
+        "--out",
+        &fresh,
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("past the run's 2 shards"), "{err}");

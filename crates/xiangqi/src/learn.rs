@@ -39,8 +39,8 @@ use crate::matchplay::{parse_openings, OPENINGS};
 use crate::position::{Move, Position};
 use qiyi_core::learn::features::{Active, Delta, FeatureSet};
 use qiyi_core::learn::record::Encode;
-use qiyi_core::learn::selfplay::{self as driver, SelfPlay, SelfPlayConfig, SelfPlaySummary};
 use qiyi_core::learn::selfplay::ShardDone;
+use qiyi_core::learn::selfplay::{self as driver, SelfPlay, SelfPlayConfig, SelfPlaySummary};
 use qiyi_core::learn::LearnError;
 use qiyi_core::search::SearchLimits;
 use std::path::Path;
@@ -324,7 +324,10 @@ mod tests {
         for _ in 0..200 {
             pos.encode(&mut buf);
             let back = Position::decode(&buf).expect("an encoded position decodes");
-            assert_eq!(back.to_fen().split(' ').next(), pos.to_fen().split(' ').next());
+            assert_eq!(
+                back.to_fen().split(' ').next(),
+                pos.to_fen().split(' ').next()
+            );
             assert_eq!(back.side_to_move(), pos.side_to_move());
             assert_eq!(back.zobrist(), pos.zobrist());
             let mut again = [0u8; 46];
@@ -471,10 +474,16 @@ mod tests {
             assert!((-1..=1).contains(&r.result));
         }
         // Another run's options are refused in the same directory; nothing is written.
-        let other = SelfplayOptions { seed: 12, ..opts.clone() };
+        let other = SelfplayOptions {
+            seed: 12,
+            ..opts.clone()
+        };
         let err = selfplay(&one, &other, None, 1, |_| {}).unwrap_err();
         assert!(err.to_string().contains("another run"), "{err}");
-        let bad = SelfplayOptions { depth: 0, ..opts.clone() };
+        let bad = SelfplayOptions {
+            depth: 0,
+            ..opts.clone()
+        };
         assert!(selfplay(&tmp("bad"), &bad, None, 1, |_| {}).is_err());
         assert!(selfplay(&one, &opts, Some(&[2]), 1, |_| {}).is_err());
         let _ = std::fs::remove_dir_all(&one);
