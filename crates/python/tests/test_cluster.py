@@ -226,3 +226,32 @@ def test_cluster_selfplay_bad_driver_options_write_nothing(tmp_path, monkeypatch
     with pytest.raises(ImportError, match="pip install ray"):
         qiyi.cluster.selfplay("xiangqi", 2, str(out), depth=1)
     assert not out.exists()
+
+
+def test_parquet_export_holds_the_same_records(tmp_path):
+    out = tmp_path / "xq"
+    r = qiyi.cluster.selfplay("xiangqi", 4, str(out), seed=2, shard=2, workers=2, depth=2,
+                              parquet=True)
+    assert len(r["parquet"]) == 2
+    rows = 0
+    for k in range(2):
+        cols = _qiyi.read_records(str(out / f"shard-{k:05d}.bin"))
+        table = pq.read_table(out / f"shard-{k:05d}.parquet")
+        assert table.column_names == ["position", "side", "score", "result", "ply"]
+        assert table.schema.metadata[b"game"] == b"xiangqi"
+        assert b"seed 2" in table.schema.metadata[b"run"]
+        for name in table.column_names:
+            assert table.column(name).to_pylist() == cols[name], name
+        # The FEN's side to move is the record's; both generals are on the board.
+        for fen, side in zip(cols["position"], cols["side"]):
+            assert fen.split()[1] == ("w" if side == 0 else "b")
+            assert "K" in fen.split()[0] and "k" in fen.split()[0]
+        rows += table.num_rows
+    assert rows == r["positions"]
+    # A rerun exports nothing new; a bad file is a clear error.
+    assert qiyi.cluster.export_parquet(str(out)) == []
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "shard-00000.bin").write_bytes(b"not a shard" * 4)
+    with pytest.raises(qiyi.RuleError, match="QIYIPOS1"):
+        qiyi.cluster.export_parquet(str(tmp_path / "bad"))
+    assert not (tmp_path / "bad" / "shard-00000.parquet").exists()

@@ -161,9 +161,47 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     }
 
 
+def export_parquet(out_dir):
+    """Writes ``shard-KKKKK.parquet`` beside every ``QIYIPOS1`` shard ``shard-KKKKK.bin`` of
+    ``out_dir`` that has none: the same records, one row each in file order, with columns
+    position (the position's FEN), side (0 first player, 1 second), score, result (side to
+    move's view) and ply, and the game and the run's manifest (``run.txt``) in the file's
+    metadata. Each file is written under a temporary name and renamed; returns the paths
+    written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    manifest = ""
+    if os.path.exists(os.path.join(out_dir, "run.txt")):
+        with open(os.path.join(out_dir, "run.txt")) as f:
+            manifest = f.read().strip()
+    written = []
+    for name in sorted(os.listdir(out_dir)):
+        if not (name.startswith("shard-") and name.endswith(".bin")):
+            continue
+        path = os.path.join(out_dir, name[:-4] + ".parquet")
+        if os.path.exists(path):
+            continue
+        cols = _qiyi.read_records(os.path.join(out_dir, name))
+        meta = {"game": cols.pop("game"), "games": str(cols.pop("games")), "run": manifest,
+                "format": "QIYIPOS1 export"}
+        table = pa.table({
+            "position": pa.array(cols["position"], pa.string()),
+            "side": pa.array(cols["side"], pa.int8()),
+            "score": pa.array(cols["score"], pa.int16()),
+            "result": pa.array(cols["result"], pa.int8()),
+            "ply": pa.array(cols["ply"], pa.uint8()),
+        }).replace_schema_metadata(meta)
+        tmp = path + ".tmp"
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+        written.append(path)
+    return written
+
+
 def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=None,
              algorithm=None, depth=None, nodes=None, level=None, player=None, max_plies=None,
-             **rules):
+             parquet=False, **rules):
     """Self-play of ``games`` games of ``game`` as Ray tasks.
 
     Checkers and Xiangqi (``algorithm`` ``None`` or ``"engine"``) run core's Rust driver, as
@@ -171,7 +209,9 @@ def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=No
     game's openings plus ``random_plies`` (a keyword, default 6) random plies, and each quiet
     position is written with its search score and the game result to ``QIYIPOS1`` shards of
     ``shard`` games (``out_dir/shard-KKKKK.bin``, byte for byte what ``qiyi selfplay GAME``
-    writes, for any number of workers). ``eval=`` picks the checkers evaluation. ``level``,
+    writes, for any number of workers); ``parquet=True`` adds ``shard-KKKKK.parquet`` beside each,
+    an export of the same records (:func:`export_parquet`). ``eval=`` picks the checkers
+    evaluation. ``level``,
     ``player`` and ``max_plies`` are not options of the driver (it plays at full strength, caps
     games at 300 plies) and are refused. Returns ``written`` and ``skipped`` (shard paths),
     ``positions``, ``games``, ``results``, ``shards``, ``format`` (``"QIYIPOS1"``) and
@@ -187,9 +227,12 @@ def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=No
     ``{"written": [...], "skipped": [...], "positions": N, "seconds": S, "format": "parquet"}``.
     """
     if game in _DRIVERS and algorithm in (None, "engine"):
-        return _selfplay_driver(game, games, out_dir, seed, shard=shard, workers=workers,
-                                address=address, depth=depth, nodes=nodes, level=level,
-                                player=player, max_plies=max_plies, rules=rules)
+        r = _selfplay_driver(game, games, out_dir, seed, shard=shard, workers=workers,
+                             address=address, depth=depth, nodes=nodes, level=level,
+                             player=player, max_plies=max_plies, rules=rules)
+        if parquet:
+            r["parquet"] = export_parquet(out_dir)
+        return r
     algorithm = "mcts" if algorithm is None else algorithm
     level = 5 if level is None else level
     max_plies = 400 if max_plies is None else max_plies
