@@ -38,6 +38,45 @@ pub struct SelfplayArgs {
     /// Evaluation of the playing engine: `hand`, `net` (the embedded net) or a net file.
     #[arg(long, default_value = "hand")]
     eval: String,
+    /// Play only these shards of the run (`0-9,12`): one machine's share of a distributed run;
+    /// every share writes the bytes one machine would.
+    #[arg(long)]
+    shards: Option<String>,
+}
+
+/// Reads a shard list (`3`, `0-9`, `0-4,7,10-12`) of a run of `in_run` shards: every index must
+/// be in the run; repeats are dropped, the order kept.
+pub fn parse_shards(text: &str, in_run: usize) -> anyhow::Result<Vec<usize>> {
+    let mut out: Vec<usize> = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let number = |t: &str| {
+            t.trim().parse::<usize>().map_err(|_| {
+                anyhow::anyhow!("--shards: '{t}' is not a shard number (give e.g. 0-9,12)")
+            })
+        };
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(part)?;
+                (n, n)
+            }
+        };
+        if a > b {
+            bail!("--shards: the range {part} runs backwards");
+        }
+        if b >= in_run {
+            bail!(
+                "--shards: shard {b} is past the run's {in_run} shards (0-{})",
+                in_run.saturating_sub(1)
+            );
+        }
+        for s in a..=b {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Serialize)]
@@ -72,13 +111,20 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         random_plies: args.random_plies,
         eval: args.eval.clone(),
     };
+    let shards = match &args.shards {
+        Some(text) => Some(parse_shards(text, options.shards())?),
+        None => None,
+    };
     let config = options.config(g.threads());
-    let bar = progress(config.shards() as u64, "self-play shards");
+    let bar = progress(
+        shards.as_ref().map_or(config.shards(), Vec::len) as u64,
+        "self-play shards",
+    );
     let started = Instant::now();
     let summary = qiyi_checkers::engine::selfplay::selfplay(
         &args.out,
         &options,
-        None,
+        shards.as_deref(),
         config.threads,
         |done| {
             bar.inc(1);

@@ -27,6 +27,7 @@ mod review_xiangqi;
 mod serve;
 mod xiangqi;
 mod xiangqi_engine;
+mod xiangqi_learn;
 
 use clap::{Parser, Subcommand};
 use common::Global;
@@ -270,6 +271,8 @@ struct SelfplayArgs {
 enum SelfplayGame {
     /// English checkers.
     Checkers(checkers_learn::SelfplayArgs),
+    /// Xiangqi (the engine at full strength from the shipped openings).
+    Xiangqi(xiangqi_learn::SelfplayArgs),
 }
 
 /// Arguments of `qiyi train`: the game and its own options.
@@ -339,6 +342,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Selfplay(args) => match args.game {
             SelfplayGame::Checkers(a) => checkers_learn::selfplay(g, a),
+            SelfplayGame::Xiangqi(a) => xiangqi_learn::selfplay(g, a),
         },
         Command::Train(args) => match args.game {
             TrainGame::Checkers(a) => checkers_learn::train(g, a),

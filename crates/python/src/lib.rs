@@ -39,6 +39,9 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(learn::checkers_selfplay_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::xiangqi_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::xiangqi_selfplay_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(learn::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(review::review_record, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_position, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;

@@ -155,3 +155,103 @@ def test_selfplay_records_refuses_another_run(tmp_path):
         qiyi.cluster.selfplay_records(str(tmp_path / "z"), games=2, depth=1,
                                       eval="/nonexistent.net")
     assert not os.path.exists(tmp_path / "z" / "run.txt")
+
+
+def test_xiangqi_selfplay_records_identical_for_1_and_2_workers_and_the_cli(tmp_path):
+    kw = dict(game="xiangqi", games=4, seed=5, games_per_shard=2, depth=2, random_plies=4)
+    one = qiyi.cluster.selfplay_records(str(tmp_path / "one"), workers=1, **kw)
+    two = qiyi.cluster.selfplay_records(str(tmp_path / "two"), workers=2, **kw)
+    assert one["shards"] == 2 and one["written"] == 2 and one["positions"] > 20
+    assert sum(one["results"]) == 4 and one["results"] == two["results"]
+    a, b = _digests(tmp_path / "one"), _digests(tmp_path / "two")
+    assert len(a) == 3 and a == b
+    with open(tmp_path / "one" / "shard-00000.bin", "rb") as f:
+        assert f.read(16) == b"QIYIPOS1xiangqi\0"
+    local = {k: v for k, v in kw.items() if k != "game"}
+    _qiyi.xiangqi_selfplay(str(tmp_path / "local"), threads=2, **local)
+    assert _digests(tmp_path / "local") == a
+    os.remove(tmp_path / "two" / "shard-00000.bin")
+    again = qiyi.cluster.selfplay_records(str(tmp_path / "two"), workers=2, **kw)
+    assert (again["written"], again["skipped"]) == (1, 1) and _digests(tmp_path / "two") == a
+    binary = os.environ.get("QIYI_BIN")
+    if binary:
+        subprocess.run([binary, "--seed", "5", "selfplay", "xiangqi", "--games", "4",
+                        "--games-per-shard", "2", "--depth", "2", "--random-plies", "4",
+                        "--out", str(tmp_path / "cli")], check=True, capture_output=True)
+        assert _digests(tmp_path / "cli") == a
+
+
+def test_cluster_selfplay_runs_the_driver_for_checkers_and_xiangqi(tmp_path):
+    for game in ("checkers", "xiangqi"):
+        out = tmp_path / game
+        r = qiyi.cluster.selfplay(game, 4, str(out), seed=3, shard=2, workers=2, depth=2,
+                                  random_plies=2)
+        assert r["format"] == "QIYIPOS1" and r["shards"] == 2 and r["positions"] > 0
+        assert r["written"] == [str(out / "shard-00000.bin"), str(out / "shard-00001.bin")]
+        assert r["skipped"] == []
+        # The same bytes as the driver called in-process on one thread.
+        play = getattr(_qiyi, f"{game}_selfplay")
+        play(str(tmp_path / f"{game}-local"), games=4, games_per_shard=2, seed=3, depth=2,
+             random_plies=2, threads=1)
+        assert _digests(out) == _digests(tmp_path / f"{game}-local")
+        again = qiyi.cluster.selfplay(game, 4, str(out), seed=3, shard=2, workers=1, depth=2,
+                                      random_plies=2)
+        assert again["written"] == [] and len(again["skipped"]) == 2
+
+
+def test_cluster_selfplay_bad_driver_options_write_nothing(tmp_path, monkeypatch):
+    out = tmp_path / "bad"
+    for kwargs, match in [
+        (dict(level=3), "level"),
+        (dict(max_plies=100), "max_plies"),
+        (dict(players=2), "players"),
+        (dict(eval="net"), "eval"),  # Xiangqi has no eval option
+    ]:
+        with pytest.raises(qiyi.RuleError, match=match):
+            qiyi.cluster.selfplay("xiangqi", 2, str(out), depth=1, **kwargs)
+        assert not out.exists()
+    with pytest.raises(qiyi.RuleError, match="depth= or nodes="):
+        qiyi.cluster.selfplay("checkers", 2, str(out))
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.selfplay("xiangqi", 2, str(out), depth=0)
+    with pytest.raises(qiyi.RuleError, match="self-play records are for"):
+        qiyi.cluster.selfplay_records(str(out), 2, game="go", depth=1)
+    with pytest.raises(qiyi.RuleError, match="whole number"):
+        qiyi.cluster.selfplay_records(str(out), 2, game="xiangqi", depth=-1)
+    assert not out.exists()
+    # Ray missing: a clear ImportError before anything is claimed.
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match="pip install ray"):
+        qiyi.cluster.selfplay("xiangqi", 2, str(out), depth=1)
+    assert not out.exists()
+
+
+def test_parquet_export_holds_the_same_records(tmp_path):
+    out = tmp_path / "xq"
+    r = qiyi.cluster.selfplay("xiangqi", 4, str(out), seed=2, shard=2, workers=2, depth=2,
+                              parquet=True)
+    assert len(r["parquet"]) == 2
+    rows = 0
+    for k in range(2):
+        cols = _qiyi.read_records(str(out / f"shard-{k:05d}.bin"))
+        table = pq.read_table(out / f"shard-{k:05d}.parquet")
+        assert table.column_names == ["position", "side", "score", "result", "ply"]
+        assert table.schema.metadata[b"game"] == b"xiangqi"
+        assert b"seed 2" in table.schema.metadata[b"run"]
+        for name in table.column_names:
+            assert table.column(name).to_pylist() == cols[name], name
+        # The FEN's side to move is the record's; both generals are on the board.
+        for fen, side in zip(cols["position"], cols["side"]):
+            assert fen.split()[1] == ("w" if side == 0 else "b")
+            assert "K" in fen.split()[0] and "k" in fen.split()[0]
+        rows += table.num_rows
+    assert rows == r["positions"]
+    # A rerun exports nothing new; a bad file is a clear error.
+    assert qiyi.cluster.export_parquet(str(out)) == []
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "shard-00000.bin").write_bytes(b"not a shard" * 4)
+    with pytest.raises(qiyi.RuleError, match="QIYIPOS1"):
+        qiyi.cluster.export_parquet(str(tmp_path / "bad"))
+    assert not (tmp_path / "bad" / "shard-00000.parquet").exists()

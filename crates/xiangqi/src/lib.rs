@@ -31,6 +31,7 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod learn;
 pub mod matchplay;
 pub mod movegen;
 pub mod notation;

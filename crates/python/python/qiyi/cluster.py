@@ -20,9 +20,17 @@ import time
 from . import _qiyi
 
 
-def _ray(address, workers):
-    import ray
+def _require_ray():
+    """Imports Ray, or raises a clear ImportError (before anything is checked or written)."""
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError("qiyi.cluster needs Ray: pip install ray") from e
+    return ray
 
+
+def _ray(address, workers):
+    ray = _require_ray()
     if not ray.is_initialized():
         kwargs = {"address": address, "ignore_reinit_error": True, "log_to_driver": False}
         if address is None and workers is not None:
@@ -83,33 +91,60 @@ def tournament(game, seats, games, seed=1, *, workers=None, address=None, level=
     return result
 
 
-def selfplay_records(out_dir, games, seed=1, *, games_per_shard=200, depth=6, nodes=0,
-                     random_plies=6, eval="hand", workers=None, address=None):
-    """Checkers self-play as Ray tasks on the Rust driver behind ``qiyi selfplay checkers``.
+# The games whose self-play runs on core's Rust driver (``qiyi selfplay GAME``): the in-process
+# functions of the extension, the default depth, and the options besides the budget.
+_DRIVERS = {
+    "checkers": ("checkers_selfplay", "checkers_selfplay_claim", 6, ("random_plies", "eval")),
+    "xiangqi": ("xiangqi_selfplay", "xiangqi_selfplay_claim", 4, ("random_plies",)),
+}
+
+
+def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard=200,
+                     depth=None, nodes=0, random_plies=6, eval=None, workers=None,
+                     address=None):
+    """Self-play of ``game`` (``checkers`` or ``xiangqi``) as Ray tasks on the Rust driver behind
+    ``qiyi selfplay GAME``.
 
     Writes ``QIYIPOS1`` shards (``out_dir/shard-KKKKK.bin``, what ``qiyi train checkers
-    --data`` reads) and ``out_dir/run.txt`` naming the run. Shard ``k`` is one task; its bytes
-    depend on the seed, the options and ``k`` alone, so 1 worker, N workers and the CLI
-    (``qiyi --seed SEED selfplay checkers --games ... --games-per-shard ... --depth ...``)
-    write identical files. A rerun skips complete shards (resumable); a directory holding
-    another run's shards is refused before any task starts. Returns ``written``, ``skipped``,
-    ``games``, ``positions``, ``shards``, ``seconds``.
+    --data`` and ``qiyi calibrate`` read) and ``out_dir/run.txt`` naming the run. Shard ``k`` is
+    one task; its bytes depend on the seed, the options and ``k`` alone, so 1 worker, N workers
+    and the CLI (``qiyi --seed SEED selfplay GAME --games ... --games-per-shard ... --depth
+    ...``) write identical files. A rerun skips complete shards (resumable); a directory holding
+    another run's shards is refused before any task starts. ``depth`` defaults to the CLI's (6
+    for checkers, 4 for Xiangqi); ``eval`` (``hand``, ``net`` or a net file) is for checkers
+    only. Returns ``written``, ``skipped``, ``games``, ``positions``, ``shards``, ``seconds``,
+    ``results`` (first player's wins, draws, second player's wins of the games played now) and
+    ``paths`` (the shard files written now).
     """
+    if game not in _DRIVERS:
+        raise _qiyi.RuleError(
+            f"self-play records are for {', '.join(_DRIVERS)}, not {game!r}")
+    play_name, claim_name, default_depth, _ = _DRIVERS[game]
+    if depth is None:
+        depth = default_depth if not nodes else 0
     opts = dict(games=games, games_per_shard=games_per_shard, seed=seed, depth=depth,
-                nodes=nodes, random_plies=random_plies, eval=eval)
+                nodes=nodes, random_plies=random_plies)
+    if game == "checkers":
+        opts["eval"] = "hand" if eval is None else eval
+    elif eval is not None:
+        raise _qiyi.RuleError(f"eval= is for checkers; {game} plays its tuned evaluation")
+    for key in ("games", "games_per_shard", "depth", "nodes", "random_plies", "seed"):
+        if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {opts[key]!r}")
     if games <= 0 or games_per_shard <= 0:
         raise _qiyi.RuleError("games and games_per_shard must be positive")
     if depth <= 0 and nodes <= 0:
         raise _qiyi.RuleError("give depth >= 1 or nodes >= 1")
+    _require_ray()
     # Checks the options and claims the directory here, in the caller, before any worker.
-    n = _qiyi.checkers_selfplay_claim(out_dir, **opts)
+    n = getattr(_qiyi, claim_name)(out_dir, **opts)
     ray = _ray(address, workers)
 
     @ray.remote
     def play(k):
         from qiyi import _qiyi as q
 
-        return q.checkers_selfplay(out_dir, shards=[k], threads=1, **opts)
+        return getattr(q, play_name)(out_dir, shards=[k], threads=1, **opts)
 
     t0 = time.perf_counter()
     parts = _run_bounded(ray, play, [(k,) for k in range(n)], workers)
@@ -118,25 +153,89 @@ def selfplay_records(out_dir, games, seed=1, *, games_per_shard=200, depth=6, no
         "skipped": sum(p["skipped"] for p in parts),
         "games": sum(p["games"] for p in parts),
         "positions": sum(p["positions"] for p in parts),
+        "results": [sum(p["results"][i] for p in parts) for i in range(3)],
         "shards": n,
+        "paths": [os.path.join(out_dir, f"shard-{k:05d}.bin")
+                  for k, p in enumerate(parts) if p["written"]],
         "seconds": time.perf_counter() - t0,
     }
 
 
-def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=None,
-             algorithm="mcts", depth=None, nodes=None, level=5, player=None, max_plies=400,
-             **rules):
-    """Self-play of ``games`` games of ``game`` as Ray tasks, written as Parquet shards (an
-    export for analysis; checkers training data comes from :func:`selfplay_records`, the
-    CLI's driver and format).
+def export_parquet(out_dir):
+    """Writes ``shard-KKKKK.parquet`` beside every ``QIYIPOS1`` shard ``shard-KKKKK.bin`` of
+    ``out_dir`` that has none: the same records, one row each in file order, with columns
+    position (the position's FEN), side (0 first player, 1 second), score, result (side to
+    move's view) and ply, and the game and the run's manifest (``run.txt``) in the file's
+    metadata. Each file is written under a temporary name and renamed; returns the paths
+    written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    Shard ``k`` holds games ``k*shard .. (k+1)*shard`` in ``out_dir/shard-KKKKK.parquet`` with
+    manifest = ""
+    if os.path.exists(os.path.join(out_dir, "run.txt")):
+        with open(os.path.join(out_dir, "run.txt")) as f:
+            manifest = f.read().strip()
+    written = []
+    for name in sorted(os.listdir(out_dir)):
+        if not (name.startswith("shard-") and name.endswith(".bin")):
+            continue
+        path = os.path.join(out_dir, name[:-4] + ".parquet")
+        if os.path.exists(path):
+            continue
+        cols = _qiyi.read_records(os.path.join(out_dir, name))
+        meta = {"game": cols.pop("game"), "games": str(cols.pop("games")), "run": manifest,
+                "format": "QIYIPOS1 export"}
+        table = pa.table({
+            "position": pa.array(cols["position"], pa.string()),
+            "side": pa.array(cols["side"], pa.int8()),
+            "score": pa.array(cols["score"], pa.int16()),
+            "result": pa.array(cols["result"], pa.int8()),
+            "ply": pa.array(cols["ply"], pa.uint8()),
+        }).replace_schema_metadata(meta)
+        tmp = path + ".tmp"
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+        written.append(path)
+    return written
+
+
+def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=None,
+             algorithm=None, depth=None, nodes=None, level=None, player=None, max_plies=None,
+             parquet=False, **rules):
+    """Self-play of ``games`` games of ``game`` as Ray tasks.
+
+    Checkers and Xiangqi (``algorithm`` ``None`` or ``"engine"``) run core's Rust driver, as
+    :func:`selfplay_records` does: the engine plays both sides at ``depth`` or ``nodes`` from the
+    game's openings plus ``random_plies`` (a keyword, default 6) random plies, and each quiet
+    position is written with its search score and the game result to ``QIYIPOS1`` shards of
+    ``shard`` games (``out_dir/shard-KKKKK.bin``, byte for byte what ``qiyi selfplay GAME``
+    writes, for any number of workers); ``parquet=True`` adds ``shard-KKKKK.parquet`` beside each,
+    an export of the same records (:func:`export_parquet`). ``eval=`` picks the checkers
+    evaluation. ``level``,
+    ``player`` and ``max_plies`` are not options of the driver (it plays at full strength, caps
+    games at 300 plies) and are refused. Returns ``written`` and ``skipped`` (shard paths),
+    ``positions``, ``games``, ``results``, ``shards``, ``format`` (``"QIYIPOS1"``) and
+    ``seconds``.
+
+    The other games, or another ``algorithm``, are an export for analysis, written as Parquet:
+    shard ``k`` holds games ``k*shard .. (k+1)*shard`` in ``out_dir/shard-KKKKK.parquet`` with
     one row per decision: game, ply, player, position (the game's text), action, move, score
     (the search's), result (the mover's final return). A rerun skips the shards already written
     (each is written to a temporary name and renamed when complete), so an interrupted run
-    resumes. Searches use ``depth`` or ``nodes`` budgets (deterministic); returns
-    ``{"written": [...], "skipped": [...], "positions": N, "seconds": S}``.
+    resumes. Searches use ``depth`` or ``nodes`` budgets (deterministic); ``algorithm``
+    defaults to ``"mcts"``, ``level`` to 5, ``max_plies`` to 400; returns
+    ``{"written": [...], "skipped": [...], "positions": N, "seconds": S, "format": "parquet"}``.
     """
+    if game in _DRIVERS and algorithm in (None, "engine"):
+        r = _selfplay_driver(game, games, out_dir, seed, shard=shard, workers=workers,
+                             address=address, depth=depth, nodes=nodes, level=level,
+                             player=player, max_plies=max_plies, rules=rules)
+        if parquet:
+            r["parquet"] = export_parquet(out_dir)
+        return r
+    algorithm = "mcts" if algorithm is None else algorithm
+    level = 5 if level is None else level
+    max_plies = 400 if max_plies is None else max_plies
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -184,4 +283,31 @@ def selfplay(game, games, out_dir, seed=1, *, shard=50, workers=None, address=No
         "skipped": skipped,
         "positions": sum(n for _, n in done),
         "seconds": time.perf_counter() - t0,
+        "format": "parquet",
     }
+
+
+def _selfplay_driver(game, games, out_dir, seed, *, shard, workers, address, depth, nodes,
+                     level, player, max_plies, rules):
+    """:func:`selfplay` for the games with a Rust driver: :func:`selfplay_records`."""
+    refused = [k for k, v in (("level", level), ("player", player), ("max_plies", max_plies))
+               if v is not None]
+    allowed = _DRIVERS[game][3]
+    refused += [k for k in rules if k not in allowed]
+    if refused:
+        raise _qiyi.RuleError(
+            f"{game} self-play runs the engine's driver: {', '.join(refused)} "
+            f"{'is' if len(refused) == 1 else 'are'} not among its options "
+            f"(depth, nodes, shard, {', '.join(allowed)})")
+    if depth is None and nodes is None:
+        raise _qiyi.RuleError("self-play needs depth= or nodes= (deterministic budgets)")
+    r = selfplay_records(out_dir, games, seed, game=game, games_per_shard=shard,
+                         depth=0 if depth is None else depth,
+                         nodes=0 if nodes is None else nodes, workers=workers,
+                         address=address, **rules)
+    written = r.pop("paths")
+    every = [os.path.join(out_dir, f"shard-{k:05d}.bin") for k in range(r["shards"])]
+    r["written"] = written
+    r["skipped"] = [p for p in every if p not in written]
+    r["format"] = "QIYIPOS1"
+    return r
