@@ -44,15 +44,9 @@ async function played(game, plies, rules) {
   return { id: created.id, state: st };
 }
 
-/** Every depth the page's best line showed, in order (polled in the page every 20 ms). */
-const watchDepths = (page) => page.evaluate(() => {
-  window.__depths = [];
-  clearInterval(window.__depthTimer);
-  window.__depthTimer = setInterval(() => {
-    const l = Analysis.state.search[1];
-    if (l && window.__depths[window.__depths.length - 1] !== l.depth) window.__depths.push(l.depth);
-  }, 20);
-});
+/** Every depth the analysis's best line reached, in order (the page keeps them as they stream,
+ *  so a fast engine's early depths are not missed by polling). */
+const seenDepths = (page) => page.evaluate(() => Analysis.state.depths.slice());
 
 /** Tries the shown position's first legal move by typing it; answers { before, after } positions. */
 async function tryAndBack(page) {
@@ -84,9 +78,8 @@ try {
   await page.waitForSelector("#analyse:not([hidden])", { timeout: 20000 });
   await page.click("#analyse");
   await page.waitForSelector("#analysis:not([hidden]) #an-board svg", { timeout: 10000 });
-  await watchDepths(page);
   await page.waitForFunction(() => Object.keys(Analysis.state.search).length === 3 && Analysis.state.search[1].depth >= 6, null, { timeout: 60000 });
-  const depths = await page.evaluate(() => window.__depths);
+  const depths = await seenDepths(page);
   const rising = depths.length >= 2 && depths.every((d, i) => i === 0 || d > depths[i - 1]);
   record("xiangqi: lines stream with growing depth", rising, `depths seen ${depths.join(",")}`);
   const pvs = await page.$$eval("#an-lines .an-pv", (bs) => bs.map((b) => b.textContent));

@@ -51,15 +51,8 @@ try {
   });
   await page.goto(server.url + "play.html?game=checkers&analyse=1&id=" + encodeURIComponent(made.id), { waitUntil: "load" });
   await page.waitForFunction(() => typeof Analysis !== "undefined" && Analysis.state.open, null, { timeout: 20000 });
-  await page.evaluate(() => {
-    window.__depths = [];
-    setInterval(() => {
-      const l = Analysis.state.search[1];
-      if (l && window.__depths[window.__depths.length - 1] !== l.depth) window.__depths.push(l.depth);
-    }, 20);
-  });
   await page.waitForFunction(() => Object.keys(Analysis.state.search).length === 3 && Analysis.state.search[1].depth >= 6, null, { timeout: 120000 });
-  const depths = await page.evaluate(() => window.__depths);
+  const depths = await page.evaluate(() => Analysis.state.depths.slice());
   record("lines stream from the worker with growing depth", depths.length >= 2 && depths.every((d, i) => i === 0 || d > depths[i - 1]), `depths seen ${depths.join(",")}`);
   const pvs = await page.$$eval("#an-lines .an-pv", (bs) => bs.map((b) => b.textContent));
   record("the top 3 lines", pvs.length === 3, pvs.join(" | "));

@@ -30,6 +30,7 @@ const Analysis = (() => {
     synced: -1,       // the line entry whose position the throw-away game holds
     task: null,       // the running analysis (a Backend Task)
     search: {},       // multipv -> the newest search line
+    depths: [],       // every depth the best line reached in this analysis, in order
     other: null,      // the newest choices / pegs line
     race: null,       // the newest race line (Chinese checkers)
     shown: 1,         // the search line drawn on the board
@@ -233,6 +234,7 @@ const Analysis = (() => {
     const gen = ++an.gen;
     stopTask();
     an.search = {};
+    an.depths = [];
     an.other = null;
     an.race = null;
     an.shown = 1;
@@ -279,6 +281,7 @@ const Analysis = (() => {
     if (l.kind === "search") {
       const k = l.multipv || 1;
       an.search[k] = l;
+      if (k === 1) an.depths.push(l.depth);
       // Lines of an older depth than the best one's are dropped once the best moves on.
       for (const j of Object.keys(an.search)) if (an.search[j].depth < l.depth - 1) delete an.search[j];
       const best = an.search[1] || l;
