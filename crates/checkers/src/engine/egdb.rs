@@ -244,6 +244,12 @@ fn compress(set: u32, occ: u32) -> u32 {
         // SAFETY: the processor supports BMI2 (checked just above).
         return unsafe { bmi2::pext(set, !occ) };
     }
+    compress_portable(set, occ)
+}
+
+/// [`compress`] without BMI2 (also the reference its `pext` path is tested against).
+#[inline]
+fn compress_portable(set: u32, occ: u32) -> u32 {
     let mut out = 0;
     let mut s = set;
     while s != 0 {
@@ -263,6 +269,12 @@ fn deposit(sub: u32, occ: u32) -> u32 {
         // SAFETY: the processor supports BMI2 (checked just above).
         return unsafe { bmi2::pdep(sub, !occ) };
     }
+    deposit_portable(sub, occ)
+}
+
+/// [`deposit`] without BMI2 (also the reference its `pdep` path is tested against).
+#[inline]
+fn deposit_portable(sub: u32, occ: u32) -> u32 {
     let mut out = 0;
     let mut free = !occ;
     let mut s = sub;
@@ -282,12 +294,18 @@ fn deposit(sub: u32, occ: u32) -> u32 {
 #[cfg(target_arch = "x86_64")]
 mod bmi2 {
     /// `_pext_u32`.
+    ///
+    /// # Safety
+    /// The processor must support BMI2 (`is_x86_feature_detected!("bmi2")`).
     #[target_feature(enable = "bmi2")]
     pub(super) unsafe fn pext(a: u32, mask: u32) -> u32 {
         std::arch::x86_64::_pext_u32(a, mask)
     }
 
     /// `_pdep_u32`.
+    ///
+    /// # Safety
+    /// The processor must support BMI2 (`is_x86_feature_detected!("bmi2")`).
     #[target_feature(enable = "bmi2")]
     pub(super) unsafe fn pdep(a: u32, mask: u32) -> u32 {
         std::arch::x86_64::_pdep_u32(a, mask)
@@ -749,6 +767,9 @@ impl Group<'_> {
     }
 
     /// [`Group::init_chunk`] compiled for processors with POPCNT and BMI2.
+    ///
+    /// # Safety
+    /// The processor must support POPCNT and BMI2 (checked by `native`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi2")]
     unsafe fn init_chunk_native(&self, t: usize, start: u64, end: u64) -> Vec<u32> {
@@ -827,6 +848,9 @@ impl Group<'_> {
     }
 
     /// [`Group::retreat_chunk`] compiled for processors with POPCNT and BMI2.
+    ///
+    /// # Safety
+    /// The processor must support POPCNT and BMI2 (checked by `native`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi2")]
     unsafe fn retreat_chunk_native(&self, t: usize, pt: usize, chunk: &[u32]) -> Vec<u32> {
@@ -1082,6 +1106,9 @@ mod tests {
             let occ = x & 0x5A5A_A5A5;
             let set = x.rotate_left(7) & !occ;
             let c = compress(set, occ);
+            // The BMI2 path (where the processor has it) agrees with the portable one.
+            assert_eq!(c, compress_portable(set, occ));
+            assert_eq!(deposit(c, occ), deposit_portable(c, occ));
             assert_eq!(c.count_ones(), set.count_ones());
             assert_eq!(deposit(c, occ), set);
             assert_eq!(unrank(rank(set), set.count_ones() as usize), set);

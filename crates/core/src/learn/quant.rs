@@ -320,6 +320,11 @@ mod simd {
 
     /// Copy-make: each 16-lane chunk of `src` is loaded once, every changed row added or
     /// subtracted in registers, and the sum stored to `dst`.
+    ///
+    /// # Safety
+    /// The processor must support AVX2. The lengths are checked here (every slice `h` long,
+    /// every changed row inside `w1`; `h` a multiple of 16, as `Arch::validate` ensures), so
+    /// every load and store is in bounds.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update_into(
         w1: &[i16],
@@ -364,6 +369,9 @@ mod simd {
     }
 
     /// `clamp(acc, 0, 127)` of 32 accumulator entries as 32 bytes, in order.
+    ///
+    /// # Safety
+    /// AVX2 must be present, and `acc` must point to 32 readable `i16`s.
     #[inline(always)]
     unsafe fn clip32(acc: *const i16) -> __m256i {
         let a = _mm256_loadu_si256(acc as *const __m256i);
@@ -374,6 +382,9 @@ mod simd {
     }
 
     /// Horizontal sum of eight i32 lanes.
+    ///
+    /// # Safety
+    /// AVX2 must be present (no memory is touched).
     #[inline(always)]
     unsafe fn hsum(v: __m256i) -> i32 {
         let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
@@ -383,6 +394,9 @@ mod simd {
     }
 
     /// Four 8-lane partial sums reduced to one `__m128i` of four row sums (row order kept).
+    ///
+    /// # Safety
+    /// AVX2 must be present (no memory is touched).
     #[inline(always)]
     unsafe fn haddx4(s: [__m256i; 4]) -> __m128i {
         let a = _mm256_hadd_epi32(s[0], s[1]);
@@ -393,6 +407,9 @@ mod simd {
 
     /// 32 bytes of W2 at `p`, or (`tail`) the 16 there zero-padded to 32, matching the layout of
     /// the activation registers.
+    ///
+    /// # Safety
+    /// AVX2 must be present, and `p` must point to 32 readable bytes (16 with `tail`).
     #[inline(always)]
     unsafe fn weights(p: *const i8, tail: bool) -> __m256i {
         if tail {
@@ -403,6 +420,10 @@ mod simd {
     }
 
     /// The network's output after the first layer, as [`QuantNet::output_scalar`] computes it.
+    ///
+    /// # Safety
+    /// The processor must support AVX2; `stm` and `other` must hold `net.arch.hidden` entries
+    /// and W2's rows `2 * hidden`, multiples of 16 and 32 (`Arch::validate`).
     #[target_feature(enable = "avx2")]
     pub unsafe fn output(net: &QuantNet, stm: &[i16], other: &[i16]) -> i32 {
         use std::mem::MaybeUninit;
