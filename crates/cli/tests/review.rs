@@ -423,6 +423,7 @@ fn a_stored_aeroplane_game_reviews_by_id() {
     );
     let created = store
         .insert(NewGame {
+            scratch: false,
             session,
             seats: vec![Seat::Human; 3],
             seed: 77,

@@ -111,10 +111,14 @@ const Analysis = (() => {
     }
   }
 
-  /** A new hot-seat game of this page's game, every seat human (`body`: its position). */
+  // The server's mark of a throw-away game; the static site keeps no archive (and no such field).
+  const SCRATCH = backend.features.archive ? { scratch: true } : {};
+
+  /** A new hot-seat game of this page's game, every seat human (`body`: its position), marked
+   *  `scratch` so that the archive leaves it out and the server drops it if the page never does. */
   async function throwAway(body) {
     const humans = (n) => Array.from({ length: n }, () => ({ kind: "human" }));
-    const make = (n, rules) => backend.create(Object.assign({ game, seats: humans(n), hotseat: true }, rules ? { rules } : {}, body));
+    const make = (n, rules) => backend.create(Object.assign({ game, seats: humans(n), hotseat: true }, SCRATCH, rules ? { rules } : {}, body));
     const rules = ui.state && ui.state.game === game && typeof ruleValues === "function" ? ruleValues() : null;
     let data;
     try {
@@ -122,7 +126,7 @@ const Analysis = (() => {
     } catch (e) {
       // The page's players and rules may not be the position's: the position says them (a game
       // made from it alone tells how many players it has), every seat human again.
-      const probe = await backend.create(Object.assign({ game, hotseat: true }, body));
+      const probe = await backend.create(Object.assign({ game, hotseat: true }, SCRATCH, body));
       if (probe.state.seats.every((seat) => seat.kind === "human")) data = probe;
       else {
         await backend.game(probe.id, probe.hotseat_token).remove().catch(() => {});

@@ -206,6 +206,10 @@ pub struct CreateGame {
     /// default false: one secret link per human seat, AI seats moved by the server.
     #[serde(default)]
     pub hotseat: Option<bool>,
+    /// A throw-away game (the analysis board's tried moves): stored like any other, but left out
+    /// of `GET /api/games` and deleted a day after its last change. Default false.
+    #[serde(default)]
+    pub scratch: Option<bool>,
     /// A Fischer clock for a two-player game (`{"base_ms": 300000, "increment_ms": 3000}`).
     #[serde(default)]
     pub clock: Option<crate::clock::ClockSetting>,
@@ -389,6 +393,7 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Result<Respons
             rules,
             position: req.position,
             hotseat: req.hotseat.unwrap_or(false),
+            scratch: req.scratch.unwrap_or(false),
             clock: req.clock,
         },
     )

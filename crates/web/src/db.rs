@@ -33,7 +33,8 @@ pub enum DbError {
 /// Version 1 held games, tokens and moves; version 2 added the clock settings, the end of a game
 /// decided outside the rules (resignation, agreement, flag), and the time each move took; version 3
 /// the seats that resigned from a game of more than two players (the game goes on without them);
-/// version 4 the game reviews (the review JSON of one record, by its SHA-256).
+/// version 4 the game reviews (the review JSON of one record, by its SHA-256); version 5 the
+/// throw-away mark of the analysis board's scratch games (kept out of the archive, expiring).
 pub const MIGRATIONS: &[&str] = &[
     // 1: games, seat tokens (SHA-256 hashes), moves.
     "CREATE TABLE games (
@@ -76,6 +77,8 @@ pub const MIGRATIONS: &[&str] = &[
         review TEXT NOT NULL,
         created INTEGER NOT NULL
     );",
+    // 5: scratch games (the analysis board's tried moves): not listed, deleted when stale.
+    "ALTER TABLE games ADD COLUMN scratch INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this code writes.
@@ -132,6 +135,8 @@ pub struct GameRecord {
     pub seats: serde_json::Value,
     /// One token acts for every seat (one browser plays all humans).
     pub hotseat: bool,
+    /// A throw-away game (the analysis board's): not in the archive, deleted when stale.
+    pub scratch: bool,
     /// Seconds since the epoch at creation.
     pub created: i64,
     /// Seconds since the epoch at the last change.
@@ -243,8 +248,8 @@ impl Db {
         let tx = conn.transaction()?;
         tx.execute(
             "INSERT INTO games (id, game, rules, position, seed, seats, hotseat, created, updated,
-                status, clock, ended, resigned)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12)",
+                status, clock, ended, resigned, scratch)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 record.id,
                 record.game,
@@ -258,6 +263,7 @@ impl Db {
                 record.clock.as_ref().map(json_text),
                 record.ended.as_ref().map(json_text),
                 resigned_text(&record.resigned),
+                record.scratch,
             ],
         )?;
         for t in &record.tokens {
@@ -347,7 +353,7 @@ impl Db {
         let row = conn
             .query_row(
                 "SELECT id, game, rules, position, seed, seats, hotseat, created, updated, status,
-                    clock, ended, resigned FROM games WHERE id = ?1",
+                    clock, ended, resigned, scratch FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -364,6 +370,7 @@ impl Db {
                         r.get::<_, Option<String>>(10)?,
                         r.get::<_, Option<String>>(11)?,
                         r.get::<_, Option<String>>(12)?,
+                        r.get::<_, bool>(13)?,
                     ))
                 },
             )
@@ -382,6 +389,7 @@ impl Db {
             clock,
             ended,
             resigned,
+            scratch,
         )) = row
         else {
             return Ok(None);
@@ -436,6 +444,7 @@ impl Db {
             seed: seed as u64,
             seats,
             hotseat,
+            scratch,
             created,
             updated,
             status,
@@ -447,15 +456,19 @@ impl Db {
         }))
     }
 
-    /// One page of the archive, newest change first (`page` from 1), and the number of games.
+    /// One page of the archive, newest change first (`page` from 1), and the number of games;
+    /// scratch games are not in it.
     pub fn list(&self, page: usize, per_page: usize) -> Result<(Vec<GameSummary>, usize), DbError> {
         let conn = self.conn();
-        let total: i64 = conn.query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))?;
+        let total: i64 =
+            conn.query_row("SELECT COUNT(*) FROM games WHERE scratch = 0", [], |r| {
+                r.get(0)
+            })?;
         let offset = page.saturating_sub(1).saturating_mul(per_page);
         let mut stmt = conn.prepare(
             "SELECT g.id, g.game, g.created, g.updated, g.status,
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
-             FROM games g ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
+             FROM games g WHERE g.scratch = 0 ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
         )?;
         let rows = stmt.query_map(params![per_page as i64, offset as i64], |r| {
             Ok(GameSummary {
@@ -472,6 +485,18 @@ impl Db {
             out.push(row?);
         }
         Ok((out, total as usize))
+    }
+
+    /// Ids of the scratch games last changed before `before` (seconds since the epoch).
+    pub fn stale_scratch(&self, before: i64) -> Result<Vec<String>, DbError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT id FROM games WHERE scratch = 1 AND updated < ?1")?;
+        let rows = stmt.query_map(params![before], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row?);
+        }
+        Ok(out)
     }
 
     /// Ids of the games still being played (the server resumes their AI seats at start).

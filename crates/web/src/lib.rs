@@ -202,6 +202,8 @@ pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<
         loop {
             tick.tick().await;
             purge_store.purge_expired();
+            // A database error here is retried at the next tick; the games stay until then.
+            let _ = purge_store.purge_scratch();
         }
     });
     let stopping = state.clone();

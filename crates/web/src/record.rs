@@ -355,6 +355,7 @@ pub fn import(text: &str) -> Result<NewGame, ApiError> {
     }
     let players = session.snapshot().players;
     Ok(NewGame {
+        scratch: false,
         session,
         seats: vec![Seat::Human; players],
         seed,

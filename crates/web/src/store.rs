@@ -18,6 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// How long a scratch game (the analysis board's throw-away game) is kept after its last change:
+/// the page deletes it when the view closes, this is for the pages that never could.
+pub const SCRATCH_EXPIRY: Duration = Duration::from_secs(24 * 3600);
+
 /// Limits of the store.
 #[derive(Clone, Debug)]
 pub struct StoreConfig {
@@ -166,6 +170,9 @@ pub struct NewGame {
     pub position: Option<String>,
     /// One token for every seat.
     pub hotseat: bool,
+    /// A throw-away game (the analysis board's tried moves): stored, but not in the archive, and
+    /// deleted once untouched for [`SCRATCH_EXPIRY`].
+    pub scratch: bool,
     /// The time control of a clocked two-player game.
     pub clock: Option<ClockSetting>,
 }
@@ -456,6 +463,7 @@ impl Store {
             seats: serde_json::to_value(&entry.seats)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
             hotseat: entry.hotseat,
+            scratch: new.scratch,
             created: entry.created,
             updated: entry.created,
             status: entry.status().to_string(),
@@ -568,6 +576,22 @@ impl Store {
         }
         let stored = self.db.delete(id)?;
         Ok(removed.is_some() || stored)
+    }
+
+    /// Deletes (from memory and the database) the scratch games untouched for
+    /// [`SCRATCH_EXPIRY`] that nobody watches; returns how many.
+    pub fn purge_scratch(&self) -> Result<usize, ApiError> {
+        let before = crate::db::timestamp() - SCRATCH_EXPIRY.as_secs() as i64;
+        let mut removed = 0;
+        for id in self.db.stale_scratch(before)? {
+            let watched = lock(&self.games)
+                .get(&id)
+                .is_some_and(|h| lock(h).changes.receiver_count() > 0);
+            if !watched && self.remove(&id)? {
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     /// Stops every running search (shutdown).

@@ -706,3 +706,118 @@ async fn a_game_ends_when_every_human_seat_has_resigned() {
     let (_, stored) = call(&app, "GET", "/api/games?page=1", None, "").await;
     assert_eq!(stored["games"][0]["status"], "over");
 }
+
+/// The analysis board's throw-away games (`"scratch": true`) are stored and playable, but the
+/// archive leaves them out, and once untouched for a day the server deletes them.
+#[tokio::test]
+async fn scratch_games_stay_out_of_the_archive_and_expire() {
+    let path = temp_db("scratch.sqlite");
+    let (state, app) = app_on(&path);
+    let kept = create(
+        &app,
+        json!({"game": "xiangqi", "hotseat": true, "seats": [{"kind":"human"},{"kind":"human"}]}),
+    )
+    .await;
+    let kept_id = kept["id"].as_str().expect("id").to_string();
+    let scratch = create(
+        &app,
+        json!({"game": "xiangqi", "hotseat": true, "scratch": true,
+               "seats": [{"kind":"human"},{"kind":"human"}]}),
+    )
+    .await;
+    let id = scratch["id"].as_str().expect("id").to_string();
+    let token = scratch["hotseat_token"].as_str().expect("token");
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        &json!({"move": "h2e2"}).to_string(),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, list) = call(&app, "GET", "/api/games?page=1", None, "").await;
+    assert_eq!(s, StatusCode::OK, "{list}");
+    assert_eq!(list["total"], 1, "{list}");
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![kept_id.as_str()]);
+    // Stored with its mark: a fresh look at the file says so, and the game plays on from there.
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let marks: Vec<(String, bool)> = conn
+        .prepare("SELECT id, scratch FROM games ORDER BY scratch")
+        .expect("select")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("marks");
+    assert_eq!(marks, vec![(kept_id.clone(), false), (id.clone(), true)]);
+    // A fresh scratch game is not stale yet.
+    assert_eq!(state.store.purge_scratch().expect("purge"), 0);
+    // A day and a minute untouched: deleted, the kept game (as old) stays.
+    conn.execute("UPDATE games SET updated = updated - 86460", [])
+        .expect("age");
+    assert_eq!(state.store.purge_scratch().expect("purge"), 1);
+    let (s, _) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = call(&app, "GET", &format!("/api/games/{kept_id}"), None, "").await;
+    assert_eq!(s, StatusCode::OK);
+    // Anything but a boolean is refused with a JSON error.
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        &json!({"game": "xiangqi", "scratch": "yes"}).to_string(),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["error"].is_string(), "{v}");
+}
+
+/// Schema version 4 (before scratch games) as that release wrote it: its games open, play and
+/// stay in the archive, and the file is brought to the current version.
+#[tokio::test]
+async fn a_database_of_the_schema_before_scratch_games_keeps_its_games_listed() {
+    let path = temp_db("v4.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        qiyi_web::db::migrate_to(&conn, 4).expect("v4");
+        conn.execute(
+            "INSERT INTO games (id, game, rules, position, seed, seats, hotseat, created, updated,
+                status, clock, ended, resigned) VALUES ('00000000000000d4', 'checkers', '{}', NULL,
+                1, '[{\"kind\":\"human\"},{\"kind\":\"human\"}]', 1, 1700000000, 1700000000,
+                'playing', NULL, NULL, NULL)",
+            [],
+        )
+        .expect("game");
+        conn.execute(
+            "INSERT INTO moves VALUES ('00000000000000d4', 1, 0, '11-15', NULL)",
+            [],
+        )
+        .expect("move");
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, 4);
+    }
+    let (state, app) = app_on(&path);
+    let (s, list) = call(&app, "GET", "/api/games?page=1", None, "").await;
+    assert_eq!(s, StatusCode::OK, "{list}");
+    assert_eq!(list["total"], 1, "{list}");
+    assert_eq!(list["games"][0]["id"], "00000000000000d4");
+    let (s, v) = call(&app, "GET", "/api/games/00000000000000d4", None, "").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["history"][0]["text"], "11-15");
+    // Old games are no scratch games, however old: the purge leaves them.
+    assert_eq!(state.store.purge_scratch().expect("purge"), 0);
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, qiyi_web::db::schema_version());
+}
