@@ -19,7 +19,8 @@ mkdirSync(shots, { recursive: true });
 requireBinary();
 
 const CJK = /[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
-const PIECES = "帥仕相俥傌炮兵將士象車馬砲卒";
+// The traditional pieces, then the simplified style's own (boards.js: 帅将车马).
+const PIECES = "帥仕相俥傌炮兵將士象車馬砲卒帅将车马";
 
 // Per text node with CJK characters: how many of them the shipped font drew.
 async function fontReport(page, selector) {

@@ -47,8 +47,10 @@ for (const l of ["zh-CN", "zh-TW"]) {
 // The Traditional catalog is not the Simplified one left unconverted: a value with characters
 // that differ between the scripts differs (scripts/i18n/make_zh_tw.py writes it with OpenCC).
 const simplifiedOnly = /[这个们说会对时国门车马电话发动见开关书长样进头问题实现应该]/;
+// The simplified piece style's name shows its own characters (车马炮) on purpose.
+const showsSimplified = new Set(["play.pieceStyle.simplified"]);
 for (const [k, v] of Object.entries(cat["zh-TW"])) {
-  if (simplifiedOnly.test(v)) problems.push(`zh-TW: '${k}' keeps Simplified characters: ${JSON.stringify(v)}`);
+  if (simplifiedOnly.test(v) && !showsSimplified.has(k)) problems.push(`zh-TW: '${k}' keeps Simplified characters: ${JSON.stringify(v)}`);
 }
 
 // 2. Keys named in the code.

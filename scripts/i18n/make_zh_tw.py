@@ -27,6 +27,7 @@ FIXES = {
     "棋鍾": "棋鐘",  # the chess clock (鐘, not the cup 鍾)
     "隻剩": "只剩",  # "only one left" (只, not the measure word 隻)
     "實時": "即時",  # "live", as Taiwan writes it
+    "簡體 車馬炮": "簡體 车马炮",  # the simplified piece style shows its own characters
 }
 
 

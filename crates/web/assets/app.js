@@ -24,6 +24,8 @@ const ui = {
   heard: null,      // { id, n, over }: the game, moves and end already announced and sounded
   cells: {},        // cell -> [x, y] of the board drawn last
   cursor: null,     // the keyboard's cell on the board (arrow keys move it, Enter taps it)
+  pending: null,    // a move tapped on a touch screen, waiting for its confirmation (Prefs.confirmTouch)
+  pointer: null,    // the pointer type ("touch", "mouse", "pen") of the last press on the board
 };
 
 function note(text) { $("info").textContent = text; }
@@ -196,6 +198,7 @@ function setState(state) {
   if (ui.state && state.id === ui.state.id && state.version < ui.state.version && !ui.replay) return;
   ui.state = state;
   ui.sel = [];
+  if (ui.pending) { ui.pending = null; showPending(); }
   rememberUnfinished(state);
   render();
 }
@@ -274,7 +277,8 @@ function pieceCount(position) {
 }
 
 // Says the moves played since the last render in the polite live region (#said), and plays the
-// move, capture or end sound (sound.js; off unless switched on). The first render of a game only
+// move, capture, check (Xiangqi: the view names the king in check) or end sound (sound.js; off
+// unless switched on). The first render of a game only
 // takes note of where it stands. A capture: "x" in the move's text (PDN) or fewer pieces in a
 // FEN-like position than before.
 function announce(s) {
@@ -290,7 +294,8 @@ function announce(s) {
     if (over && !prev.over) said.push($("banner").hidden ? t("play.gameOver") : $("banner").textContent);
     $("said").textContent = said.join(". ");
     const captured = fresh.some((h) => /x/.test(h.text)) || (prev.pieces !== null && ui.heard.pieces !== null && ui.heard.pieces < prev.pieces);
-    Sound.play(over && !prev.over ? "end" : captured ? "capture" : "move");
+    const check = !!(s.view && s.view.check);
+    Sound.play(over && !prev.over ? "end" : check ? "check" : captured ? "capture" : "move");
   } else if (over && !prev.over) {
     $("said").textContent = $("banner").hidden ? t("play.gameOver") : $("banner").textContent;
     Sound.play("end");
@@ -347,7 +352,17 @@ function drawBoard() {
   let marks = "";
   const legal = s.legal || [];
   const humanTurn = s.turn.kind === "player" && mine(s.turn.player) && !ui.busy && !ui.replay;
-  if (humanTurn) {
+  if (humanTurn && ui.pending) {
+    // The tapped move waiting for its confirmation: its cells marked, nothing else offered.
+    for (const c of ui.pending.path) {
+      const q = at(c);
+      if (q) marks += `<circle class="pending" cx="${q[0]}" cy="${q[1]}" r="${rad(c) * 1.05}"/>`;
+    }
+    if (ui.pending.path.length > 1) {
+      const pts = ui.pending.path.map(at).filter(Boolean).map((q) => q.join(",")).join(" ");
+      marks += `<polyline class="path-line pending-line" points="${pts}"/>`;
+    }
+  } else if (humanTurn) {
     const matches = legal.filter((m) => startsWith(m.path, ui.sel));
     if (ui.sel.length) {
       const p = at(ui.sel[ui.sel.length - 1]);
@@ -391,6 +406,7 @@ function drawBoard() {
     hits += `<circle class="cell-hit" data-cell="${id}" cx="${p[0]}" cy="${p[1]}" r="${rad(id)}">${tip}</circle>`;
   }
   svg.innerHTML = under + d.body + overlay + (d.pieces || '') + marks + hits;
+  svg.addEventListener("pointerdown", (ev) => { ui.pointer = ev.pointerType; });
   svg.addEventListener("click", onBoardClick);
   const holder = $("board");
   holder.innerHTML = "";
@@ -445,13 +461,45 @@ function onBoardKey(ev) {
 function onBoardClick(ev) {
   const t = ev.target.closest("[data-cell]");
   if (!t) return;
-  clickCell(t.dataset.cell);
+  clickCell(t.dataset.cell, (ev.pointerType || ui.pointer) === "touch");
 }
 
-function clickCell(tapped) {
+// Shows or hides the bar that confirms a tapped move (#confirm-bar) for ui.pending.
+function showPending() {
+  const p = ui.pending;
+  $("confirm-bar").hidden = !p;
+  $("confirm-text").textContent = p ? t("play.confirmAsk", { move: p.label }) : "";
+  if (p) $("said").textContent = t("play.confirmAsk", { move: p.label });
+}
+
+function cancelPending() {
+  if (!ui.pending) return;
+  ui.pending = null;
+  showPending();
+  drawBoard();
+}
+
+function confirmPending() {
+  const p = ui.pending;
+  if (!p) return;
+  ui.pending = null;
+  showPending();
+  play(p.text);
+}
+
+// A tap on a cell (a click, or Enter on the keyboard's cell). `touch`: it came from a touch
+// screen, where the player may have asked that a move wait for a second tap on its last cell
+// (or the Confirm button) before it is played.
+function clickCell(tapped, touch) {
   const s = ui.state;
   const cell = (ui.alias && ui.alias[tapped]) || tapped;
   if (!s || ui.busy || ui.replay || s.turn.kind !== "player" || !mine(s.turn.player)) return;
+  if (ui.pending) {
+    const last = ui.pending.path[ui.pending.path.length - 1];
+    if (cell === last || tapped === last) { confirmPending(); return; }
+    ui.pending = null;   // a tap elsewhere drops the waiting move and counts as a new tap
+    showPending();
+  }
   const legal = s.legal;
   let sel = ui.sel.concat([cell]);
   let matches = legal.filter((m) => startsWith(m.path, sel));
@@ -462,7 +510,15 @@ function clickCell(tapped) {
   }
   const exact = matches.filter((m) => m.path.length === sel.length);
   if (exact.length >= 1 && (matches.length === exact.length || sel.length > 1 || exact[0].path.length === 1)) {
-    play(exact[0].text);
+    const m = exact[0];
+    if (touch && Prefs.confirmTouch) {
+      ui.sel = [];
+      ui.pending = { text: m.text, path: m.path, label: entryText(m, s) };
+      showPending();
+      drawBoard();
+      return;
+    }
+    play(m.text);
     return;
   }
   ui.sel = sel;
@@ -472,6 +528,7 @@ function clickCell(tapped) {
 async function play(text) {
   ui.hint = null;
   ui.sel = [];
+  if (ui.pending) { ui.pending = null; showPending(); }
   try {
     setState(await ui.game.move(text, ui.state.ply));
     note("");
@@ -576,6 +633,23 @@ async function solve() {
   }
 }
 
+// The board settings (boards.js's Prefs): the Xiangqi piece style, coordinates, confirmation of
+// tapped moves; each change redraws the board (and the analysis board when it is open).
+function initSettings() {
+  const redraw = () => { if (ui.state) drawBoard(); if (typeof Analysis !== "undefined") Analysis.render(); };
+  $("piece-style-row").hidden = !board.pieceStyles;
+  $("coords-row").hidden = !board.coords;
+  const style = $("piece-style"), coords = $("coords"), confirm = $("confirm-touch");
+  style.value = Prefs.pieceStyle;
+  coords.checked = Prefs.coords;
+  confirm.checked = Prefs.confirmTouch;
+  style.addEventListener("change", () => { Prefs.pieceStyle = style.value; redraw(); });
+  coords.addEventListener("change", () => { Prefs.coords = coords.checked; redraw(); });
+  confirm.addEventListener("change", () => { Prefs.confirmTouch = confirm.checked; if (!confirm.checked) cancelPending(); });
+  $("confirm-move").addEventListener("click", confirmPending);
+  $("cancel-move").addEventListener("click", cancelPending);
+}
+
 async function main() {
   await I18n.ready;
   document.title = "qiyi — " + I18n.maybe("game." + game, game);
@@ -607,6 +681,7 @@ async function main() {
   };
   soundButton.addEventListener("click", () => { Sound.set(!Sound.on); showSound(); });
   showSound();
+  initSettings();
   $("copy-pos").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("position").value); note(t("play.positionCopied")); }
     catch (e) { $("position").select(); note(t("play.selectAndCopy")); }

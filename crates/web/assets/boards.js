@@ -7,6 +7,39 @@
 
 const Boards = {};
 
+// The player's board settings, remembered in localStorage: the Xiangqi piece style
+// ("qiyi-piece-style": "traditional" 車馬砲/俥傌炮 or "simplified" 车马炮; traditional unless
+// chosen, as the pieces have always been drawn, and so in 繁體中文 too), the board's coordinates
+// ("qiyi-coords": "on"/"off", on unless turned off) and move confirmation on touch screens
+// ("qiyi-confirm": "on"/"off", off unless turned on). The analysis board reads the same.
+const Prefs = (() => {
+  const read = (key) => { try { return localStorage.getItem(key); } catch (e) { return null; } };
+  const write = (key, value) => { try { localStorage.setItem(key, value); } catch (e) { /* no storage */ } };
+  return {
+    /** "traditional" or "simplified". */
+    get pieceStyle() { return read("qiyi-piece-style") === "simplified" ? "simplified" : "traditional"; },
+    set pieceStyle(v) { write("qiyi-piece-style", v === "simplified" ? "simplified" : "traditional"); },
+    /** Whether the board shows its files and ranks. */
+    get coords() { return read("qiyi-coords") !== "off"; },
+    set coords(v) { write("qiyi-coords", v ? "on" : "off"); },
+    /** Whether a move tapped on a touch screen waits for a confirming tap. */
+    get confirmTouch() { return read("qiyi-confirm") === "on"; },
+    set confirmTouch(v) { write("qiyi-confirm", v ? "on" : "off"); },
+  };
+})();
+
+// The simplified characters of the Xiangqi pieces whose traditional glyph differs (帥將 車俥 馬傌
+// 砲); 仕士 相象 炮 兵卒 are the same in both styles.
+const SIMPLIFIED = { "帥": "帅", "將": "将", "車": "车", "俥": "车", "馬": "马", "傌": "马", "砲": "炮" };
+
+/** The glyph of a Xiangqi piece (traditional, as the server sends it) in the chosen style. */
+function pieceGlyph(glyph, style) {
+  return style === "simplified" ? SIMPLIFIED[glyph] || glyph : glyph;
+}
+
+// The Chinese file numbers of Red (九 … 一, counted from the right of Red) for files a … i.
+const RED_FILES = "九八七六五四三二一";
+
 // The peg solitaire goal the server states ("one peg left in d4", "one peg left anywhere").
 function pegGoal(goal) {
   const m = /^one peg left in ([a-z]\d+)$/.exec(goal);
@@ -73,6 +106,8 @@ Boards.nim = {
 
 Boards.xiangqi = {
   flippable: true,
+  coords: true,
+  pieceStyles: true,
   seatNames: () => ["Red 红", "Black 黑"],
   moveText: (h) => (h.label ? h.label + "  " + h.text : h.text),
   draw(s, ui) {
@@ -104,7 +139,19 @@ Boards.xiangqi = {
       const col = p.red ? "#c0281c" : "#1b1b1b";
       pieces += `<g><circle cx="${x}" cy="${y}" r="26" fill="#f7e4bc" stroke="${col}" stroke-width="3"/>` +
         `<circle cx="${x}" cy="${y}" r="21" fill="none" stroke="${col}" stroke-width="1"/>` +
-        `<text x="${x}" y="${y + 10}" font-size="28" text-anchor="middle" fill="${col}" class="cjk" font-weight="700">${esc(p.glyph)}</text></g>`;
+        `<text x="${x}" y="${y + 10}" font-size="28" text-anchor="middle" fill="${col}" class="cjk" font-weight="700">${esc(pieceGlyph(p.glyph, Prefs.pieceStyle))}</text></g>`;
+    }
+    if (Prefs.coords) {
+      // ICCS files a-i and Red's Chinese file numbers along Red's edge, Black's 1-9 along
+      // Black's, the ranks 0-9 on the left: the names typed moves use.
+      let c = "";
+      for (let f = 0; f < 9; f++) {
+        const [x, yr] = pt(f, 0), [, yb] = pt(f, 9);
+        c += `<text x="${x}" y="${yr + (flip ? -36 : 42)}" text-anchor="middle">${"abcdefghi"[f]} <tspan class="cjk">${RED_FILES[f]}</tspan></text>`;
+        c += `<text x="${x}" y="${yb + (flip ? 42 : -36)}" text-anchor="middle">${f + 1}</text>`;
+      }
+      for (let r = 0; r < 10; r++) { const [, y] = pt(flip ? 8 : 0, r); c += `<text x="${M - 38}" y="${y + 5}" text-anchor="middle">${r}</text>`; }
+      body += `<g class="coords" font-size="14" fill="#5a3a16">${c}</g>`;
     }
     return { width: W, height: H, r: 27, cells, body, pieces };
   },
@@ -112,6 +159,7 @@ Boards.xiangqi = {
 
 Boards.checkers = {
   flippable: true,
+  coords: true,
   seatNames: () => ["Black", "White"],
   draw(s, ui) {
     const S = 70, W = 8 * S;
@@ -124,9 +172,21 @@ Boards.checkers = {
       let r = row;
       if (flip) { col = 7 - col; r = 7 - row; }
       const x = col * S, y = r * S;
-      body += `<rect x="${x}" y="${y}" width="${S}" height="${S}" fill="#6d8a4e"/>` +
-        `<text x="${x + 4}" y="${y + 14}" font-size="12" fill="#e6efd8">${n}</text>`;
+      body += `<rect x="${x}" y="${y}" width="${S}" height="${S}" fill="#6d8a4e"/>`;
+      if (Prefs.coords) body += `<text x="${x + 4}" y="${y + 14}" font-size="12" fill="#e6efd8">${n}</text>`;
       cells[String(n)] = [x + S / 2, y + S / 2];
+    }
+    if (Prefs.coords) {
+      // Files a-h along the bottom edge and ranks 1-8 up the left one (from Black's side when
+      // flipped), beside the PDN square numbers.
+      let c = "";
+      for (let i = 0; i < 8; i++) {
+        const file = "abcdefgh"[flip ? 7 - i : i], rank = flip ? i + 1 : 8 - i;
+        const dark = (sq) => sq % 2 === 1;   // (row + col) odd: a dark square
+        c += `<text x="${i * S + S - 4}" y="${W - 4}" text-anchor="end" fill="${dark(7 + i) ? "#e6efd8" : "#4a5a32"}">${file}</text>`;
+        c += `<text x="3" y="${i * S + S - 4}" fill="${dark(i) ? "#e6efd8" : "#4a5a32"}">${rank}</text>`;
+      }
+      body += `<g class="coords" font-size="12">${c}</g>`;
     }
     let pieces = "";
     for (const p of s.view.pieces) {

@@ -1,6 +1,6 @@
 // The page's sounds, made with the Web Audio API (no sound files, so no licence to carry): a
-// short tick for a move, a lower double knock for a capture, a three-note phrase for the end of
-// a game. Off until the player turns them on with the switch; the choice is remembered in
+// short tick for a move, a lower double knock for a capture, two sharp rising notes for a check
+// (Xiangqi), a three-note phrase for the end of a game. Off until the player turns them on with the switch; the choice is remembered in
 // localStorage ("qiyi-sound" = "on"), so a fresh browser (and every test) stays silent.
 "use strict";
 
@@ -38,6 +38,7 @@ const Sound = (() => {
   const SOUNDS = {
     move: (ac) => tone(ac, 660, 0, 0.09, 0.25, "triangle"),
     capture: (ac) => { tone(ac, 330, 0, 0.1, 0.35, "square"); tone(ac, 220, 0.07, 0.14, 0.3, "square"); },
+    check: (ac) => { tone(ac, 988, 0, 0.07, 0.22, "sawtooth"); tone(ac, 1319, 0.08, 0.12, 0.22, "sawtooth"); },
     end: (ac) => { tone(ac, 523, 0, 0.22, 0.25); tone(ac, 659, 0.18, 0.22, 0.25); tone(ac, 784, 0.36, 0.4, 0.25); },
   };
 
@@ -50,7 +51,7 @@ const Sound = (() => {
       try { localStorage.setItem(KEY, on ? "on" : "off"); } catch (e) { /* no storage */ }
       if (on) audio();
     },
-    /** Plays "move", "capture" or "end" when sounds are on. */
+    /** Plays "move", "capture", "check" or "end" when sounds are on. */
     play(name) {
       if (!on || !SOUNDS[name]) return;
       try { const ac = audio(); if (ac) SOUNDS[name](ac); } catch (e) { /* no audio here */ }
