@@ -198,7 +198,12 @@ fn a_fixed_depth_match_played_pair_by_pair_equals_the_whole_match() {
             7,
             None,
             |r: &GameRecord, _| {
-                games.push((r.ballot, r.a_black, format!("{:?}", r.score), r.moves.clone()));
+                games.push((
+                    r.ballot,
+                    r.a_black,
+                    format!("{:?}", r.score),
+                    r.moves.clone(),
+                ));
                 true
             },
         )
