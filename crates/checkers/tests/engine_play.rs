@@ -3,7 +3,10 @@
 
 use qiyi_checkers::engine::egdb::flip;
 use qiyi_checkers::engine::eval::{evaluate_board, CheckersEval, Weights};
-use qiyi_checkers::engine::matches::{run_match, InternalPlayer};
+use qiyi_checkers::engine::matches::{
+    player_from_spec, run_match, run_match_range, GameRecord, InternalPlayer, MatchError,
+    MatchPlayer,
+};
 use qiyi_checkers::engine::{Egdb, Engine, Level, Wld};
 use qiyi_checkers::notation::board_from_fen;
 use qiyi_checkers::{Board, Checkers};
@@ -173,6 +176,79 @@ fn a_short_match_completes_with_consistent_counts() {
     assert_eq!(s.games(), 4);
     let (elo, (lo, hi)) = (s.elo(), s.elo_interval());
     assert!(lo <= elo && elo <= hi);
+}
+
+/// A match at fixed depth split into pairs played by fresh players (as Ray tasks do) gives the
+/// games of the whole match, move for move, at a noisy low level as well as at full strength.
+#[test]
+fn a_fixed_depth_match_played_pair_by_pair_equals_the_whole_match() {
+    let specs = ["qiyi:level=3", "qiyi:seed:3"];
+    let play = |range: std::ops::Range<usize>| -> Vec<(u16, bool, String, Vec<String>)> {
+        let mut a = player_from_spec(specs[0], 1, None).expect("a");
+        let mut b = player_from_spec(specs[1], 1, None).expect("b");
+        a.set_limits(SearchLimits::depth(3)).expect("budget");
+        b.set_limits(SearchLimits::depth(3)).expect("budget");
+        let mut games = Vec::new();
+        run_match_range(
+            a.as_mut(),
+            b.as_mut(),
+            6,
+            range,
+            Duration::from_millis(1),
+            7,
+            None,
+            |r: &GameRecord, _| {
+                games.push((
+                    r.ballot,
+                    r.a_black,
+                    format!("{:?}", r.score),
+                    r.moves.clone(),
+                ));
+                true
+            },
+        )
+        .expect("match");
+        games
+    };
+    let whole = play(0..6);
+    assert_eq!(whole.len(), 6);
+    let pairs: Vec<_> = [4..6, 0..2, 2..4].into_iter().flat_map(play).collect();
+    let mut in_order = pairs[2..].to_vec();
+    in_order.extend_from_slice(&pairs[..2]);
+    assert_eq!(in_order, whole);
+    // Colours swap within a pair, on the same ballot.
+    assert_eq!(whole[0].0, whole[1].0);
+    assert!(whole[0].1 && !whole[1].1);
+}
+
+/// A player that is not ours (here a stub standing for a protocol engine) cannot be given a
+/// fixed budget: the match says so instead of playing on time.
+#[test]
+fn only_our_engines_take_a_fixed_budget() {
+    struct Other;
+    impl MatchPlayer for Other {
+        fn name(&self) -> String {
+            "other".into()
+        }
+        fn new_game(&mut self) -> Result<(), MatchError> {
+            Ok(())
+        }
+        fn choose(
+            &mut self,
+            _: &Board,
+            _: &[qiyi_checkers::Move],
+            _: &Checkers,
+            _: Duration,
+        ) -> Result<String, MatchError> {
+            Err(MatchError::Protocol {
+                name: "other".into(),
+                what: "stub".into(),
+            })
+        }
+    }
+    let e = Other.set_limits(SearchLimits::depth(2)).unwrap_err();
+    assert!(e.to_string().contains("qiyi's own engines"), "{e}");
+    assert!(player_from_spec("qiyi:level=99", 1, None).is_err());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use crate::common::{
 use anyhow::{bail, Context};
 use clap::Args;
 use qiyi_checkers::engine::egdb::{BuildProgress, Egdb};
-use qiyi_checkers::engine::matches::{player_from_spec, run_match_until, GameScore};
+use qiyi_checkers::engine::matches::{player_from_spec, run_match_range, GameScore};
 use qiyi_checkers::engine::tune::{tune as spsa, TuneConfig};
 use qiyi_checkers::engine::{book, hub, Engine, EvalChoice, Level, SearchChoice, Weights};
 use qiyi_checkers::notation::move_to_pdn;
@@ -165,6 +165,19 @@ pub struct MatchArgs {
     /// Time per move in milliseconds.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     movetime: u64,
+    /// Our engines search every move to this depth instead of for `--movetime` (with `--nodes`,
+    /// whichever comes first): a game then depends on its ballot, the seed and the budgets only,
+    /// so a match split over machines plays the same games. Protocol engines refuse it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Our engines search every move within this many nodes instead of for `--movetime`.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Play the match's games from this one on (0-based, even: a pair's first game): `--start
+    /// 10 --games 2` plays the sixth ballot pair exactly as a whole match with the same seed
+    /// plays it (with `--depth`/`--nodes`).
+    #[arg(long, default_value_t = 0)]
+    start: u32,
     /// Endgame database directory used to adjudicate (and by the internal engines; default:
     /// $QIYI_CHECKERS_EGDB when set).
     #[arg(long)]
@@ -228,6 +241,14 @@ struct MatchReport {
     elo_low95: f64,
     elo_high95: f64,
     movetime_ms: u64,
+    /// The fixed depth of our engines' moves (`--depth`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    /// The fixed node budget (`--nodes`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    /// The first game played (`--start`).
+    start: u32,
     seed: u64,
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -243,6 +264,12 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         );
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    if args.start % 2 != 0 {
+        bail!(
+            "--start must be even (the first game of a ballot pair), not {}",
+            args.start
+        );
+    }
     let db = load_egdb(&args.egdb)?;
     let threads = g.threads.map_or(1, usize::from);
     let mut a = player_from_spec(&args.engines[0], threads, db.clone())?;
@@ -250,6 +277,15 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     if args.no_book {
         a.set_book(false)?;
         b.set_book(false)?;
+    }
+    if args.depth.is_some() || args.nodes.is_some() {
+        let limits = SearchLimits {
+            depth: args.depth,
+            nodes: args.nodes,
+            ..Default::default()
+        };
+        a.set_limits(limits.clone())?;
+        b.set_limits(limits)?;
     }
     let mut log = match &args.log {
         Some(path) => Some(
@@ -266,7 +302,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             .into_iter()
             .filter_map(|b| b.play().ok().map(|(start, _)| (b.number, start)))
             .collect();
-    let mut game_number = 0usize;
+    let mut game_number = args.start as usize;
     let mut log_error = None;
     let (na, nb) = (a.name(), b.name());
     let bar = progress(u64::from(args.games), &format!("{na} vs {nb}"));
@@ -275,10 +311,12 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let mut penta = Pentanomial::default();
     let mut first_of_pair: Option<f64> = None;
     let mut status = SprtStatus::Continue;
-    let s = run_match_until(
+    let (start, games) = (args.start as usize, args.games as usize);
+    let s = run_match_range(
         a.as_mut(),
         b.as_mut(),
-        args.games as usize,
+        start + games,
+        start..start + games,
         Duration::from_millis(args.movetime),
         g.seed,
         db.as_deref(),
@@ -370,6 +408,9 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         elo_low95: lo,
         elo_high95: hi,
         movetime_ms: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+        start: args.start,
         seed: g.seed,
         seconds: started.elapsed().as_secs_f64(),
         sprt: sprt.map(|t| {

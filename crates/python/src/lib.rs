@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod games;
 pub mod learn;
+pub mod matches;
 pub mod py;
 pub mod review;
 pub mod search;
@@ -42,6 +43,9 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(learn::xiangqi_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(learn::xiangqi_selfplay_claim, m)?)?;
     m.add_function(wrap_pyfunction!(learn::read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(matches::checkers_match_games, m)?)?;
+    m.add_function(wrap_pyfunction!(matches::sprt_llr, m)?)?;
+    m.add_function(wrap_pyfunction!(matches::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(review::review_record, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_position, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;

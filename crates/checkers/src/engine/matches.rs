@@ -87,6 +87,20 @@ pub trait MatchPlayer {
     fn set_book(&mut self, _on: bool) -> Result<(), MatchError> {
         Ok(())
     }
+    /// Plays every move within `limits` (a fixed depth or node budget) instead of the match's
+    /// move time, so that a game depends on its ballot and the budgets only. Only engines of
+    /// this crate can: the default refuses.
+    fn set_limits(&mut self, _limits: SearchLimits) -> Result<(), MatchError> {
+        Err(MatchError::BadSpec {
+            spec: self.name(),
+            reason: "a fixed depth or node budget is for qiyi's own engines".into(),
+        })
+    }
+    /// Tells the player how many games of the match it has already played, as if it had:
+    /// a match played from its game `n` on (one pair of a match split into tasks) then plays
+    /// the games the whole match would (the low levels vary their noise by game). The default
+    /// does nothing.
+    fn set_games_played(&mut self, _n: u64) {}
 }
 
 /// An engine of this crate.
@@ -94,6 +108,8 @@ pub struct InternalPlayer {
     engine: Engine,
     name: String,
     games: u64,
+    /// A fixed budget replacing the match's move time ([`MatchPlayer::set_limits`]).
+    limits: Option<SearchLimits>,
 }
 
 impl InternalPlayer {
@@ -138,6 +154,7 @@ impl InternalPlayer {
             engine,
             name,
             games: 0,
+            limits: None,
         }
     }
 }
@@ -150,6 +167,15 @@ impl MatchPlayer for InternalPlayer {
     fn set_book(&mut self, on: bool) -> Result<(), MatchError> {
         self.engine.set_book(on);
         Ok(())
+    }
+
+    fn set_limits(&mut self, limits: SearchLimits) -> Result<(), MatchError> {
+        self.limits = Some(limits);
+        Ok(())
+    }
+
+    fn set_games_played(&mut self, n: u64) {
+        self.games = n;
     }
 
     fn new_game(&mut self) -> Result<(), MatchError> {
@@ -166,9 +192,11 @@ impl MatchPlayer for InternalPlayer {
         game: &Checkers,
         movetime: Duration,
     ) -> Result<String, MatchError> {
-        let r = self
-            .engine
-            .think(game, &SearchLimits::move_time(movetime), |_| {});
+        let limits = self
+            .limits
+            .clone()
+            .unwrap_or_else(|| SearchLimits::move_time(movetime));
+        let r = self.engine.think(game, &limits, |_| {});
         r.best_move
             .map(|m| notation::move_to_pdn(&m))
             .ok_or_else(|| MatchError::Protocol {
@@ -674,11 +702,33 @@ pub fn run_match_until(
     movetime: Duration,
     seed: u64,
     egdb: Option<&Egdb>,
+    on_game: impl FnMut(&GameRecord, &Wdl) -> bool,
+) -> Result<Wdl, MatchError> {
+    run_match_range(a, b, games, 0..games, movetime, seed, egdb, on_game)
+}
+
+/// Plays only the games `range` of a match of `games` games: each game exactly as the whole
+/// match would play it (the same ballot, colours and, through
+/// [`MatchPlayer::set_games_played`], the same game number for each player), so with fixed
+/// budgets ([`MatchPlayer::set_limits`]) a match split into ranges played anywhere gives the
+/// games of the whole match. `range` is clipped to the match's games.
+#[allow(clippy::too_many_arguments)]
+pub fn run_match_range(
+    a: &mut dyn MatchPlayer,
+    b: &mut dyn MatchPlayer,
+    games: usize,
+    range: std::ops::Range<usize>,
+    movetime: Duration,
+    seed: u64,
+    egdb: Option<&Egdb>,
     mut on_game: impl FnMut(&GameRecord, &Wdl) -> bool,
 ) -> Result<Wdl, MatchError> {
     let mut summary = Wdl::default();
     let ballots = match_ballots(games, seed);
-    for g in 0..games {
+    let range = range.start.min(games)..range.end.min(games);
+    a.set_games_played(range.start as u64);
+    b.set_games_played(range.start as u64);
+    for g in range {
         let ballot = &ballots[g / 2];
         let a_black = g % 2 == 0;
         let (winner, reason, moves) = if a_black {

@@ -311,3 +311,153 @@ def _selfplay_driver(game, games, out_dir, seed, *, shard, workers, address, dep
     r["skipped"] = [p for p in every if p not in written]
     r["format"] = "QIYIPOS1"
     return r
+
+
+# Matches on Ray (issue 49, item 3): the games whose `qiyi match GAME` can play a range of its
+# games at a fixed budget in the extension, and that function's name.
+_MATCHES = {"checkers": "checkers_match_games"}
+
+
+def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
+    """Checks a match's options in the caller, before any worker starts; returns the extension's
+    function that plays a range of the match's games."""
+    if game not in _MATCHES:
+        if game in _qiyi.registered_names() or game == "xiangqi":
+            raise _qiyi.RuleError(
+                f"matches on Ray are for {', '.join(_MATCHES)} so far, not {game!r}")
+        raise _qiyi.UnknownGameError(
+            f"unknown game {game!r}; matches on Ray are for {', '.join(_MATCHES)}")
+    for key, value in (("games", games), ("seed", seed)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {value!r}")
+    if games <= 0:
+        raise _qiyi.RuleError(f"games must be positive, not {games}")
+    if depth is None and nodes is None:
+        raise _qiyi.RuleError(
+            "a match on Ray needs a fixed budget, depth= or nodes= (time budgets would make "
+            "its games depend on the machine)")
+    for key, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < 1):
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 1, not {value!r}")
+    play = getattr(_qiyi, _MATCHES[game])
+    # Zero games: builds both players and gives them the budget (a bad spec, or an engine that
+    # cannot take a fixed budget, fails here).
+    play(engine_a, engine_b, start=0, count=0, seed=seed, depth=depth, nodes=nodes,
+         no_book=no_book)
+    return _MATCHES[game]
+
+
+def _pair_jobs(games):
+    """The match's ballot pairs as (first game, games) ranges: the last one is a single game
+    when ``games`` is odd, as in ``qiyi match``."""
+    return [(k, min(2, games - k)) for k in range(0, games, 2)]
+
+
+def _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book):
+    @ray.remote
+    def play(start, count):
+        from qiyi import _qiyi as q
+
+        return getattr(q, name)(engine_a, engine_b, start=start, count=count, seed=seed,
+                                depth=depth, nodes=nodes, no_book=no_book)
+
+    return play
+
+
+def _tally(records):
+    wins = sum(1 for r in records if r["score"] == 1.0)
+    draws = sum(1 for r in records if r["score"] == 0.5)
+    return wins, draws, len(records) - wins - draws
+
+
+def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, workers=None,
+          address=None, no_book=False):
+    """Plays a match between two of our engines, one Ray task per ballot pair (both colours).
+
+    ``engine_a`` and ``engine_b`` are ``qiyi match checkers --engine`` specs of qiyi's own
+    engines (``"qiyi"``, ``"qiyi:level=6"``, ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...);
+    every move is searched to ``depth`` and/or within ``nodes`` nodes, never on time, so game
+    ``g`` is the one ``qiyi --seed SEED --threads 1 match checkers --engine A --engine B --games
+    N --depth D`` plays, whatever the number of workers. Returns the CLI's figures for A
+    (``wins``, ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the
+    ``pentanomial`` pair counts, every game in match order (``games_played``: ``index``,
+    ``ballot``, ``a_black``, ``score``, ``reason``, ``moves``), ``seconds`` and ``workers``.
+    Protocol engines (Hub, checkers-engine, UCI, UCCI) are not played on Ray yet.
+    """
+    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
+    ray = _ray(address, workers)
+    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
+    t0 = time.perf_counter()
+    parts = _run_bounded(ray, play, _pair_jobs(games), workers)
+    records = [r for part in parts for r in part]
+    wins, draws, losses = _tally(records)
+    penta = [0] * 5
+    for part in parts:
+        if len(part) == 2:
+            penta[int(round(2 * (part[0]["score"] + part[1]["score"])))] += 1
+    result = {"game": game, "engine_a": engine_a, "engine_b": engine_b, "seed": seed,
+              "depth": depth, "nodes": nodes, "wins": wins, "draws": draws, "losses": losses,
+              "pentanomial": penta, "games_played": records}
+    result.update(_qiyi.match_summary(wins, draws, losses))
+    result["seconds"] = time.perf_counter() - t0
+    result["workers"] = workers
+    return result
+
+
+def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1000, seed=1,
+         depth=None, nodes=None, workers=None, address=None, no_book=False):
+    """A sequential probability ratio test of ``engine_a`` against ``engine_b`` (H0: A is
+    ``elo0`` Elo better, H1: ``elo1``), ballot pairs played as Ray tasks.
+
+    The pentanomial log-likelihood ratio (core's, as ``qiyi match checkers --sprt``) is updated
+    as pairs finish, in pair order (a pair that finishes early waits for the ones before it), so
+    the verdict, the LLR and the pairs counted are the same for any number of workers and equal
+    the CLI's with the same seed and budget. Once a bound is crossed the tasks still running or
+    queued are cancelled. ``games`` is the most the test plays (``--games``). Returns
+    ``verdict`` (``"H1"``, ``"H0"`` or ``"undecided"``), ``llr``, ``lower``, ``upper``,
+    ``pairs``, ``pentanomial``, the W/D/L and games of the pairs counted, ``cancelled`` (tasks
+    stopped), ``seconds`` and ``workers``.
+    """
+    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
+    _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)  # checks elo0 < elo1, alpha, beta
+    ray = _ray(address, workers)
+    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
+    jobs = _pair_jobs(games)
+    limit = workers if workers else max(1, int(ray.cluster_resources().get("CPU", 1)))
+    t0 = time.perf_counter()
+    pending, finished, records = {}, {}, []
+    penta = [0] * 5
+    queued, counted = 0, 0
+    llr, lower, upper, status = _qiyi.sprt_llr(penta, elo0, elo1, alpha, beta)
+    try:
+        while status == "continue" and counted < len(jobs):
+            while queued < len(jobs) and len(pending) < limit:
+                pending[play.remote(*jobs[queued])] = queued
+                queued += 1
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                finished[pending.pop(ref)] = ray.get(ref)
+            # Count the pairs in order, and stop at the first decision.
+            while status == "continue" and counted in finished:
+                part = finished.pop(counted)
+                counted += 1
+                records.extend(part)
+                if len(part) == 2:
+                    penta[int(round(2 * (part[0]["score"] + part[1]["score"])))] += 1
+                    llr, lower, upper, status = _qiyi.sprt_llr(penta, elo0, elo1, alpha, beta)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+    wins, draws, losses = _tally(records)
+    result = {"game": game, "engine_a": engine_a, "engine_b": engine_b, "seed": seed,
+              "depth": depth, "nodes": nodes, "elo0": elo0, "elo1": elo1, "alpha": alpha,
+              "beta": beta,
+              "verdict": "undecided" if status == "continue" else status, "llr": llr,
+              "lower": lower, "upper": upper, "pairs": sum(penta), "pentanomial": penta,
+              "wins": wins, "draws": draws, "losses": losses, "games_played": records,
+              "cancelled": len(pending)}
+    result.update(_qiyi.match_summary(wins, draws, losses))
+    result["seconds"] = time.perf_counter() - t0
+    result["workers"] = workers
+    return result

@@ -1,0 +1,144 @@
+"""qiyi.cluster.match and qiyi.cluster.sprt on a local two-worker Ray: the same games and the
+same verdict for 1 and 2 workers, and the CLI's (`qiyi match checkers --depth`)."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray is not installed")
+
+import qiyi  # noqa: E402
+import qiyi.cluster  # noqa: E402
+from qiyi import _qiyi  # noqa: E402
+
+STRONG, WEAK = "qiyi", "qiyi:seed:2"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def games_of(result):
+    return [(g["index"], g["ballot"], g["a_black"], g["score"], g["reason"], g["moves"])
+            for g in result["games_played"]]
+
+
+def cli_match(tmp_path, *args):
+    """`qiyi match checkers ... --json --log FILE` from QIYI_BIN: the report and the logged
+    games as (ballot, result, moves)."""
+    binary = os.environ.get("QIYI_BIN")
+    if not binary or not os.path.exists(binary):
+        pytest.skip("QIYI_BIN is not set: the comparison with the CLI needs the qiyi binary")
+    log = tmp_path / "games.log"
+    out = subprocess.run([binary, *args, "--log", str(log), "--json"], check=True,
+                         capture_output=True, text=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    games = []
+    for line in log.read_text().splitlines():
+        fields = line.split("\t")
+        moves = fields[-1].removeprefix("moves").split()
+        games.append((int(fields[1].split()[1]), fields[3], moves))
+    return report, games
+
+
+def test_match_is_the_same_on_one_and_two_workers_and_the_cli(tmp_path):
+    args = dict(games=7, seed=5, depth=4)
+    one = qiyi.cluster.match("checkers", "qiyi:level=6", "qiyi:seed:4", workers=1, **args)
+    two = qiyi.cluster.match("checkers", "qiyi:level=6", "qiyi:seed:4", workers=2, **args)
+    assert len(one["games_played"]) == 7
+    assert [g["index"] for g in one["games_played"]] == list(range(7))
+    assert games_of(one) == games_of(two)
+    for key in ("wins", "draws", "losses", "score", "elo", "pentanomial"):
+        assert one[key] == two[key], key
+    assert one["wins"] + one["draws"] + one["losses"] == 7
+    assert sum(one["pentanomial"]) == 3  # the seventh game has no partner
+    assert all(g["moves"] for g in one["games_played"])
+    report, games = cli_match(tmp_path, "--seed", "5", "--threads", "1", "match", "checkers",
+                              "--engine", "qiyi:level=6", "--engine", "qiyi:seed:4",
+                              "--games", "7", "--depth", "4")
+    assert (report["wins"], report["draws"], report["losses"]) == (
+        one["wins"], one["draws"], one["losses"])
+    result = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+    assert games == [(g["ballot"], result[g["score"]], g["moves"]) for g in one["games_played"]]
+
+
+def test_sprt_accepts_h1_early_for_a_clearly_stronger_engine_on_one_and_two_workers(tmp_path):
+    args = dict(elo0=0, elo1=50, games=400, seed=3, depth=6)
+    one = qiyi.cluster.sprt("checkers", STRONG, WEAK, workers=1, **args)
+    two = qiyi.cluster.sprt("checkers", STRONG, WEAK, workers=2, **args)
+    assert one["verdict"] == "H1", one
+    assert one["llr"] >= one["upper"]
+    assert one["pairs"] < 200  # decided early, far from the cap
+    for key in ("verdict", "llr", "pairs", "pentanomial", "wins", "draws", "losses"):
+        assert one[key] == two[key], key
+    assert games_of(one) == games_of(two)
+    report, _ = cli_match(tmp_path, "--seed", "3", "--threads", "1", "match", "checkers",
+                          "--engine", STRONG, "--engine", WEAK, "--games", "400",
+                          "--depth", "6", "--sprt", "0,50")
+    assert report["sprt"]["result"] == "H1 accepted"
+    assert report["sprt"]["pentanomial"] == one["pentanomial"]
+    assert report["sprt"]["llr"] == pytest.approx(one["llr"], abs=1e-12)
+    assert report["games"] == len(one["games_played"])
+
+
+def test_sprt_llr_is_core_s_and_checks_its_bounds():
+    llr, lower, upper, status = _qiyi.sprt_llr([0, 0, 0, 0, 0], 0, 10)
+    assert (llr, status) == (0.0, "continue")
+    assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
+    # core's own test counts (stats.rs, sprt_bounds_and_signs).
+    assert _qiyi.sprt_llr([50, 200, 400, 250, 100], 0, 10)[3] == "H1"
+    assert _qiyi.sprt_llr([100, 250, 400, 200, 50], 0, 10)[3] == "H0"
+    assert 0 < _qiyi.sprt_llr([5, 20, 40, 25, 10], 0, 10)[0] < upper
+    with pytest.raises(qiyi.RuleError):
+        _qiyi.sprt_llr([0] * 5, 10, 0)
+    with pytest.raises(qiyi.RuleError):
+        _qiyi.sprt_llr([0] * 5, 0, 10, alpha=0.7)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: qiyi.cluster.match("no-such-game", STRONG, WEAK, depth=2),
+])
+def test_an_unknown_game_is_an_unknown_game_error(call):
+    with pytest.raises(qiyi.UnknownGameError):
+        call()
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(games=0, depth=2),
+    dict(games=-2, depth=2),
+    dict(games=2),                      # no budget
+    dict(games=2, depth=0),
+    dict(games=2, nodes=0),
+    dict(games=2, depth=2.5),
+])
+def test_bad_options_are_rule_errors(kwargs):
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.match("checkers", STRONG, WEAK, **kwargs)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=0, elo1=10, **kwargs)
+
+
+def test_bad_engines_and_games_without_ray_matches_are_rule_errors():
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.match("checkers", "qiyi:level=99", WEAK, depth=2)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.match("checkers", "hub:/no/such/engine", WEAK, depth=2)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.match("xiangqi", "qiyi", "qiyi", depth=2)
+    with pytest.raises(qiyi.RuleError):
+        qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=10, elo1=0, depth=2)
+
+
+def test_without_ray_match_and_sprt_raise_import_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match="pip install ray"):
+        qiyi.cluster.match("checkers", STRONG, WEAK, games=2, depth=2)
+    with pytest.raises(ImportError, match="pip install ray"):
+        qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=0, elo1=10, depth=2)
