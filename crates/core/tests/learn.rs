@@ -411,3 +411,47 @@ fn training_learns_is_deterministic_and_resumes() {
     );
     assert!(Trainer::from_bytes(&half.to_bytes()[..100]).is_err());
 }
+
+/// FNV-1a, the checksum a `.qnet` file ends with.
+fn qnet_checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Found by the `qnet` fuzz target: a 4-16-1 net whose second-layer bias and output weight are
+/// huge i32 values read and then panicked (`attempt to multiply with overflow`) in
+/// `QuantNet::evaluate` of a debug build, by the SIMD tail and the portable path alike. Both now
+/// wrap, as the SIMD lanes do, and agree.
+#[test]
+fn fuzz_regression_a_net_with_huge_output_weights_evaluates_without_overflow() {
+    let hex = "514959494e455431040000001000000001000000640000000000000000000000000000000000000000000000007e000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000c96000005b004959490000";
+    let mut bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+        .collect();
+    let sum = qnet_checksum(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    let net = QuantNet::from_bytes(&bytes).expect("the damaged-but-well-formed net reads");
+    assert_eq!(net.to_bytes(), bytes);
+    let h = net.arch.hidden;
+    let active: Vec<u16> = bytes
+        .iter()
+        .step_by(7)
+        .take(8)
+        .map(|&b| (b as usize % net.arch.inputs) as u16)
+        .collect();
+    let (mut stm, mut other) = (vec![0i16; h], vec![0i16; h]);
+    net.refresh(&mut stm, &active);
+    net.refresh(&mut other, &active[active.len() / 2..]);
+    let fast = net.evaluate(&stm, &other);
+    let mut portable = net.clone();
+    portable.set_simd(false);
+    assert_eq!(portable.evaluate(&stm, &other), fast);
+    // Every activation at its ceiling too.
+    let full = vec![127i16; h];
+    assert_eq!(portable.evaluate(&full, &full), net.evaluate(&full, &full));
+}

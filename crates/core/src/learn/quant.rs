@@ -267,8 +267,14 @@ impl QuantNet {
         let act = &act[..2 * h];
         let mut y = self.b3;
         for o in 0..self.arch.l2 {
-            let z = self.b2[o] + dot(act, &self.w2[o * 2 * h..(o + 1) * 2 * h]);
-            y += ((z + 32) >> 6).clamp(0, 127) * self.w3[o];
+            // Wrapping, as the SIMD kernel's 32-bit lanes: a net file's biases and output
+            // weights are any i32, and a damaged or hostile file must not panic (fuzz `qnet`).
+            let z = self.b2[o].wrapping_add(dot(act, &self.w2[o * 2 * h..(o + 1) * 2 * h]));
+            y = y.wrapping_add(
+                (z.wrapping_add(32) >> 6)
+                    .clamp(0, 127)
+                    .wrapping_mul(self.w3[o]),
+            );
         }
         y
     }
@@ -513,8 +519,13 @@ mod simd {
                     j += 1;
                 }
             }
-            let z = net.b2[o] + hsum(sum);
-            y += ((z + 32) >> 6).clamp(0, 127) * net.w3[o];
+            // Wrapping, as the vector lanes above (and the portable path).
+            let z = net.b2[o].wrapping_add(hsum(sum));
+            y = y.wrapping_add(
+                (z.wrapping_add(32) >> 6)
+                    .clamp(0, 127)
+                    .wrapping_mul(net.w3[o]),
+            );
             o += 1;
         }
         y

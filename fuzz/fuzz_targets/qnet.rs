@@ -1,0 +1,59 @@
+//! The `.qnet` network reader (`QuantNet::from_bytes`), fed any bytes both as they come and with
+//! their checksum made right (so the fuzzer gets past it): a net that reads writes back to the
+//! same bytes; the accumulator evaluates to the same score by the SIMD and the portable path.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use qiyi_core::learn::QuantNet;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn check(bytes: &[u8]) {
+    let Ok(net) = QuantNet::from_bytes(bytes) else {
+        return;
+    };
+    assert_eq!(
+        net.to_bytes(),
+        bytes,
+        "a net that reads writes back to the same bytes"
+    );
+    let h = net.arch.hidden;
+    let inputs = net.arch.inputs;
+    // A few active inputs picked from the bytes.
+    let active: Vec<u16> = bytes
+        .iter()
+        .step_by(7)
+        .take(8)
+        .map(|&b| (b as usize % inputs) as u16)
+        .collect();
+    let mut stm = vec![0i16; h];
+    let mut other = vec![0i16; h];
+    net.refresh(&mut stm, &active);
+    net.refresh(&mut other, &active[active.len() / 2..]);
+    let mut scalar = net.clone();
+    scalar.set_simd(false);
+    assert_eq!(
+        net.evaluate(&stm, &other),
+        scalar.evaluate(&stm, &other),
+        "SIMD and portable evaluation differ"
+    );
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(data);
+    // The same bytes with a right checksum, and a QIYINET1 header when missing.
+    let mut body = Vec::with_capacity(data.len() + 16);
+    if !data.starts_with(b"QIYINET1") {
+        body.extend_from_slice(b"QIYINET1");
+    }
+    body.extend_from_slice(data);
+    let sum = fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    check(&body);
+});
