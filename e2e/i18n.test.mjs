@@ -6,7 +6,8 @@
 //      left out, with a note on the page saying so);
 //   2. on a 360 px touch phone: one tap on "play the computer" starts a game against the computer
 //      at the level chosen once on the home page; "play a friend" shows the link to send at once;
-//      the unfinished game is offered as "continue" after a reload and continues the same game;
+//      the unfinished game is offered as "continue" after a reload and continues the same game,
+//      and once it has ended, "review your last game" opens its review;
 //   3. the language chosen with the switch is remembered across pages.
 //
 //   QIYI_BIN=target/release/qiyi node e2e/i18n.test.mjs      (screenshots: $E2E_SHOTS or /tmp/qiyi-e2e)
@@ -181,6 +182,19 @@ try {
       const again = await page.evaluate(() => ({ id: ui.state.id, ply: ui.state.ply }));
       if (again.id !== st.id || again.ply < 1) throw new Error(`continue opened ${JSON.stringify(again)}, not game ${st.id}`);
       record("360 px touch: the unfinished game is offered after a reload and continues", true, `game ${again.id} at ply ${again.ply}`);
+
+      // The game ends (resigned): the home page now offers it for review instead of "continue".
+      await page.evaluate(() => ui.game.resign({}));
+      await page.goto(url, { waitUntil: "load" });
+      await ready(page, "");
+      await page.waitForSelector("#review-last-xiangqi", { timeout: 10000 });
+      const offered = await page.evaluate(() => ({ href: document.getElementById("review-last-xiangqi").href, text: document.getElementById("review-last-xiangqi").textContent, cont: !!document.getElementById("continue-xiangqi") }));
+      if (!offered.href.includes("review=1") || !offered.href.includes(st.id) || offered.cont) throw new Error("the finished game is offered as " + JSON.stringify(offered));
+      await page.tap("#review-last-xiangqi");
+      await ready(page, "play/xiangqi");
+      const reviewed = await page.evaluate(() => ui.state.id);
+      if (reviewed !== st.id) throw new Error(`the review link opened game ${reviewed}, not ${st.id}`);
+      record("360 px touch: the last finished game is offered for review on the home page", true, `"${offered.text}"`);
 
       await page.goto(url, { waitUntil: "load" });
       await ready(page, "");

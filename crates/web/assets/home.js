@@ -8,6 +8,7 @@
 const Home = (() => {
   const LEVEL_KEY = "qiyi-ai-level";
   const unfinishedKey = (game) => "qiyi-unfinished-" + game;
+  const finishedKey = (game) => "qiyi-finished-" + game;
   const store = {
     get(k) { try { return localStorage.getItem(k); } catch (e) { return null; } },
     set(k, v) { try { localStorage.setItem(k, v); } catch (e) { /* private mode */ } },
@@ -144,18 +145,42 @@ const Home = (() => {
   // ---- continue --------------------------------------------------------------------------------
   async function offerContinue(g, slot) {
     const id = store.get(unfinishedKey(g.game));
-    if (!id) return;
+    if (id) {
+      try {
+        const st = await backend.game(id, null).state();
+        if (!(st.turn.kind === "over" || st.result)) {
+          const a = document.createElement("a");
+          a.href = backend.site.play(g.game, { id });
+          a.className = "button-link continue";
+          a.id = "continue-" + g.game;
+          a.textContent = t("home.continue", { ply: st.ply });
+          slot.append(a);
+          return;
+        }
+        // Finished since: it becomes the last finished game, offered for review.
+        store.del(unfinishedKey(g.game));
+        if (st.ply > 0) store.set(finishedKey(g.game), id);
+      } catch (e) {
+        store.del(unfinishedKey(g.game)); // gone (server restarted, storage cleared)
+      }
+    }
+    await offerReview(g, slot);
+  }
+
+  // ---- the last finished game, with its review ---------------------------------------------------
+  async function offerReview(g, slot) {
+    const id = store.get(finishedKey(g.game));
+    if (!id || !backend.features.review) return;
     try {
       const st = await backend.game(id, null).state();
-      if (st.turn.kind === "over" || st.result) { store.del(unfinishedKey(g.game)); return; }
       const a = document.createElement("a");
-      a.href = backend.site.play(g.game, { id });
-      a.className = "button-link continue";
-      a.id = "continue-" + g.game;
-      a.textContent = t("home.continue", { ply: st.ply });
+      a.href = backend.site.play(g.game, { id, review: 1 });
+      a.className = "button-link review-last";
+      a.id = "review-last-" + g.game;
+      a.textContent = t("home.reviewLast", { ply: st.ply });
       slot.append(a);
     } catch (e) {
-      store.del(unfinishedKey(g.game)); // gone (server restarted, storage cleared)
+      store.del(finishedKey(g.game)); // gone
     }
   }
 
