@@ -269,6 +269,29 @@ impl Position {
         (ranks.len(), idx)
     }
 
+    /// True when `mv` moves a pawn standing in tandem on its file while another file holds
+    /// two or more of the mover's pawns too: then the official notation names the file in place
+    /// of the piece (WXF `7-.6`, Chinese `后七平六`).
+    fn pawn_in_two_tandem_files(&self, mv: Move) -> bool {
+        let code = self.board[mv.from as usize];
+        if CELL_KIND[code as usize] != K_PAWN {
+            return false;
+        }
+        let us = code & (RED_BIT | BLACK_BIT);
+        let tandem_files = (0..9u8)
+            .filter(|&file| {
+                (0..10u8)
+                    .filter(|&r| {
+                        let c = self.board[mb(file, r) as usize];
+                        c & us != 0 && CELL_KIND[c as usize] == K_PAWN
+                    })
+                    .count()
+                    >= 2
+            })
+            .count();
+        tandem_files >= 2 && self.tandem(mv).0 >= 2
+    }
+
     /// Writes a legal move in WXF notation (`C2=5`, `R+=4`, `H8+7`).
     pub fn move_to_wxf(&self, mv: Move) -> String {
         self.wxf_with(mv, true)
@@ -287,7 +310,6 @@ impl Position {
         let kind = kind_from_code(CELL_KIND[code as usize]);
         let (from, to) = (mv.from(), mv.to());
         let mut s = String::with_capacity(4);
-        s.push(kind.wxf_char());
         let digit = (b'0' + Self::file_number(color, from.file())) as char;
         let diagonal = matches!(
             kind,
@@ -295,13 +317,31 @@ impl Position {
         );
         let (n, idx) = self.tandem(mv);
         if !tandem_signs || n < 2 || matches!(kind, PieceKind::Advisor | PieceKind::Elephant) {
+            s.push(kind.wxf_char());
             s.push(digit);
-        } else if idx == 0 {
-            s.push('+');
-        } else if idx == n - 1 {
-            s.push('-');
+        } else if self.pawn_in_two_tandem_files(mv) {
+            // WXF's tandem pawns in two files: the file replaces the piece letter (`3+.4`,
+            // `33.4`, `3-.4`).
+            s.push(digit);
+            s.push(match idx {
+                0 => '+',
+                i if i == n - 1 => '-',
+                _ => digit,
+            });
         } else {
-            s.push(digit);
+            // One file: front `+`, rear `-`, a middle pawn by its file; of four or five pawns
+            // the foremost and rearmost are `++` and `--`, the next ones `P+` and `P-`.
+            let (first, second) = match (n, idx) {
+                (4 | 5, 0) => ('+', '+'),
+                (4 | 5, i) if i == n - 1 => ('-', '-'),
+                (4 | 5, 1) => (kind.wxf_char(), '+'),
+                (4 | 5, i) if i == n - 2 => (kind.wxf_char(), '-'),
+                (_, 0) => (kind.wxf_char(), '+'),
+                (_, i) if i == n - 1 => (kind.wxf_char(), '-'),
+                _ => (kind.wxf_char(), digit),
+            };
+            s.push(first);
+            s.push(second);
         }
         let forward = match color {
             Color::Red => to.rank() > from.rank(),
@@ -337,7 +377,7 @@ impl Position {
             .collect();
         let chars: Vec<char> = norm.chars().collect();
         if chars.len() != 4
-            || !"KAEHRCP".contains(chars[0])
+            || !(("KAEHRCP+-".contains(chars[0])) || ('1'..='9').contains(&chars[0]))
             || !(chars[1].is_ascii_digit() || chars[1] == '+' || chars[1] == '-')
             || !"+-=".contains(chars[2])
             || !('1'..='9').contains(&chars[3])
@@ -389,6 +429,14 @@ impl Position {
         let (n, idx) = self.tandem(mv);
         if n < 2 || matches!(kind, PieceKind::Advisor | PieceKind::Elephant) {
             s.push(kind.chinese_char(color));
+            s.push(num(Self::file_number(color, from.file())));
+        } else if self.pawn_in_two_tandem_files(mv) {
+            // Tandem pawns in two files: 前/中/后 and the file, the piece left out (`后七平六`).
+            s.push(match idx {
+                0 => '前',
+                i if i == n - 1 => '后',
+                _ => '中',
+            });
             s.push(num(Self::file_number(color, from.file())));
         } else {
             let prefix = if idx == 0 {

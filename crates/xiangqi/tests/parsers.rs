@@ -73,3 +73,82 @@ fn fuzz_regression_counters_past_the_limit_still_write_a_readable_fen() {
         );
     }
 }
+
+/// Every legal move of `fen` writes WXF and Chinese text that reads back to that move alone.
+fn every_move_round_trips_in_wxf_and_chinese(fen: &str) -> Vec<String> {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut texts = Vec::new();
+    for &mv in pos.legal_move_list().as_slice() {
+        let wxf = pos.move_to_wxf(mv);
+        assert_eq!(
+            pos.parse_wxf(&wxf).ok(),
+            Some(mv),
+            "{fen}: WXF {wxf} of {mv}"
+        );
+        let chinese = pos.move_to_chinese(mv);
+        assert_eq!(
+            qiyi_xiangqi::review::parse_chinese(&pos, &chinese).ok(),
+            Some(mv),
+            "{fen}: {chinese} of {mv}"
+        );
+        texts.push(wxf);
+        texts.push(chinese);
+    }
+    texts
+}
+
+/// Found by the `xiangqi_fen` fuzzer in CI (crash-35f8e0ef): Black has two pawns on each of two
+/// files, so `P-+1` named both rear pawns. WXF's rule for tandem pawns in two files puts the file
+/// in place of the piece letter (`9-+1`), Chinese writes `后９进１`.
+#[test]
+fn fuzz_regression_tandem_pawns_in_two_files_are_named_by_file() {
+    let fen = "r1bakabr1/9/1cn14c/11p111pnp/9/9/P1P1P1P1p/21N1C2C/9/RNBAKAp1R b - - 3 2";
+    let texts = every_move_round_trips_in_wxf_and_chinese(fen);
+    // The rear pawn of Black's file 9 (i6) and of file 7 (g6) each step forward.
+    for t in ["9-+1", "7-+1", "后９进１", "后７进１", "9++1", "前９进１"] {
+        assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
+    }
+    assert!(!texts.iter().any(|x| x == "P-+1"));
+}
+
+/// WXF's four and five pawns in a file: `++`, `P+`, (`P9`), `P-`, `--`; Chinese 前, 二, 三, 四, 后.
+#[test]
+fn four_and_five_pawns_in_one_file_each_have_a_name() {
+    let five = "P3k4/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1";
+    let texts = every_move_round_trips_in_wxf_and_chinese(five);
+    for t in [
+        "++=8",
+        "P+=8",
+        "P9=8",
+        "P-=8",
+        "--=8",
+        "前兵平八",
+        "二兵平八",
+        "三兵平八",
+        "四兵平八",
+        "后兵平八",
+    ] {
+        assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
+    }
+    let four = "P3k4/P8/P8/P8/9/9/9/9/9/3K5 w - - 0 1";
+    let texts = every_move_round_trips_in_wxf_and_chinese(four);
+    for t in ["++=8", "P+=8", "P-=8", "--=8"] {
+        assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
+    }
+    // Three in one file and two in another: the file leads (`9+=8`, `99=8`, `9-=8`).
+    let three_two = "4k4/P8/P8/P1P6/2P6/9/9/9/9/3K5 w - - 0 1";
+    let texts = every_move_round_trips_in_wxf_and_chinese(three_two);
+    for t in [
+        "9++1",
+        "9+=8",
+        "99=8",
+        "9-=8",
+        "7+=6",
+        "7-=6",
+        "7-=8",
+        "中九平八",
+        "后七平六",
+    ] {
+        assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
+    }
+}
