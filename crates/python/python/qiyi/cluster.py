@@ -113,8 +113,9 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     another run's shards is refused before any task starts. ``depth`` defaults to the CLI's (6
     for checkers, 4 for Xiangqi); ``eval`` (``hand``, ``net`` or a net file) is for checkers
     only. Returns ``written``, ``skipped``, ``games``, ``positions``, ``shards``, ``seconds``,
-    ``results`` (first player's wins, draws, second player's wins of the games played now) and
-    ``paths`` (the shard files written now).
+    ``results`` (first player's wins, draws, second player's wins of the games played now),
+    ``paths`` (the shard files written now) and ``node_ids`` (the Ray node that ran each shard's
+    task, in shard order: how the work spread over a cluster).
     """
     if game not in _DRIVERS:
         raise _qiyi.RuleError(
@@ -144,7 +145,9 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     def play(k):
         from qiyi import _qiyi as q
 
-        return getattr(q, play_name)(out_dir, shards=[k], threads=1, **opts)
+        part = getattr(q, play_name)(out_dir, shards=[k], threads=1, **opts)
+        part["node_id"] = ray.get_runtime_context().get_node_id()
+        return part
 
     t0 = time.perf_counter()
     parts = _run_bounded(ray, play, [(k,) for k in range(n)], workers)
@@ -157,6 +160,7 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
         "shards": n,
         "paths": [os.path.join(out_dir, f"shard-{k:05d}.bin")
                   for k, p in enumerate(parts) if p["written"]],
+        "node_ids": [p["node_id"] for p in parts],
         "seconds": time.perf_counter() - t0,
     }
 
