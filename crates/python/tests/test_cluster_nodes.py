@@ -79,9 +79,12 @@ def two_nodes():
          f"--temp-dir={dirs[1]}", *common],
     ]
     procs = []
+    # A local `ray.init` earlier in this process (the other test modules) leaves RAY_AUTH_MODE
+    # and friends in the environment; the nodes and this driver start without them, and with
+    # HOME their own folder, so no Ray settings of the user's (an auth token, ...) leak in.
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("RAY_")}
     try:
         for d, command in zip(dirs, commands):
-            # HOME: the nodes see no Ray settings of this machine's user (an auth token, ...).
             env = dict(os.environ, HOME=d)
             log = open(os.path.join(d, "ray-start.log"), "w")
             procs.append(subprocess.Popen(command, env=env, stdout=log,
@@ -104,6 +107,7 @@ def two_nodes():
         if ray.is_initialized():
             ray.shutdown()
         _stop(procs)
+        os.environ.update(saved)
 
 
 def test_selfplay_through_the_head_spreads_over_both_nodes_with_the_same_bytes(
