@@ -101,7 +101,8 @@ def test_bad_loops_fail_before_anything_is_written(tmp_path, binary):
     out = tmp_path / "bad"
     with pytest.raises(FileNotFoundError, match="qiyi_bin"):
         qiyi.cluster.train_loop(str(out), qiyi_bin=str(tmp_path / "no-such-qiyi"), **SMALL)
-    for bad in (dict(games=0), dict(epochs=0), dict(sprt_depth=0), dict(elo0=10, elo1=0),
+    for bad in (dict(games=0), dict(epochs=0), dict(sprt_depth=0), dict(seed=-1),
+                dict(elo0=10, elo1=0),
                 dict(base="qiyi:no-such-option")):
         with pytest.raises(qiyi.RuleError):
             qiyi.cluster.train_loop(str(out), qiyi_bin=binary, **dict(SMALL, **bad))

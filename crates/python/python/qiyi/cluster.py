@@ -522,6 +522,9 @@ def train_loop(out_dir, *, games, seed=1, depth=4, shard=10, random_plies=6, eva
                        ("sprt_depth", sprt_depth)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise _qiyi.RuleError(f"{key} must be a whole number >= 1, not {value!r}")
+    for key, value in (("seed", seed), ("random_plies", random_plies)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {value!r}")
     _require_ray()
     options = {"games": games, "seed": seed, "depth": depth, "shard": shard,
                "random_plies": random_plies, "eval": eval, "epochs": epochs, "hidden": hidden,
