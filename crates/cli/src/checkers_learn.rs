@@ -182,9 +182,15 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
 /// Options of `qiyi train checkers`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Directories of self-play shards (from `qiyi selfplay checkers`).
+    /// Folders of self-play shards (from `qiyi selfplay checkers` or `qiyi.cluster.selfplay`):
+    /// any number, e.g. one per worker (`--data w1 w2` or `--data w1 --data w2`); a `*` or `?`
+    /// in the last part of a path matches folders (`--data 'runs/worker-*'`). Every folder must
+    /// hold checkers shards of the same run (its `run.txt`) unless `--mix-runs` is given.
     #[arg(long = "data", required = true, num_args = 1..)]
     data: Vec<PathBuf>,
+    /// Train on the shards of several self-play runs at once (folders whose `run.txt` differ).
+    #[arg(long)]
+    mix_runs: bool,
     /// The quantised network to write (the engine reads it with `--eval PATH`).
     #[arg(long)]
     out: PathBuf,
@@ -232,9 +238,25 @@ struct EpochReport {
     seconds: f64,
 }
 
+/// What one `--data` folder gave the training set.
+#[derive(Serialize, Debug, PartialEq)]
+pub struct Source {
+    /// The folder.
+    pub dir: String,
+    /// Shards read from it.
+    pub shards: usize,
+    /// Positions in them.
+    pub positions: usize,
+    /// Games played to make them.
+    pub games: u64,
+    /// The run they belong to (the folder's `run.txt`, trimmed), if it has one.
+    pub run: Option<String>,
+}
+
 #[derive(Serialize)]
 struct TrainReport {
     out: String,
+    sources: Vec<Source>,
     positions: usize,
     holdout_positions: usize,
     games: u64,
@@ -268,17 +290,21 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
     };
     arch.validate()?;
     let started = Instant::now();
-    let mut ds = Dataset::default();
-    for dir in &args.data {
-        for path in qiyi_core::learn::record::shard_paths(dir)? {
-            ds.add_shard(&path)?;
+    let dirs = expand_data(&args.data)?;
+    let (ds, sources) = read_sources(&dirs, args.mix_runs)?;
+    if !g.json {
+        for s in &sources {
+            println!(
+                "data {}: {} shards, {} positions from {} games{}",
+                s.dir,
+                s.shards,
+                s.positions,
+                s.games,
+                s.run
+                    .as_deref()
+                    .map_or(String::from(" (no run.txt)"), |r| format!(" ({r})"))
+            );
         }
-    }
-    if ds.is_empty() {
-        bail!("no positions in {:?}", args.data);
-    }
-    if ds.tag != "checkers" {
-        bail!("the data hold {} positions, not checkers", ds.tag);
     }
     let scale = match args.scale.as_str() {
         "auto" => fit_scale(&ds),
@@ -388,6 +414,7 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
     std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
     let report = TrainReport {
         out: args.out.display().to_string(),
+        sources,
         positions: train_set.len(),
         holdout_positions: holdout.len(),
         games: ds.games,
@@ -410,6 +437,173 @@ pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
         report.seconds
     );
     Ok(())
+}
+
+/// True when `pattern` (with `*` for any run of characters and `?` for one) matches `name`.
+fn wildcard(pattern: &[char], name: &[char]) -> bool {
+    match (pattern.first(), name.first()) {
+        (None, None) => true,
+        (Some('*'), _) => {
+            wildcard(&pattern[1..], name) || (!name.is_empty() && wildcard(pattern, &name[1..]))
+        }
+        (Some('?'), Some(_)) => wildcard(&pattern[1..], &name[1..]),
+        (Some(p), Some(n)) if p == n => wildcard(&pattern[1..], &name[1..]),
+        _ => false,
+    }
+}
+
+/// The folders `--data` names: each path as given, or, when its last part holds `*` or `?` and
+/// no such path exists, the folders beside it whose names match (in name order). A pattern that
+/// matches no folder is an error.
+pub fn expand_data(data: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut dirs = Vec::new();
+    for path in data {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let is_pattern = name.as_deref().is_some_and(|n| n.contains(['*', '?']));
+        if !is_pattern || path.exists() {
+            dirs.push(path.clone());
+            continue;
+        }
+        let pattern: Vec<char> = name.unwrap_or_default().chars().collect();
+        let parent = path.parent().unwrap_or(std::path::Path::new(""));
+        let listed = if parent.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            parent
+        };
+        if parent.to_string_lossy().contains(['*', '?']) {
+            bail!(
+                "--data {}: only the last part of a path may hold * or ?",
+                path.display()
+            );
+        }
+        let entries = std::fs::read_dir(listed)
+            .with_context(|| format!("--data {}: reading {}", path.display(), listed.display()))?;
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .filter(|e| {
+                let n: Vec<char> = e.file_name().to_string_lossy().chars().collect();
+                wildcard(&pattern, &n)
+            })
+            .map(|e| parent.join(e.file_name()))
+            .collect();
+        if found.is_empty() {
+            bail!("--data {}: no folder matches", path.display());
+        }
+        found.sort();
+        dirs.append(&mut found);
+    }
+    Ok(dirs)
+}
+
+/// Reads the checkers shards of every folder of `dirs` into one dataset, folder by folder in the
+/// order given, and says what each gave. Refused, naming the folder or file: a path that is not
+/// a folder, a folder named twice, a folder with no shards, a shard of another game or record
+/// size, and (unless `mix_runs`) folders of different runs (their `run.txt` differ), as well as
+/// one shard of a run found in two folders (it would count its positions twice).
+pub fn read_sources(dirs: &[PathBuf], mix_runs: bool) -> anyhow::Result<(Dataset, Vec<Source>)> {
+    use qiyi_core::learn::record::{shard_paths, Encode};
+    use qiyi_core::learn::selfplay::{SelfPlay, MANIFEST};
+    use std::collections::HashMap;
+    let tag = <Checkers as SelfPlay>::TAG;
+    let bytes = <Checkers as Encode>::BYTES;
+    let mut ds = Dataset::default();
+    let mut sources = Vec::new();
+    let mut seen_dirs: HashMap<PathBuf, PathBuf> = HashMap::new();
+    let mut seen_shards: HashMap<(String, std::ffi::OsString), PathBuf> = HashMap::new();
+    let mut first_run: Option<(PathBuf, Option<String>)> = None;
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!("--data {}: not a folder", dir.display());
+        }
+        let real = dir
+            .canonicalize()
+            .with_context(|| format!("--data {}", dir.display()))?;
+        if let Some(before) = seen_dirs.insert(real, dir.clone()) {
+            bail!(
+                "--data names the folder {} twice ({} and {}): its positions would count twice",
+                dir.display(),
+                before.display(),
+                dir.display()
+            );
+        }
+        let run = match std::fs::read_to_string(dir.join(MANIFEST)) {
+            Ok(text) => Some(text.trim().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                return Err(e).with_context(|| format!("reading {}", dir.join(MANIFEST).display()))
+            }
+        };
+        let paths = shard_paths(dir)?;
+        if paths.is_empty() {
+            bail!(
+                "--data {}: no shards (*.bin) in it; give the folders `qiyi selfplay checkers --out` wrote",
+                dir.display()
+            );
+        }
+        for path in &paths {
+            let h = Dataset::header(path)?;
+            if h.tag != tag || h.position_bytes != bytes {
+                bail!(
+                    "{} holds {} positions of {} bytes, not {tag} positions of {bytes}: \
+                     `qiyi train checkers` reads only checkers self-play shards",
+                    path.display(),
+                    h.tag,
+                    h.position_bytes
+                );
+            }
+        }
+        match &first_run {
+            None => first_run = Some((dir.clone(), run.clone())),
+            Some((first, theirs)) if !mix_runs && *theirs != run => {
+                let say = |r: &Option<String>| {
+                    r.clone()
+                        .unwrap_or_else(|| format!("no {MANIFEST}: an unknown run"))
+                };
+                bail!(
+                    "{} holds the shards of another run ({}) than {} ({}): pass --mix-runs to \
+                     train on several runs",
+                    dir.display(),
+                    say(&run),
+                    first.display(),
+                    say(theirs)
+                );
+            }
+            Some(_) => {}
+        }
+        let (len0, games0) = (ds.len(), ds.games);
+        for path in &paths {
+            if let (Some(r), Some(name)) = (&run, path.file_name()) {
+                if let Some(other) = seen_shards.insert((r.clone(), name.to_owned()), path.clone())
+                {
+                    bail!(
+                        "{} and {} are the same shard of one run: its positions would count twice",
+                        other.display(),
+                        path.display()
+                    );
+                }
+            }
+            ds.add_shard(path)?;
+        }
+        sources.push(Source {
+            dir: dir.display().to_string(),
+            shards: paths.len(),
+            positions: ds.len() - len0,
+            games: ds.games - games0,
+            run,
+        });
+    }
+    if ds.is_empty() {
+        bail!(
+            "no positions in {}",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok((ds, sources))
 }
 
 /// Sets the target of every position the database covers to its exact value (from the side to

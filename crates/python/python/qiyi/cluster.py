@@ -113,8 +113,9 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     another run's shards is refused before any task starts. ``depth`` defaults to the CLI's (6
     for checkers, 4 for Xiangqi); ``eval`` (``hand``, ``net`` or a net file) is for checkers
     only. Returns ``written``, ``skipped``, ``games``, ``positions``, ``shards``, ``seconds``,
-    ``results`` (first player's wins, draws, second player's wins of the games played now) and
-    ``paths`` (the shard files written now).
+    ``results`` (first player's wins, draws, second player's wins of the games played now),
+    ``paths`` (the shard files written now) and ``node_ids`` (the Ray node that ran each shard's
+    task, in shard order: how the work spread over a cluster).
     """
     if game not in _DRIVERS:
         raise _qiyi.RuleError(
@@ -144,7 +145,9 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     def play(k):
         from qiyi import _qiyi as q
 
-        return getattr(q, play_name)(out_dir, shards=[k], threads=1, **opts)
+        part = getattr(q, play_name)(out_dir, shards=[k], threads=1, **opts)
+        part["node_id"] = ray.get_runtime_context().get_node_id()
+        return part
 
     t0 = time.perf_counter()
     parts = _run_bounded(ray, play, [(k,) for k in range(n)], workers)
@@ -157,6 +160,7 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
         "shards": n,
         "paths": [os.path.join(out_dir, f"shard-{k:05d}.bin")
                   for k, p in enumerate(parts) if p["written"]],
+        "node_ids": [p["node_id"] for p in parts],
         "seconds": time.perf_counter() - t0,
     }
 
@@ -461,3 +465,148 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
     result["seconds"] = time.perf_counter() - t0
     result["workers"] = workers
     return result
+
+
+# Self-play -> train -> SPRT (issue 49, item 4).
+_LOOP = "loop.json"
+
+
+def _qiyi_bin(qiyi_bin):
+    """The ``qiyi`` command-line binary: ``qiyi_bin``, else ``$QIYI_BIN``, else ``qiyi`` on the
+    PATH; a clear FileNotFoundError when none is found."""
+    import shutil
+
+    found = qiyi_bin or os.environ.get("QIYI_BIN") or shutil.which("qiyi")
+    if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise FileNotFoundError(
+            "training needs the qiyi command-line binary (`qiyi train checkers`): pass "
+            f"qiyi_bin=, set QIYI_BIN or put qiyi on the PATH (looked for {found or 'qiyi'!r})")
+    return os.path.abspath(found)
+
+
+def _write_json(path, value):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(value, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def train_loop(out_dir, *, games, seed=1, depth=4, shard=10, random_plies=6, eval=None,
+               epochs=3, hidden=32, l2=16, train_threads=1, base="qiyi", sprt_games=200,
+               sprt_depth=4, elo0=0, elo1=10, alpha=0.05, beta=0.05, workers=None,
+               address=None, qiyi_bin=None, log=print):
+    """One round of learning for checkers, end to end: self-play, training, then an SPRT of the
+    new network against the current engine.
+
+    1. ``games`` self-play games at ``depth`` (:func:`selfplay`, ``shard`` games a task, the
+       evaluation ``eval`` — ``None`` for the engine's default) into ``out_dir/selfplay``;
+    2. ``qiyi --seed SEED --threads TRAIN_THREADS train checkers --data out_dir/selfplay --out
+       out_dir/net.qnet --epochs EPOCHS --hidden HIDDEN --l2 L2`` (with a checkpoint in
+       ``out_dir/train.ckpt``, so an interrupted training resumes at its last epoch);
+    3. :func:`sprt` of ``qiyi:eval=out_dir/net.qnet`` against ``base`` (an engine spec of
+       ``qiyi match checkers``; ``"qiyi"`` is the engine as shipped) at ``sprt_depth``, at most
+       ``sprt_games`` games, written to ``out_dir/sprt.json``.
+
+    Resumable: a stage whose output exists is skipped, and said so (self-play skips the shards
+    already complete). ``out_dir/loop.json`` records the options; a folder holding another
+    loop's run is refused before anything runs. The network file must be readable where the
+    SPRT's tasks run (shared storage on a cluster). ``log`` receives one line per stage (the
+    seed, each stage's figures, the verdict). Returns ``{"seed", "selfplay", "train", "sprt",
+    "net", "skipped"}`` with each stage's figures and the stages skipped.
+    """
+    binary = _qiyi_bin(qiyi_bin)
+    for key, value in (("games", games), ("depth", depth), ("shard", shard),
+                       ("epochs", epochs), ("hidden", hidden), ("l2", l2),
+                       ("train_threads", train_threads), ("sprt_games", sprt_games),
+                       ("sprt_depth", sprt_depth)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 1, not {value!r}")
+    for key, value in (("seed", seed), ("random_plies", random_plies)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {value!r}")
+    _require_ray()
+    options = {"games": games, "seed": seed, "depth": depth, "shard": shard,
+               "random_plies": random_plies, "eval": eval, "epochs": epochs, "hidden": hidden,
+               "l2": l2, "train_threads": train_threads, "base": base,
+               "sprt_games": sprt_games, "sprt_depth": sprt_depth, "elo0": elo0, "elo1": elo1,
+               "alpha": alpha, "beta": beta}
+    # Checks the SPRT's options and the base engine in the caller, before any stage runs.
+    _match_setup("checkers", base, base, sprt_games, seed, sprt_depth, None, False)
+    _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)
+    os.makedirs(out_dir, exist_ok=True)
+    manifest = os.path.join(out_dir, _LOOP)
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            theirs = json.load(f)
+        if theirs != options:
+            diff = sorted(k for k in set(options) | set(theirs)
+                          if options.get(k) != theirs.get(k))
+            raise _qiyi.RuleError(
+                f"{out_dir} holds another loop's run (it differs in {', '.join(diff)}): "
+                "use another folder")
+    else:
+        _write_json(manifest, options)
+    log(f"train loop (checkers) in {out_dir}, seed {seed}")
+    skipped = []
+
+    # 1. Self-play.
+    data = os.path.join(out_dir, "selfplay")
+    kw = {} if eval is None else {"eval": eval}
+    sp = selfplay("checkers", games, data, seed, shard=shard, depth=depth,
+                  random_plies=random_plies, workers=workers, address=address, **kw)
+    if not sp["written"]:
+        skipped.append("selfplay")
+        log(f"selfplay: skipped, its {sp['shards']} shards are already in {data}")
+    else:
+        log(f"selfplay: {sp['games']} games at depth {depth}, {sp['positions']} positions in "
+            f"{len(sp['written'])} shards ({len(sp['skipped'])} already there), "
+            f"{sp['seconds']:.1f} s; results {sp['results']}")
+
+    # 2. Training.
+    net = os.path.join(out_dir, "net.qnet")
+    train_json = os.path.join(out_dir, "train.json")
+    if os.path.exists(net) and os.path.exists(train_json):
+        skipped.append("train")
+        with open(train_json, encoding="utf-8") as f:
+            tr = json.load(f)
+        log(f"train: skipped, {net} exists")
+    else:
+        args = [binary, "--json", "--seed", str(seed), "--threads", str(train_threads),
+                "train", "checkers", "--data", data, "--out", net, "--epochs", str(epochs),
+                "--hidden", str(hidden), "--l2", str(l2),
+                "--checkpoint", os.path.join(out_dir, "train.ckpt")]
+        import subprocess
+
+        out = subprocess.run(args, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"qiyi train checkers failed ({out.returncode}): "
+                               f"{out.stderr.strip()}")
+        tr = json.loads(out.stdout.strip().splitlines()[-1])
+        _write_json(train_json, tr)
+        last = tr["epochs"][-1] if tr["epochs"] else None
+        log(f"train: {tr['positions']} positions ({tr['holdout_positions']} held out) from "
+            f"{tr['games']} games, {tr['arch'][0]}-{tr['arch'][1]}-{tr['arch'][2]} network, "
+            f"{len(tr['epochs'])} epochs"
+            + (f", held-out loss {last['holdout_loss']:.5f} (entropy "
+               f"{tr['holdout_entropy']:.5f})" if last else "")
+            + f", {tr['seconds']:.1f} s -> {net}")
+
+    # 3. SPRT of the new net against the current engine.
+    sprt_json = os.path.join(out_dir, "sprt.json")
+    if os.path.exists(sprt_json):
+        skipped.append("sprt")
+        with open(sprt_json, encoding="utf-8") as f:
+            st = json.load(f)
+        log(f"sprt: skipped, {sprt_json} exists")
+    else:
+        st = sprt("checkers", f"qiyi:eval={net}", base, elo0=elo0, elo1=elo1, alpha=alpha,
+                  beta=beta, games=sprt_games, seed=seed, depth=sprt_depth, workers=workers,
+                  address=address)
+        _write_json(sprt_json, st)
+    log(f"sprt: qiyi:eval={net} vs {base} at depth {sprt_depth}: {st['verdict']}, LLR "
+        f"{st['llr']:+.3f} in [{st['lower']:.3f}, {st['upper']:.3f}] after {st['pairs']} pairs "
+        f"(+{st['wins']} ={st['draws']} -{st['losses']}, pentanomial {st['pentanomial']}), "
+        f"{st['seconds']:.1f} s")
+    return {"seed": seed, "selfplay": sp, "train": tr, "sprt": st, "net": net,
+            "skipped": skipped, "verdict": st["verdict"]}

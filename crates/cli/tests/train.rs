@@ -1,0 +1,248 @@
+//! `qiyi train checkers` from several workers' folders: the same network as from one folder
+//! holding the same shards, what each folder gave reported, and folders of another game or
+//! another run, a folder named twice, a shard found twice and an empty folder refused (exit 2,
+//! naming the folder or the file, no network written).
+
+use std::path::Path;
+use std::process::Command;
+
+fn qiyi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .output()
+        .expect("the qiyi binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh temporary folder for this test process.
+fn tmp(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("qiyi-train-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d.to_string_lossy().into_owned()
+}
+
+/// A tiny checkers self-play run (4 games, 2 a shard, depth 2) into `out`, `shards` of it only.
+fn selfplay(seed: &str, out: &str, shards: Option<&str>) {
+    let mut args = vec![
+        "--seed",
+        seed,
+        "--threads",
+        "1",
+        "selfplay",
+        "checkers",
+        "--games",
+        "4",
+        "--games-per-shard",
+        "2",
+        "--depth",
+        "2",
+        "--out",
+        out,
+    ];
+    if let Some(s) = shards {
+        args.extend(["--shards", s]);
+    }
+    let (code, _, err) = qiyi(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Trains a tiny network for one epoch from `data` into `out`; returns the exit code, the
+/// JSON report (or `Null`) and stderr.
+fn train(data: &[&str], out: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
+    let mut args = vec![
+        "--json",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "train",
+        "checkers",
+        "--out",
+        out,
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--l2",
+        "8",
+        "--data",
+    ];
+    args.extend_from_slice(data);
+    args.extend_from_slice(extra);
+    let (code, stdout, err) = qiyi(&args);
+    let v = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+        .unwrap_or(serde_json::Value::Null);
+    (code, v, err)
+}
+
+fn join(dir: &str, name: &str) -> String {
+    Path::new(dir).join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn training_from_two_workers_folders_equals_training_from_one() {
+    let root = tmp("workers");
+    let whole = join(&root, "whole");
+    let (w0, w1) = (join(&root, "worker-0"), join(&root, "worker-1"));
+    selfplay("3", &whole, None);
+    // Two machines' shares of the same run, each in its own folder.
+    selfplay("3", &w0, Some("0"));
+    selfplay("3", &w1, Some("1"));
+
+    let one_net = join(&root, "one.bin");
+    let (code, one, err) = train(&[&whole], &one_net, &[]);
+    assert_eq!(code, 0, "{err}");
+    let two_net = join(&root, "two.bin");
+    let (code, two, err) = train(&[&w0, &w1], &two_net, &[]);
+    assert_eq!(code, 0, "{err}");
+
+    // Each folder's share is reported, and the shares add up to the whole run.
+    let whole_src = &one["sources"][0];
+    assert_eq!(whole_src["shards"], 2);
+    assert_eq!(whole_src["games"], 4);
+    let total = whole_src["positions"].as_u64().expect("positions");
+    assert!(total > 50, "{one}");
+    let srcs = two["sources"].as_array().expect("sources");
+    assert_eq!(srcs.len(), 2);
+    assert_eq!(srcs[0]["dir"], w0.as_str());
+    assert_eq!(srcs[1]["dir"], w1.as_str());
+    for s in srcs {
+        assert_eq!(s["shards"], 1);
+        assert_eq!(s["games"], 2);
+        assert_eq!(s["run"], whole_src["run"]);
+    }
+    let shares: u64 = srcs.iter().filter_map(|s| s["positions"].as_u64()).sum();
+    assert_eq!(shares, total);
+    assert!(srcs[0]["positions"].as_u64() < Some(total));
+    assert_eq!(
+        two["positions"].as_u64().unwrap_or(0) + two["holdout_positions"].as_u64().unwrap_or(0),
+        total
+    );
+    // The same records in the same order and the same seed: the same network, byte for byte.
+    let a = std::fs::read(&one_net).expect("network written");
+    assert!(!a.is_empty());
+    assert_eq!(std::fs::read(&two_net).expect("network written"), a);
+
+    // A pattern names the workers' folders (in name order): the same network again.
+    let glob_net = join(&root, "glob.bin");
+    let (code, g, err) = train(&[&join(&root, "worker-*")], &glob_net, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(g["sources"].as_array().map(Vec::len), Some(2));
+    assert_eq!(std::fs::read(&glob_net).expect("network written"), a);
+
+    // The human-readable report says what each folder gave.
+    let (code, out, err) = qiyi(&[
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "train",
+        "checkers",
+        "--out",
+        &glob_net,
+        "--epochs",
+        "1",
+        "--hidden",
+        "16",
+        "--l2",
+        "8",
+        "--data",
+        &w0,
+        &w1,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let line = format!(
+        "data {w0}: 1 shards, {} positions from 2 games",
+        srcs[0]["positions"]
+    );
+    assert!(out.contains(&line), "{out}");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn folders_of_another_game_or_run_are_refused_naming_them() {
+    let root = tmp("refused");
+    let a = join(&root, "a");
+    selfplay("3", &a, None);
+    let net = join(&root, "net.bin");
+
+    // Xiangqi shards: refused, naming the file and its game.
+    let xq = join(&root, "xq");
+    let (code, _, err) = qiyi(&[
+        "--seed", "3", "selfplay", "xiangqi", "--games", "1", "--depth", "1", "--out", &xq,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for data in [vec![a.as_str(), xq.as_str()], vec![xq.as_str(), a.as_str()]] {
+        let (code, _, err) = train(&data, &net, &[]);
+        assert_eq!(code, 2, "{err}");
+        let file = join(&xq, "shard-00000.bin");
+        assert!(
+            err.contains(&file)
+                && err.contains("xiangqi positions")
+                && err.contains("not checkers"),
+            "{err}"
+        );
+        assert!(!Path::new(&net).exists());
+    }
+
+    // Another run (another seed): refused, naming both runs; accepted with --mix-runs.
+    let b = join(&root, "b");
+    selfplay("4", &b, None);
+    let (code, _, err) = train(&[&a, &b], &net, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{b} holds the shards of another run"))
+            && err.contains("seed 4")
+            && err.contains("seed 3")
+            && err.contains("--mix-runs"),
+        "{err}"
+    );
+    assert!(!Path::new(&net).exists());
+    let (code, v, err) = train(&[&a, &b], &net, &["--mix-runs"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["sources"].as_array().map(Vec::len), Some(2));
+    assert_ne!(v["sources"][0]["run"], v["sources"][1]["run"]);
+    std::fs::remove_file(&net).expect("network written");
+
+    // The same folder twice (by another spelling), or one shard of a run in two folders: its
+    // positions would count twice.
+    let again = format!("{root}/./a");
+    let (code, _, err) = train(&[&a, &again], &net, &["--mix-runs"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("twice"), "{err}");
+    let copy = join(&root, "copy");
+    std::fs::create_dir_all(&copy).expect("folder");
+    for f in ["run.txt", "shard-00001.bin"] {
+        std::fs::copy(join(&a, f), join(&copy, f)).expect("copied");
+    }
+    let (code, _, err) = train(&[&a, &copy], &net, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&join(&a, "shard-00001.bin"))
+            && err.contains(&join(&copy, "shard-00001.bin"))
+            && err.contains("same shard"),
+        "{err}"
+    );
+
+    // A folder without shards, a missing folder, a pattern matching nothing.
+    let empty = join(&root, "empty");
+    std::fs::create_dir_all(&empty).expect("folder");
+    let missing = join(&root, "missing");
+    let nothing = join(&root, "zz-*");
+    for (dir, want) in [
+        (&empty, "no shards"),
+        (&missing, "not a folder"),
+        (&nothing, "no folder matches"),
+    ] {
+        let (code, _, err) = train(&[&a, dir], &net, &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(dir.as_str()) && err.contains(want), "{err}");
+    }
+    assert!(!Path::new(&net).exists());
+    let _ = std::fs::remove_dir_all(root);
+}
