@@ -187,6 +187,7 @@ async fn a_damaged_database_is_refused_clearly_or_served_never_a_panic() {
     let (good, ids) = good_database(&dir).await;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut refused, mut opened, mut served_games, mut internal) = (0, 0, 0, 0);
+    let mut messages = std::collections::BTreeSet::new();
     for case in 0..200 {
         let (what, bytes) = damage(&good, &mut rng, case);
         let path = dir
@@ -202,6 +203,7 @@ async fn a_damaged_database_is_refused_clearly_or_served_never_a_panic() {
                     msg.starts_with("database error: ") || msg.contains("schema version"),
                     "{what}: {msg}"
                 );
+                messages.insert(msg);
                 refused += 1;
                 continue;
             }
@@ -245,6 +247,7 @@ async fn a_damaged_database_is_refused_clearly_or_served_never_a_panic() {
         "200 damaged copies: {refused} refused at open, {opened} opened; {served_games} stored games \
          served, {internal} requests answered 500 internal"
     );
+    println!("refused with: {messages:?}");
     // Both paths were taken: the corruptions are neither all fatal nor all harmless.
     assert!(refused > 0, "some damage is refused at open");
     assert!(opened > 0, "some damage opens");
