@@ -76,6 +76,8 @@ KINDS = [
 RECORD_GAMES = {"xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"}
 REVIEW_DEPTH = {"xiangqi": 3, "checkers": 4}
 SAMPLE_EVERY = 10.0
+# The kind of game the calling player thread is acting on (named in unexpected answers).
+CURRENT = threading.local()
 
 
 class Stats:
@@ -99,7 +101,8 @@ class Stats:
 
     def bad(self, action, method, path, status, body):
         with self.lock:
-            self.unexpected.append((action, method, path, status, str(body)[:300]))
+            self.unexpected.append((action, method, path, status, str(body)[:300],
+                                    getattr(CURRENT, "kind", None)))
 
 
 class Server:
@@ -497,9 +500,11 @@ def player(api, rng, stats, stop, max_games):
     weights = [w for _, w in actions]
     while not stop.is_set():
         if not games or rng.random() < 0.05:
+            CURRENT.kind = None
             create()
             continue
         g = rng.choice(games)
+        CURRENT.kind = g.kind
         gen = api.server.generation if api.server else 0
         rng.choices(funcs, weights)[0](g)
         if api.server and api.server.generation != gen and not stop.is_set():
@@ -676,6 +681,9 @@ def main():
     for u in stats.unexpected:
         k = f"{u[0]} {u[3]}"
         report["unexpected_by_kind"][k] = report["unexpected_by_kind"].get(k, 0) + 1
+    report["unexpected_examples"] = [
+        {"action": u[0], "request": f"{u[1]} {u[2]}", "status": u[3], "answer": u[4], "game": u[5]}
+        for u in stats.unexpected[:20]]
     if samples:
         first = samples[0]
         after5 = next((s for s in samples if s[0] >= 300), None)
