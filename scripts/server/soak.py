@@ -8,6 +8,17 @@ With --qiyi the script starts the server itself (a fresh database in a temporary
 port, no limit on games created per minute) and stops it at the end; with --url it drives a server
 already running (give --pid to sample its memory and open files).
 
+    python3 scripts/server/soak.py --qiyi target/release/qiyi --minutes 30 --players 16 --kill-every 5
+
+With --kill-every MINUTES (needs --qiyi) the server is SIGKILLed every so many minutes and started
+again on the same database and port. The players see their connections refused or reset, wait for
+the server to come back, re-read their game and carry on. A request cut by a kill (started before
+the kill or while the server was down, failing with a refused or reset connection) is expected: it
+is counted by kind under "kill_window_errors", not as an unexpected answer; a connection error
+outside a kill window is unexpected. Every time a player reads a game it checks that every move
+the server acknowledged in it is still in its history (a lost acknowledged move is counted once,
+when first seen missing), so a move lost in a kill cannot be hidden by the moves played after it.
+
 Each player thread loops over random actions on the games it holds (at most --games-per-player;
 the oldest is deleted past that):
   - creates games of every kind (Xiangqi, checkers, Chinese checkers for 2-6, peg solitaire,
@@ -27,14 +38,19 @@ acknowledged (200) must still be in the game's history at the end, unless it was
 every 10 s.
 
 Printed at the end: requests, p50/p99 latency (overall and per action), unexpected answers, 503s,
-RSS and open files at start, after 5 minutes and at the end, acknowledged moves lost. Exit code
-0 when there was no unexpected answer and no lost move, 1 otherwise. Only the standard library.
+RSS and open files at start, after 5 minutes and at the end, acknowledged moves lost; with
+--kill-every also the restarts done and RSS and open files at the start and end of each server
+process (sampled per process: a restarted server starts from an empty cache). Exit code 0 when
+there was no unexpected answer (no 5xx but the documented 503) and no lost move, 1 otherwise.
+Only the standard library.
 """
 
 import argparse
+import http.client
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,6 +76,8 @@ KINDS = [
 RECORD_GAMES = {"xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"}
 REVIEW_DEPTH = {"xiangqi": 3, "checkers": 4}
 SAMPLE_EVERY = 10.0
+# The kind of game the calling player thread is acting on (named in unexpected answers).
+CURRENT = threading.local()
 
 
 class Stats:
@@ -71,7 +89,10 @@ class Stats:
         self.unexpected = []  # (action, method, path, status, body)
         self.refused = defaultdict(int)  # status 503/429 per action
         self.statuses = defaultdict(int)
-        self.lost = []
+        self.lost = []  # (game, ply, acknowledged move, what the history holds there)
+        self.kill_window = defaultdict(int)  # kind of connection error -> count
+        self.rereads = 0  # games read again after a dropped connection
+        self.acked_total = 0  # moves the server acknowledged (200)
 
     def record(self, action, ms, status):
         with self.lock:
@@ -80,16 +101,143 @@ class Stats:
 
     def bad(self, action, method, path, status, body):
         with self.lock:
-            self.unexpected.append((action, method, path, status, str(body)[:300]))
+            self.unexpected.append((action, method, path, status, str(body)[:300],
+                                    getattr(CURRENT, "kind", None)))
+
+
+class Server:
+    """The qiyi server started by --qiyi: one database, and after the first start one port.
+
+    `generation` counts the kills; `up` is clear from just before a kill until the restarted
+    server answers. A request that saw the generation change, or started while the server was
+    down, was in a kill window."""
+
+    def __init__(self, qiyi, db, threads, log):
+        self.qiyi = qiyi
+        self.db = db
+        self.threads = threads
+        self.log = log
+        self.port = 0
+        self.proc = None
+        self.base = None
+        self.lock = threading.Lock()
+        self.generation = 0
+        self.up = threading.Event()
+        self.processes = []  # per server process: pid, when started/ended, first/last sample
+
+    def start(self, t0):
+        for attempt in range(50):
+            err = open(self.log, "a")
+            proc = subprocess.Popen(
+                [self.qiyi, "serve", "--db", self.db, "--port", str(self.port),
+                 "--games-per-minute", "0", "--threads", str(self.threads), "--json"],
+                stdout=subprocess.PIPE, stderr=err, text=True)
+            err.close()
+            line = proc.stdout.readline()
+            if line:
+                break
+            proc.wait()  # the port may still be held a moment after a kill: try again
+            time.sleep(0.2)
+        else:
+            raise SystemExit(f"the server did not start (see {self.log})")
+        url = json.loads(line)["url"].rstrip("/")
+        self.port = int(url.rsplit(":", 1)[1])
+        self.base = url
+        self.proc = proc
+        self.processes.append({"pid": proc.pid, "started_s": round(time.monotonic() - t0, 1),
+                               "start": None, "end": None, "samples": 0})
+        self.up.set()
+
+    def sample(self, t0):
+        """Samples the running process (RSS, open files) into its record."""
+        with self.lock:
+            if not self.proc or not self.processes:
+                return None
+            rss, fds = sample(self.proc.pid)
+            if rss is None:
+                return None
+            rec = self.processes[-1]
+            s = (round(time.monotonic() - t0, 1), rss, fds)
+            if rec["start"] is None:
+                rec["start"] = s
+            rec["end"] = s
+            rec["samples"] += 1
+            return s
+
+    def kill_and_restart(self, t0):
+        """SIGKILL, then start again on the same database and port; seconds the server was down."""
+        self.sample(t0)  # the process's last figures
+        with self.lock:
+            self.up.clear()
+            self.generation += 1
+            down = time.monotonic()
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+            self.processes[-1]["ended_s"] = round(time.monotonic() - t0, 1)
+            self.processes[-1]["end_reason"] = "SIGKILL"
+            self.start(t0)
+            took = time.monotonic() - down
+        self.sample(t0)  # the new process's first figures
+        return took
+
+    def stop(self):
+        with self.lock:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            return self.proc.returncode
+
+
+def conn_kind(e):
+    """A short name for a connection error: refused, reset, timeout, ..."""
+    if isinstance(e, urllib.error.URLError) and not isinstance(e, urllib.error.HTTPError):
+        e = e.reason if isinstance(e.reason, BaseException) else e
+    if isinstance(e, ConnectionRefusedError):
+        return "refused"
+    if isinstance(e, http.client.RemoteDisconnected):
+        return "closed without an answer"
+    if isinstance(e, (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
+        return "reset"
+    if isinstance(e, http.client.IncompleteRead):
+        return "answer cut short"
+    if isinstance(e, TimeoutError):
+        return "timeout"
+    return type(e).__name__
 
 
 class Api:
     """One HTTP request at a time, checked."""
 
-    def __init__(self, base, stats, stop):
-        self.base = base.rstrip("/")
+    def __init__(self, base, stats, stop, server=None):
+        self._base = base.rstrip("/") if base else None
         self.stats = stats
         self.stop = stop
+        self.server = server
+
+    @property
+    def base(self):
+        return self.server.base if self.server else self._base
+
+    def window(self):
+        """The server's generation and whether it is up, when a request starts."""
+        if not self.server:
+            return 0, True
+        return self.server.generation, self.server.up.is_set()
+
+    def dropped(self, action, method, path, e, started):
+        """A connection error: expected in a kill window (counted by kind; waits for the server
+        to come back), unexpected otherwise."""
+        gen, was_up = started
+        if self.server and (not was_up or self.server.generation != gen or not self.server.up.is_set()):
+            with self.stats.lock:
+                self.stats.kill_window[conn_kind(e)] += 1
+            self.server.up.wait(timeout=120)
+            return
+        if not self.stop.is_set():
+            self.stats.bad(action, method, path, "connection", f"{conn_kind(e)}: {e}")
 
     def call(self, action, method, path, body=None, token=None, ok=(200,), raw=None, timeout=60):
         """Sends a request; returns (status, parsed JSON or text). An answer whose status is not in
@@ -105,6 +253,7 @@ class Api:
             headers["Content-Type"] = "application/json"
         if token:
             headers["Authorization"] = "Bearer " + token
+        started = self.window()
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         start = time.monotonic()
         try:
@@ -112,13 +261,17 @@ class Api:
                 status, text = resp.status, resp.read().decode("utf-8", "replace")
                 ctype = resp.headers.get("Content-Type", "")
         except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode("utf-8", "replace")
+            try:
+                status, text = e.code, e.read().decode("utf-8", "replace")
+            except (OSError, http.client.HTTPException) as e2:
+                self.stats.record(action, (time.monotonic() - start) * 1000, "conn")
+                self.dropped(action, method, path, e2, started)
+                return None, None
             ctype = e.headers.get("Content-Type", "") if e.headers else ""
-        except (urllib.error.URLError, OSError) as e:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
             ms = (time.monotonic() - start) * 1000
             self.stats.record(action, ms, "conn")
-            if not self.stop.is_set():
-                self.stats.bad(action, method, path, "connection", e)
+            self.dropped(action, method, path, e, started)
             return None, None
         ms = (time.monotonic() - start) * 1000
         self.stats.record(action, ms, status)
@@ -144,6 +297,7 @@ class Api:
 
     def stream(self, path, seconds):
         """Opens the live event stream, reads for up to `seconds`, drops the connection."""
+        started = self.window()
         start = time.monotonic()
         req = urllib.request.Request(self.base + path)
         try:
@@ -153,10 +307,9 @@ class Api:
             if e.code not in (503, 404):  # 404: the game was deleted by its owner meanwhile
                 self.stats.bad("events", "GET", path, e.code, e.read()[:200])
             return 0
-        except (urllib.error.URLError, OSError) as e:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
             self.stats.record("events", (time.monotonic() - start) * 1000, "conn")
-            if not self.stop.is_set():
-                self.stats.bad("events", "GET", path, "connection", e)
+            self.dropped("events", "GET", path, e, started)
             return 0
         self.stats.record("events", (time.monotonic() - start) * 1000, resp.status)
         got = 0
@@ -168,8 +321,10 @@ class Api:
         while time.monotonic() < deadline and not self.stop.is_set():
             try:
                 chunk = resp.read1(4096)
-            except (TimeoutError, OSError):
+            except TimeoutError:
                 continue
+            except (OSError, http.client.HTTPException):
+                break  # the server went away mid-stream (a kill): the stream just ends
             if not chunk:
                 break
             got += len(chunk)
@@ -187,6 +342,29 @@ class Game:
         self.seats = seats  # the seats this token moves
         self.hotseat = hotseat
         self.acked = {}  # ply -> move text acknowledged by a 200
+        # The last acknowledged ply when an undo's answer was lost in a kill: that undo may have
+        # been applied, taking back the moves from that ply on (and nothing before it).
+        self.undo_unknown_from = None
+
+
+def verify(g, st, stats):
+    """Every move acknowledged in `g` is in the history `st` holds: returns the ones that are not
+    (and forgets them, so each is counted once)."""
+    history = {h["ply"]: h["text"] for h in st["history"]}
+    lost = []
+    for ply, mv in sorted(g.acked.items()):
+        if history.get(ply) == mv:
+            continue
+        if g.undo_unknown_from is not None and ply >= g.undo_unknown_from and ply > st["ply"]:
+            continue  # taken back by the undo whose answer was lost
+        lost.append((g.id, ply, mv, history.get(ply)))
+    g.undo_unknown_from = None
+    # What is in the history now is the truth from here on (a taken-back move is forgotten).
+    g.acked = {p: m for p, m in g.acked.items() if history.get(p) == m}
+    if lost:
+        with stats.lock:
+            stats.lost.extend(lost)
+    return lost
 
 
 def player(api, rng, stats, stop, max_games):
@@ -216,7 +394,10 @@ def player(api, rng, stats, stop, max_games):
 
     def state_of(g):
         status, v = api.call("get", "GET", f"/api/games/{g.id}")
-        return v if status == 200 else None
+        if status != 200:
+            return None
+        verify(g, v, stats)
+        return v
 
     def mine(g, st):
         turn = st["turn"]
@@ -232,6 +413,8 @@ def player(api, rng, stats, stop, max_games):
                              {"move": mv, "ply": st["ply"]}, token=g.token, ok=(200, 409))
         if status == 200:
             g.acked[st["ply"] + 1] = mv
+            with stats.lock:
+                stats.acked_total += 1
 
     def ai(g):
         st = state_of(g)
@@ -243,12 +426,16 @@ def player(api, rng, stats, stop, max_games):
                              token=g.token, ok=(200, 409))
         if status == 200 and play and v["played"]:
             g.acked[st["ply"] + 1] = v["ai"]["move"]
+            with stats.lock:
+                stats.acked_total += 1
 
     def undo(g):
         status, v = api.call("undo", "POST", f"/api/games/{g.id}/undo", {"plies": 1},
                              token=g.token, ok=(200, 409))
         if status == 200:
             g.acked = {p: m for p, m in g.acked.items() if p <= v["ply"]}
+        elif status is None and g.acked:
+            g.undo_unknown_from = max(g.acked)
 
     def resign(g):
         api.call("resign", "POST", f"/api/games/{g.id}/resign", {}, token=g.token, ok=(200, 409, 400))
@@ -313,10 +500,20 @@ def player(api, rng, stats, stop, max_games):
     weights = [w for _, w in actions]
     while not stop.is_set():
         if not games or rng.random() < 0.05:
+            CURRENT.kind = None
             create()
             continue
         g = rng.choice(games)
+        CURRENT.kind = g.kind
+        gen = api.server.generation if api.server else 0
         rng.choices(funcs, weights)[0](g)
+        if api.server and api.server.generation != gen and not stop.is_set():
+            # The server was killed under this action: read the game again (checking what it
+            # acknowledged) before going on.
+            api.server.up.wait(timeout=120)
+            if state_of(g) is not None:
+                with stats.lock:
+                    stats.rereads += 1
     return games
 
 
@@ -338,20 +535,17 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-def check_lost(api, all_games):
-    """Every acknowledged move still in its game's history (games deleted by their owner aside)."""
-    lost = []
+def check_lost(api, all_games, stats):
+    """Every acknowledged move still in its game's history (games deleted by their owner aside);
+    adds the lost ones to stats.lost."""
+    checked = 0
     for g in all_games:
+        checked += len(g.acked)
         status, st = api.call("final", "GET", f"/api/games/{g.id}", ok=(200, 404))
         if status != 200:
             continue
-        history = {h["ply"]: h["text"] for h in st["history"]}
-        for ply, mv in g.acked.items():
-            if ply <= st["ply"] and history.get(ply) != mv:
-                lost.append((g.id, ply, mv, history.get(ply)))
-            elif ply > st["ply"]:
-                lost.append((g.id, ply, mv, None))
-    return lost
+        verify(g, st, stats)
+    return checked
 
 
 def main():
@@ -363,41 +557,48 @@ def main():
     ap.add_argument("--players", type=int, default=16)
     ap.add_argument("--games-per-player", type=int, default=6)
     ap.add_argument("--threads", type=int, default=2, help="--threads of the server started by --qiyi")
+    ap.add_argument("--kill-every", type=float, default=0.0, metavar="MINUTES",
+                    help="SIGKILL the server every so many minutes and restart it on the same "
+                         "database and port (with --qiyi; 0: never)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the figures to this JSON file")
     args = ap.parse_args()
     if bool(args.qiyi) == bool(args.url):
         ap.error("give exactly one of --qiyi and --url")
+    if args.kill_every < 0:
+        ap.error("--kill-every must be 0 (never) or a positive number of minutes")
+    if args.kill_every and not args.qiyi:
+        ap.error("--kill-every needs --qiyi (the script must be able to restart the server)")
 
-    proc = None
+    server = None
     tmp = None
+    t0 = time.monotonic()
     if args.qiyi:
         tmp = tempfile.TemporaryDirectory()
-        proc = subprocess.Popen(
-            [args.qiyi, "serve", "--db", os.path.join(tmp.name, "games.sqlite"), "--port", "0",
-             "--games-per-minute", "0", "--threads", str(args.threads), "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = proc.stdout.readline()
-        if not line:
-            raise SystemExit("the server did not start")
-        base = json.loads(line)["url"]
-        pid = proc.pid
+        server = Server(args.qiyi, os.path.join(tmp.name, "games.sqlite"), args.threads,
+                        os.path.join(tmp.name, "server.log"))
+        server.start(t0)
+        server.sample(t0)
+        base = None
     else:
         base = args.url
-        pid = args.pid
 
     stats = Stats()
     stop = threading.Event()
-    api = Api(base, stats, stop)
+    api = Api(base, stats, stop, server)
     samples = []  # (seconds since start, rss KiB, fds)
-    t0 = time.monotonic()
+    restarts = []  # (seconds since start, seconds the server was down)
 
     def sampler():
         while True:
-            if pid:
-                rss, fds = sample(pid)
+            if server:
+                s = server.sample(t0)
+                if s:
+                    samples.append(s)
+            elif args.pid:
+                rss, fds = sample(args.pid)
                 if rss is not None:
-                    samples.append((time.monotonic() - t0, rss, fds))
+                    samples.append((round(time.monotonic() - t0, 1), rss, fds))
             if stop.wait(SAMPLE_EVERY):
                 break
 
@@ -415,42 +616,74 @@ def main():
     for t in threads:
         t.start()
     deadline = t0 + args.minutes * 60
+    next_kill = t0 + args.kill_every * 60 if args.kill_every else None
     try:
         while time.monotonic() < deadline:
-            time.sleep(min(5.0, max(0.0, deadline - time.monotonic())))
-            if proc and proc.poll() is not None:
-                stats.bad("server", "-", "-", "exit", f"the server exited with {proc.returncode}")
+            wake = deadline if next_kill is None else min(deadline, next_kill)
+            time.sleep(min(5.0, max(0.0, wake - time.monotonic())))
+            if server and server.proc.poll() is not None:
+                stats.bad("server", "-", "-", "exit", f"the server exited with {server.proc.returncode}")
                 break
+            if next_kill is not None and time.monotonic() >= next_kill and time.monotonic() < deadline:
+                down = server.kill_and_restart(t0)
+                restarts.append((round(time.monotonic() - t0, 1), round(down, 2)))
+                print(f"  {restarts[-1][0]:.0f} s: killed (SIGKILL) and restarted, down {down:.2f} s",
+                      flush=True)
+                next_kill += args.kill_every * 60
     except KeyboardInterrupt:
         pass
     stop.set()
     for t in threads:
         t.join(timeout=120)
     st.join(timeout=20)
-    if pid:
-        rss, fds = sample(pid)
+    if server:
+        s = server.sample(t0)
+        if s:
+            samples.append(s)
+    elif args.pid:
+        rss, fds = sample(args.pid)
         if rss is not None:
-            samples.append((time.monotonic() - t0, rss, fds))
+            samples.append((round(time.monotonic() - t0, 1), rss, fds))
     stop.clear()  # the final reads are checked like any other
-    lost = check_lost(api, held)
+    checked_at_end = check_lost(api, held, stats)
+    lost = stats.lost
     elapsed = time.monotonic() - t0
 
     all_ms = [ms for xs in stats.latency.values() for ms in xs]
+    served = sum(n for k, n in stats.statuses.items() if k != "conn")
+    server_errors = {str(k): n for k, n in stats.statuses.items()
+                     if isinstance(k, int) and k >= 500 and k != 503}
     report = {
         "minutes": round(elapsed / 60, 2),
         "players": args.players,
+        "kill_every_minutes": args.kill_every,
+        "restarts": len(restarts),
+        "restart_times_s": [r[0] for r in restarts],
+        "seconds_down_per_restart": [r[1] for r in restarts],
         "requests": len(all_ms),
+        "requests_served": served,
         "requests_per_second": round(len(all_ms) / elapsed, 1),
         "p50_ms": round(pct(all_ms, 50), 1),
         "p99_ms": round(pct(all_ms, 99), 1),
         "per_action": {a: {"n": len(xs), "p50_ms": round(pct(xs, 50), 1), "p99_ms": round(pct(xs, 99), 1)}
                        for a, xs in sorted(stats.latency.items())},
         "statuses": {str(k): v for k, v in sorted(stats.statuses.items(), key=lambda kv: str(kv[0]))},
+        "server_errors_5xx_not_503": server_errors,
         "unexpected": len(stats.unexpected),
+        "unexpected_by_kind": {},
         "refused_503_429": {f"{a} {s}": n for (a, s), n in sorted(stats.refused.items())},
-        "acknowledged_moves_checked": sum(len(g.acked) for g in held),
+        "kill_window_errors": dict(sorted(stats.kill_window.items())),
+        "games_reread_after_a_kill": stats.rereads,
+        "acknowledged_moves": stats.acked_total,
+        "acknowledged_moves_checked_at_end": checked_at_end,
         "acknowledged_moves_lost": len(lost),
     }
+    for u in stats.unexpected:
+        k = f"{u[0]} {u[3]}"
+        report["unexpected_by_kind"][k] = report["unexpected_by_kind"].get(k, 0) + 1
+    report["unexpected_examples"] = [
+        {"action": u[0], "request": f"{u[1]} {u[2]}", "status": u[3], "answer": u[4], "game": u[5]}
+        for u in stats.unexpected[:20]]
     if samples:
         first = samples[0]
         after5 = next((s for s in samples if s[0] >= 300), None)
@@ -460,14 +693,34 @@ def main():
         report["open_files"] = {"start": first[2], "after_5_min": after5[2] if after5 else None,
                                 "end": last[2], "max": max(s[2] for s in samples)}
         report["samples"] = len(samples)
+    if server:
+        report["server_processes"] = [
+            {"pid": p["pid"], "started_s": p["started_s"], "ended_s": p.get("ended_s"),
+             "end_reason": p.get("end_reason", "SIGTERM at the end"), "samples": p["samples"],
+             "rss_kib_start": p["start"][1] if p["start"] else None,
+             "rss_kib_end": p["end"][1] if p["end"] else None,
+             "open_files_start": p["start"][2] if p["start"] else None,
+             "open_files_end": p["end"][2] if p["end"] else None}
+            for p in server.processes]
 
     print(f"soak: {report['minutes']} min, {args.players} players, {report['requests']} requests "
-          f"({report['requests_per_second']}/s), p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms")
-    print(f"  unexpected answers: {report['unexpected']}; refused (503/429): {report['refused_503_429']}")
-    print(f"  acknowledged moves: {report['acknowledged_moves_checked']} checked, "
-          f"{report['acknowledged_moves_lost']} lost")
+          f"({report['requests_per_second']}/s, {served} answered), p50 {report['p50_ms']} ms, "
+          f"p99 {report['p99_ms']} ms")
+    if args.kill_every:
+        print(f"  restarts (SIGKILL every {args.kill_every} min): {len(restarts)}; "
+              f"requests cut by a kill: {report['kill_window_errors']}; "
+              f"games re-read after a kill: {stats.rereads}")
+    print(f"  unexpected answers: {report['unexpected']} {report['unexpected_by_kind']}; "
+          f"5xx other than 503: {server_errors}; refused (503/429): {report['refused_503_429']}")
+    print(f"  acknowledged moves: {stats.acked_total} (each checked on every later read of its game; "
+          f"{checked_at_end} held at the end), {len(lost)} lost")
     if samples:
         print(f"  RSS KiB: {report['rss_kib']}; open files: {report['open_files']}")
+    if server and len(server.processes) > 1:
+        for p in report["server_processes"]:
+            print(f"  server pid {p['pid']} ({p['started_s']}-{p['ended_s'] or 'end'} s, {p['end_reason']}): "
+                  f"RSS KiB {p['rss_kib_start']} -> {p['rss_kib_end']}, "
+                  f"open files {p['open_files_start']} -> {p['open_files_end']}")
     print("  per action: " + ", ".join(f"{a} n={v['n']} p50={v['p50_ms']} p99={v['p99_ms']}"
                                        for a, v in report["per_action"].items()))
     print(f"  statuses: {report['statuses']}")
@@ -479,17 +732,21 @@ def main():
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
 
-    if proc:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if proc.returncode not in (0, -15):
-            print(f"  the server stopped with {proc.returncode}")
+    if server:
+        code = server.stop()
+        if code not in (0, -15):
+            print(f"  the server stopped with {code}")
+        if stats.unexpected or lost:
+            try:
+                with open(server.log) as f:
+                    tail = f.read()[-3000:]
+                if tail.strip():
+                    print("  server log (end):\n" + tail)
+            except OSError:
+                pass
     if tmp:
         tmp.cleanup()
-    return 0 if not stats.unexpected and not lost else 1
+    return 0 if not stats.unexpected and not lost and not server_errors else 1
 
 
 if __name__ == "__main__":
