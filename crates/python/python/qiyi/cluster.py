@@ -319,14 +319,14 @@ def _selfplay_driver(game, games, out_dir, seed, *, shard, workers, address, dep
 
 # Matches on Ray (issue 49, item 3): the games whose `qiyi match GAME` can play a range of its
 # games at a fixed budget in the extension, and that function's name.
-_MATCHES = {"checkers": "checkers_match_games"}
+_MATCHES = {"checkers": "checkers_match_games", "xiangqi": "xiangqi_match_games"}
 
 
 def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
     """Checks a match's options in the caller, before any worker starts; returns the extension's
     function that plays a range of the match's games."""
     if game not in _MATCHES:
-        if game in _qiyi.registered_names() or game == "xiangqi":
+        if game in _qiyi.registered_names():
             raise _qiyi.RuleError(
                 f"matches on Ray are for {', '.join(_MATCHES)} so far, not {game!r}")
         raise _qiyi.UnknownGameError(
@@ -352,9 +352,12 @@ def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
     return _MATCHES[game]
 
 
-def _pair_jobs(games):
-    """The match's ballot pairs as (first game, games) ranges: the last one is a single game
-    when ``games`` is odd, as in ``qiyi match``."""
+def _pair_jobs(games, game="checkers"):
+    """The match's ballot (or opening) pairs as (first game, games) ranges: in checkers the last
+    one is a single game when ``games`` is odd, as in ``qiyi match checkers``; a Xiangqi match is
+    whole colour-swapped pairs (``games`` rounded up), as in ``qiyi match xiangqi``."""
+    if game == "xiangqi":
+        games += games % 2
     return [(k, min(2, games - k)) for k in range(0, games, 2)]
 
 
@@ -379,21 +382,25 @@ def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, 
           address=None, no_book=False):
     """Plays a match between two of our engines, one Ray task per ballot pair (both colours).
 
-    ``engine_a`` and ``engine_b`` are ``qiyi match checkers --engine`` specs of qiyi's own
-    engines (``"qiyi"``, ``"qiyi:level=6"``, ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...);
-    every move is searched to ``depth`` and/or within ``nodes`` nodes, never on time, so game
-    ``g`` is the one ``qiyi --seed SEED --threads 1 match checkers --engine A --engine B --games
-    N --depth D`` plays, whatever the number of workers. Returns the CLI's figures for A
-    (``wins``, ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the
-    ``pentanomial`` pair counts, every game in match order (``games_played``: ``index``,
-    ``ballot``, ``a_black``, ``score``, ``reason``, ``moves``), ``seconds`` and ``workers``.
-    Protocol engines (Hub, checkers-engine, UCI, UCCI) are not played on Ray yet.
+    ``game`` is ``"checkers"`` or ``"xiangqi"``. ``engine_a`` and ``engine_b`` are ``qiyi match
+    GAME --engine`` specs of qiyi's own engines (checkers: ``"qiyi"``, ``"qiyi:level=6"``,
+    ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...; Xiangqi: ``"qiyi"``, ``"qiyi:level=3"``,
+    ``"qiyi:seed"``, ``"qiyi:eval=hand"``); every move is searched to ``depth`` and/or within
+    ``nodes`` nodes, never on time, so game ``g`` is the one ``qiyi --seed SEED --threads 1
+    match GAME --engine A --engine B --games N --depth D`` plays, whatever the number of
+    workers (a Xiangqi match is whole colour-swapped pairs over the shipped openings, 300-ply
+    cap: ``games`` is rounded up, as the CLI does). Returns the CLI's figures for A (``wins``,
+    ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the ``pentanomial`` pair
+    counts, every game in match order (``games_played``: ``index``, ``score``, ``reason``,
+    ``moves``, and ``ballot``, ``a_black`` in checkers, ``opening``, ``opening_fen``, ``a_red``
+    in Xiangqi), ``seconds`` and ``workers``. Protocol engines (Hub, checkers-engine, UCI,
+    UCCI) play on time and are refused: their games could not be reproduced task by task.
     """
     name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
     ray = _ray(address, workers)
     play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
     t0 = time.perf_counter()
-    parts = _run_bounded(ray, play, _pair_jobs(games), workers)
+    parts = _run_bounded(ray, play, _pair_jobs(games, game), workers)
     records = [r for part in parts for r in part]
     wins, draws, losses = _tally(records)
     penta = [0] * 5
@@ -427,7 +434,7 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
     _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)  # checks elo0 < elo1, alpha, beta
     ray = _ray(address, workers)
     play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
-    jobs = _pair_jobs(games)
+    jobs = _pair_jobs(games, game)
     limit = workers if workers else max(1, int(ray.cluster_resources().get("CPU", 1)))
     t0 = time.perf_counter()
     pending, finished, records = {}, {}, []
@@ -471,7 +478,7 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
 _LOOP = "loop.json"
 
 
-def _qiyi_bin(qiyi_bin):
+def _qiyi_bin(qiyi_bin, purpose="training", command="qiyi train checkers"):
     """The ``qiyi`` command-line binary: ``qiyi_bin``, else ``$QIYI_BIN``, else ``qiyi`` on the
     PATH; a clear FileNotFoundError when none is found."""
     import shutil
