@@ -123,3 +123,13 @@ def test_an_existing_file_not_of_this_build_is_refused(tmp_path, binary):
         qiyi.cluster.book("checkers", out, depth=2, qiyi_bin=binary)
     assert out.read_text() == "my notes\n"
     assert not (tmp_path / "book.tsv.parts").exists()
+
+
+def test_without_ray_the_book_raises_import_error_and_writes_nothing(tmp_path, binary,
+                                                                      monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match="pip install ray"):
+        qiyi.cluster.book("checkers", tmp_path / "book.tsv", depth=2, qiyi_bin=binary)
+    assert os.listdir(tmp_path) == []
