@@ -113,11 +113,25 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     games: u64,
     /// Milliseconds per move.
-    #[arg(long, conflicts_with = "tc")]
+    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"])]
     movetime: Option<u64>,
     /// Clock as BASE+INC in seconds, e.g. 10+0.1.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     tc: Option<String>,
+    /// Our engines search every move to this depth instead of on a clock (with `--nodes`,
+    /// whichever comes first): a game then depends on its opening, the seed and the budget
+    /// only, so a match split over machines (`--start`) plays the same games. External (UCI,
+    /// UCCI) engines play on time and refuse it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Our engines search every move within this many nodes instead of on a clock.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Play the match's games from this one on (0-based, even: a pair's first game): `--start
+    /// 10 --games 2` plays the sixth pair (opening 6, both colours) exactly as a whole match
+    /// with the same seed plays it (with `--depth`/`--nodes`).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    start: u64,
     /// Opening file (one FEN or `startpos moves ...` per line); default: the shipped set.
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
@@ -148,6 +162,8 @@ struct MatchSummary {
     elo_high: f64,
     ms_per_move: [f64; 2],
     time_control: String,
+    /// The first game played (`--start`).
+    start: u64,
     seed: u64,
     /// Games lost by a failure, and the file that replays them (when there were any).
     failures: usize,
@@ -172,11 +188,20 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     };
     let pa = PlayerSpec::parse(a)?;
     let pb = PlayerSpec::parse(b)?;
-    let time = match (args.movetime, &args.tc) {
-        (Some(ms), None) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
-        (None, Some(tc)) => TimeControl::parse_clock(tc)?,
-        _ => bail!("give --movetime MS or --tc BASE+INC"),
+    let time = match (args.movetime, &args.tc, args.depth, args.nodes) {
+        (_, _, depth @ Some(_), nodes) | (_, _, depth, nodes @ Some(_)) => {
+            TimeControl::Fixed { depth, nodes }
+        }
+        (Some(ms), None, None, None) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
+        (None, Some(tc), None, None) => TimeControl::parse_clock(tc)?,
+        _ => bail!("give --movetime MS, --tc BASE+INC, or --depth D / --nodes N"),
     };
+    if args.start % 2 != 0 {
+        bail!(
+            "--start must be even (the first game of a colour-swapped pair), not {}",
+            args.start
+        );
+    }
     let openings = match &args.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -198,23 +223,25 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let opening_fens = openings.clone();
     let mut write_error = None;
     let config = MatchConfig {
-        games: args.games as usize,
+        games: args.start as usize + args.games as usize,
         time: time.clone(),
         openings,
         max_plies: args.max_plies,
         seed: g.seed,
     };
     let total = args.games.div_ceil(2) * 2;
+    let first = args.start as usize;
     let bar = crate::common::progress(total, "games");
     let json = g.json;
     let mut failures = Vec::new();
-    let report = matchplay::play_match(&pa, &pb, &config, |rec| {
+    let range = first..first + total as usize;
+    let report = matchplay::play_match_range(&pa, &pb, &config, range, |rec| {
         bar.inc(1);
         if rec.end.is_failure() {
             let opening = opening_fens.get(rec.opening).map_or("", String::as_str);
             failures.push(format!(
                 "# game {}: {} (A = {} as {}, seed {})\n{}\n",
-                bar.position(),
+                first as u64 + bar.position(),
                 matchplay::describe_end(&rec.end),
                 pa.name(),
                 if rec.a_is_red { "red" } else { "black" },
@@ -228,6 +255,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         if let Some(file) = games_out.as_mut() {
             use std::io::Write;
             let line = serde_json::json!({
+                "game": first as u64 + bar.position() - 1,
                 "opening": opening_fens.get(rec.opening),
                 "a_is_red": rec.a_is_red,
                 "moves": rec.moves,
@@ -239,7 +267,7 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             }
         }
         // Read the position before `suspend`, which holds the bar's lock while it runs.
-        let played = bar.position();
+        let played = first as u64 + bar.position();
         if !json {
             bar.suspend(|| {
                 println!(
@@ -282,7 +310,14 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             TimeControl::Clock { base, increment } => {
                 format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
             }
+            TimeControl::Fixed { depth, nodes } => match (depth, nodes) {
+                (Some(d), Some(n)) => format!("depth {d}, {n} nodes/move"),
+                (Some(d), None) => format!("depth {d}"),
+                (None, Some(n)) => format!("{n} nodes/move"),
+                (None, None) => String::new(),
+            },
         },
+        start: args.start,
         seed: g.seed,
         failures: failures.len(),
         failures_file: (!failures.is_empty()).then(|| args.failures.display().to_string()),

@@ -44,6 +44,7 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(learn::xiangqi_selfplay_claim, m)?)?;
     m.add_function(wrap_pyfunction!(learn::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(matches::checkers_match_games, m)?)?;
+    m.add_function(wrap_pyfunction!(matches::xiangqi_match_games, m)?)?;
     m.add_function(wrap_pyfunction!(matches::sprt_llr, m)?)?;
     m.add_function(wrap_pyfunction!(matches::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(review::review_record, m)?)?;

@@ -95,6 +95,82 @@ pub fn checkers_match_games<'py>(
         .collect()
 }
 
+/// Plays games `start..start + count` of a Xiangqi match between our engines `engine_a` and
+/// `engine_b` (`qiyi match xiangqi --engine` specs: `qiyi`, `qiyi:level=N`, `qiyi:seed`, ...)
+/// with every move searched to `depth` and/or within `nodes` nodes, from the shipped openings
+/// with a `max_plies` cap, exactly as `qiyi --seed SEED --threads 1 match xiangqi --depth D
+/// --start START --games COUNT` plays them (a match is whole colour-swapped pairs: game `g`
+/// opens with opening `g / 2`, A red when `g` is even). Returns one dict per game: `index`,
+/// `opening` (0-based), `opening_fen`, `a_red`, `score` (1, 0.5 or 0 for A), `reason` and
+/// `moves` (ICCS). Xiangqi's engines have no opening book: `no_book=True` is refused.
+#[pyfunction]
+#[pyo3(signature = (engine_a, engine_b, *, start, count=2, seed=1, depth=None, nodes=None, no_book=false, max_plies=300))]
+#[allow(clippy::too_many_arguments)]
+pub fn xiangqi_match_games<'py>(
+    py: Python<'py>,
+    engine_a: String,
+    engine_b: String,
+    start: usize,
+    count: usize,
+    seed: u64,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    no_book: bool,
+    max_plies: usize,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    use qiyi_xiangqi::matchplay::{
+        describe_end, parse_openings, play_match_range, MatchConfig, PlayerSpec, TimeControl,
+        OPENINGS,
+    };
+    if depth.is_none() && nodes.is_none() {
+        return Err(QiyiError::Rule("give a fixed budget: depth >= 1 or nodes >= 1".into()).into());
+    }
+    if depth == Some(0) || depth.is_some_and(|d| d > 100) || nodes == Some(0) {
+        return Err(
+            QiyiError::Rule("depth must be 1-100 and nodes at least 1 when given".into()).into(),
+        );
+    }
+    if no_book {
+        return Err(QiyiError::Rule(
+            "no_book is for checkers: Xiangqi's engines play without an opening book".into(),
+        )
+        .into());
+    }
+    if max_plies == 0 {
+        return Err(QiyiError::Rule("max_plies must be at least 1".into()).into());
+    }
+    let rule = |e: qiyi_xiangqi::matchplay::MatchError| QiyiError::Rule(e.to_string());
+    let a = PlayerSpec::parse(&engine_a).map_err(rule)?;
+    let b = PlayerSpec::parse(&engine_b).map_err(rule)?;
+    let openings = parse_openings(OPENINGS).map_err(rule)?;
+    let end = start.saturating_add(count);
+    let config = MatchConfig {
+        games: end,
+        time: TimeControl::Fixed { depth, nodes },
+        openings: openings.clone(),
+        max_plies,
+        seed,
+    };
+    let report =
+        py.detach(|| play_match_range(&a, &b, &config, start..end, |_| {}).map_err(rule))?;
+    report
+        .games
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let d = PyDict::new(py);
+            d.set_item("index", start + i)?;
+            d.set_item("opening", r.opening)?;
+            d.set_item("opening_fen", openings.get(r.opening))?;
+            d.set_item("a_red", r.a_is_red)?;
+            d.set_item("score", r.a_score)?;
+            d.set_item("reason", describe_end(&r.end))?;
+            d.set_item("moves", r.moves)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 /// The pentanomial SPRT of `qiyi match --sprt`: for pair counts `counts` (pairs that scored 0,
 /// ½, 1, 1½ and 2 points for the first engine) returns `(llr, lower, upper, status)`, `status`
 /// one of `"H0"`, `"H1"` and `"continue"`.

@@ -108,6 +108,7 @@ def test_an_unknown_game_is_an_unknown_game_error(call):
         call()
 
 
+@pytest.mark.parametrize("game", ["checkers", "xiangqi"])
 @pytest.mark.parametrize("kwargs", [
     dict(games=0, depth=2),
     dict(games=-2, depth=2),
@@ -116,11 +117,12 @@ def test_an_unknown_game_is_an_unknown_game_error(call):
     dict(games=2, nodes=0),
     dict(games=2, depth=2.5),
 ])
-def test_bad_options_are_rule_errors(kwargs):
+def test_bad_options_are_rule_errors(game, kwargs):
+    weak = WEAK if game == "checkers" else "qiyi:seed"
     with pytest.raises(qiyi.RuleError):
-        qiyi.cluster.match("checkers", STRONG, WEAK, **kwargs)
+        qiyi.cluster.match(game, STRONG, weak, **kwargs)
     with pytest.raises(qiyi.RuleError):
-        qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=0, elo1=10, **kwargs)
+        qiyi.cluster.sprt(game, STRONG, weak, elo0=0, elo1=10, **kwargs)
 
 
 def test_bad_engines_and_games_without_ray_matches_are_rule_errors():
@@ -128,8 +130,15 @@ def test_bad_engines_and_games_without_ray_matches_are_rule_errors():
         qiyi.cluster.match("checkers", "qiyi:level=99", WEAK, depth=2)
     with pytest.raises(qiyi.RuleError):
         qiyi.cluster.match("checkers", "hub:/no/such/engine", WEAK, depth=2)
-    with pytest.raises(qiyi.RuleError):
-        qiyi.cluster.match("xiangqi", "qiyi", "qiyi", depth=2)
+    with pytest.raises(qiyi.RuleError, match="matches on Ray are for checkers, xiangqi"):
+        qiyi.cluster.match("aeroplane", "qiyi", "qiyi", depth=2)
+    # External engines play on time: a fixed budget is refused for them, before any task.
+    with pytest.raises(qiyi.RuleError, match="play on time"):
+        qiyi.cluster.match("xiangqi", "ucci:/no/such/eleeye", "qiyi", depth=2)
+    with pytest.raises(qiyi.RuleError, match="level"):
+        qiyi.cluster.match("xiangqi", "qiyi:level=12", "qiyi", depth=2)
+    with pytest.raises(qiyi.RuleError, match="opening book"):
+        qiyi.cluster.match("xiangqi", "qiyi", "qiyi:seed", depth=2, no_book=True)
     with pytest.raises(qiyi.RuleError):
         qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=10, elo1=0, depth=2)
 
@@ -142,3 +151,60 @@ def test_without_ray_match_and_sprt_raise_import_error(monkeypatch):
         qiyi.cluster.match("checkers", STRONG, WEAK, games=2, depth=2)
     with pytest.raises(ImportError, match="pip install ray"):
         qiyi.cluster.sprt("checkers", STRONG, WEAK, elo0=0, elo1=10, depth=2)
+
+
+def cli_xiangqi(tmp_path, *args):
+    """`qiyi match xiangqi ... --json --games-out FILE` from QIYI_BIN: the report and the games
+    as (opening FEN, A red, score, end, moves)."""
+    binary = os.environ.get("QIYI_BIN")
+    if not binary or not os.path.exists(binary):
+        pytest.skip("QIYI_BIN is not set: the comparison with the CLI needs the qiyi binary")
+    games_out = tmp_path / "games.jsonl"
+    out = subprocess.run([binary, *args, "--games-out", str(games_out), "--json"], check=True,
+                         capture_output=True, text=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    games = [json.loads(line) for line in games_out.read_text().splitlines()]
+    return report, [(g["opening"], g["a_is_red"], g["a_score"], g["end"], g["moves"])
+                    for g in games]
+
+
+def xiangqi_games(result):
+    return [(g["opening_fen"], g["a_red"], g["score"], g["reason"], g["moves"])
+            for g in result["games_played"]]
+
+
+def test_xiangqi_match_is_the_same_on_one_and_two_workers_and_the_cli(tmp_path):
+    args = dict(games=7, seed=5, depth=2)  # 7 is rounded up to 4 pairs, as the CLI does
+    one = qiyi.cluster.match("xiangqi", "qiyi:level=3", "qiyi:level=8", workers=1, **args)
+    two = qiyi.cluster.match("xiangqi", "qiyi:level=3", "qiyi:level=8", workers=2, **args)
+    assert [g["index"] for g in one["games_played"]] == list(range(8))
+    assert [g["opening"] for g in one["games_played"]] == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert [g["a_red"] for g in one["games_played"]] == [True, False] * 4
+    assert xiangqi_games(one) == xiangqi_games(two)
+    for key in ("wins", "draws", "losses", "score", "elo", "pentanomial"):
+        assert one[key] == two[key], key
+    assert sum(one["pentanomial"]) == 4
+    assert all(g["moves"] for g in one["games_played"])
+    report, games = cli_xiangqi(tmp_path, "--seed", "5", "--threads", "1", "match", "xiangqi",
+                                "--engine", "qiyi:level=3", "--engine", "qiyi:level=8",
+                                "--games", "7", "--depth", "2")
+    assert (report["wins"], report["draws"], report["losses"]) == (
+        one["wins"], one["draws"], one["losses"])
+    assert report["time_control"] == "depth 2" and report["games"] == 8
+    assert games == xiangqi_games(one)
+
+
+def test_xiangqi_sprt_is_the_same_on_one_and_two_workers_and_the_cli_s_games(tmp_path):
+    args = dict(elo0=0, elo1=100, games=200, seed=2, depth=2)
+    one = qiyi.cluster.sprt("xiangqi", "qiyi", "qiyi:seed", workers=1, **args)
+    two = qiyi.cluster.sprt("xiangqi", "qiyi", "qiyi:seed", workers=2, **args)
+    assert one["verdict"] == "H1", one
+    assert one["pairs"] < 100
+    for key in ("verdict", "llr", "pairs", "pentanomial", "wins", "draws", "losses"):
+        assert one[key] == two[key], key
+    assert xiangqi_games(one) == xiangqi_games(two)
+    # `qiyi match xiangqi` has no --sprt: the pairs counted are the first games of its match.
+    _, games = cli_xiangqi(tmp_path, "--seed", "2", "--threads", "1", "match", "xiangqi",
+                           "--engine", "qiyi", "--engine", "qiyi:seed",
+                           "--games", str(2 * one["pairs"]), "--depth", "2")
+    assert games == xiangqi_games(one)

@@ -42,6 +42,9 @@ pub enum MatchError {
     /// A bad time control.
     #[error("bad time control '{0}': write BASE+INC in seconds, e.g. 10+0.1")]
     TimeControl(String),
+    /// A bad fixed budget.
+    #[error("bad fixed budget: {0}")]
+    Budget(String),
 }
 
 /// How a player is asked to move.
@@ -55,6 +58,16 @@ pub enum TimeControl {
         base: Duration,
         /// Added after each move.
         increment: Duration,
+    },
+    /// No clock: every move searched to a fixed depth and/or within a node budget. With one
+    /// thread a game depends on nothing else, so a match split into ranges of games
+    /// ([`play_match_range`]) played on any machine gives the games of the whole match. For
+    /// this crate's engines only: external engines play on time.
+    Fixed {
+        /// Search depth in plies.
+        depth: Option<u32>,
+        /// Node budget.
+        nodes: Option<u64>,
     },
 }
 
@@ -181,6 +194,8 @@ impl PlayerSpec {
 struct MoveRequest {
     /// Fixed time for this move (move-time matches).
     move_time: Option<Duration>,
+    /// A fixed depth and node budget instead of a time ([`TimeControl::Fixed`]).
+    fixed: Option<(Option<u32>, Option<u64>)>,
     /// Time left for red and black, and the increment (clock matches).
     clocks: Option<(Duration, Duration, Duration)>,
     red_to_move: bool,
@@ -360,13 +375,18 @@ impl Player {
     ) -> Result<Option<Move>, MatchError> {
         match self {
             Player::Internal(engine) => {
-                let limits = match (req.move_time, req.clocks) {
-                    (Some(t), _) => SearchLimits {
+                let limits = match (req.fixed, req.move_time, req.clocks) {
+                    (Some((depth, nodes)), _, _) => SearchLimits {
+                        depth,
+                        nodes,
+                        ..Default::default()
+                    },
+                    (None, Some(t), _) => SearchLimits {
                         move_time: Some(t * 2),
                         deadline: Some(Instant::now() + t),
                         ..Default::default()
                     },
-                    (None, Some((red, black, inc))) => {
+                    (None, None, Some((red, black, inc))) => {
                         let left = if req.red_to_move { red } else { black };
                         crate::engine::Clock {
                             time_left: Some(left.as_millis() as u64),
@@ -375,7 +395,7 @@ impl Player {
                         }
                         .limits(Instant::now())
                     }
-                    (None, None) => SearchLimits::depth(4),
+                    (None, None, None) => SearchLimits::depth(4),
                 };
                 Ok(engine.think(pos, &limits, |_| {}).best_move)
             }
@@ -474,7 +494,7 @@ pub fn replay_command(opening: &str, moves: &[String]) -> String {
 }
 
 /// One finished game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// Index of the opening.
     pub opening: usize,
@@ -552,8 +572,51 @@ pub fn play_match(
     a: &PlayerSpec,
     b: &PlayerSpec,
     config: &MatchConfig,
+    on_game: impl FnMut(&GameRecord),
+) -> Result<MatchReport, MatchError> {
+    play_match_range(a, b, config, 0..config.games.div_ceil(2) * 2, on_game)
+}
+
+/// The games a match of `games` games plays: `games` rounded up to colour-swapped pairs.
+pub fn match_games(games: usize) -> usize {
+    games.div_ceil(2) * 2
+}
+
+/// Plays only the games `range` of the match `config` describes (game `g` opens with opening
+/// `g / 2`, A red when `g` is even), each exactly as the whole match plays it: the engines'
+/// noise depends on the seed and the position only, and every game starts with cleared tables.
+/// With [`TimeControl::Fixed`] a match split into ranges played anywhere therefore gives the
+/// whole match's games; `range` is clipped to [`match_games`]`(config.games)`. A fixed budget
+/// for an external engine is an error (it plays on time).
+pub fn play_match_range(
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    config: &MatchConfig,
+    range: std::ops::Range<usize>,
     mut on_game: impl FnMut(&GameRecord),
 ) -> Result<MatchReport, MatchError> {
+    if let TimeControl::Fixed { depth, nodes } = config.time {
+        if depth.is_none() && nodes.is_none() {
+            return Err(MatchError::Budget(
+                "give a depth or a node budget".to_string(),
+            ));
+        }
+        if depth == Some(0) || nodes == Some(0) {
+            return Err(MatchError::Budget(
+                "the depth and the node budget must be at least 1".to_string(),
+            ));
+        }
+        for spec in [a, b] {
+            if let PlayerSpec::External { .. } = spec {
+                return Err(MatchError::BadEngine(
+                    spec.name(),
+                    "a fixed depth or node budget is for qiyi's own engines (external engines \
+                     play on time)"
+                        .to_string(),
+                ));
+            }
+        }
+    }
     let mut pa = Player::new(a, config.seed)?;
     let mut pb = Player::new(b, config.seed ^ 0x9E37)?;
     let mut report = MatchReport::default();
@@ -563,8 +626,8 @@ pub fn play_match(
         config.openings.clone()
     };
     let mut spent = [(Duration::ZERO, 0u32), (Duration::ZERO, 0u32)];
-    let pairs = config.games.div_ceil(2);
-    for g in 0..pairs * 2 {
+    let total = match_games(config.games);
+    for g in range.start.min(total)..range.end.min(total) {
         let opening = (g / 2) % openings.len();
         let a_is_red = g % 2 == 0;
         pa.new_game()?;
@@ -612,7 +675,9 @@ fn play_game(
     let mut moves: Vec<Move> = Vec::new();
     let (mut red_left, mut black_left, inc) = match config.time {
         TimeControl::Clock { base, increment } => (base, base, increment),
-        TimeControl::MoveTime(_) => (Duration::ZERO, Duration::ZERO, Duration::ZERO),
+        TimeControl::MoveTime(_) | TimeControl::Fixed { .. } => {
+            (Duration::ZERO, Duration::ZERO, Duration::ZERO)
+        }
     };
     let end = loop {
         if let Some(outcome) = pos.outcome() {
@@ -626,11 +691,15 @@ fn play_game(
         let req = MoveRequest {
             move_time: match config.time {
                 TimeControl::MoveTime(t) => Some(t),
-                TimeControl::Clock { .. } => None,
+                TimeControl::Clock { .. } | TimeControl::Fixed { .. } => None,
+            },
+            fixed: match config.time {
+                TimeControl::Fixed { depth, nodes } => Some((depth, nodes)),
+                TimeControl::MoveTime(_) | TimeControl::Clock { .. } => None,
             },
             clocks: match config.time {
                 TimeControl::Clock { .. } => Some((red_left, black_left, inc)),
-                TimeControl::MoveTime(_) => None,
+                TimeControl::MoveTime(_) | TimeControl::Fixed { .. } => None,
             },
             red_to_move: red,
         };
@@ -824,5 +893,88 @@ mod tests {
         assert_eq!(r.wdl.games(), 2);
         assert!(r.games.iter().all(|g| g.moves.len() <= 40));
         assert!(r.games[0].a_is_red && !r.games[1].a_is_red);
+    }
+
+    #[test]
+    fn ranges_of_a_fixed_budget_match_are_the_whole_match_s_games() {
+        let a = PlayerSpec::parse("qiyi:level=3").expect("spec");
+        let b = PlayerSpec::parse("qiyi:level=8").expect("spec");
+        let config = MatchConfig {
+            games: 5, // rounded up to 6: three pairs
+            time: TimeControl::Fixed {
+                depth: Some(2),
+                nodes: None,
+            },
+            openings: parse_openings(OPENINGS).expect("openings")[..2].to_vec(),
+            max_plies: 60,
+            seed: 9,
+        };
+        let whole = play_match(&a, &b, &config, |_| {}).expect("match");
+        assert_eq!(whole.games.len(), 6);
+        assert_eq!(match_games(5), 6);
+        // The third pair replays the first opening (two openings).
+        assert_eq!(
+            whole.games.iter().map(|g| g.opening).collect::<Vec<_>>(),
+            [0, 0, 1, 1, 0, 0]
+        );
+        // The pairs played separately, last first, each by new players: the same games.
+        let mut pieces = Vec::new();
+        for start in [4, 2, 0] {
+            let r = play_match_range(&a, &b, &config, start..start + 2, |_| {}).expect("range");
+            assert_eq!(r.games.len(), 2);
+            pieces.push((start, r.games));
+        }
+        pieces.sort_by_key(|(start, _)| *start);
+        let joined: Vec<GameRecord> = pieces.into_iter().flat_map(|(_, g)| g).collect();
+        assert_eq!(joined, whole.games);
+        // A single game inside a pair, and a range past the end (clipped).
+        let one = play_match_range(&a, &b, &config, 3..4, |_| {}).expect("range");
+        assert_eq!(one.games, whole.games[3..4]);
+        let past = play_match_range(&a, &b, &config, 5..9, |_| {}).expect("range");
+        assert_eq!(past.games, whole.games[5..6]);
+        // Different seeds give the weak level other noise: the games are not all alike.
+        let other = MatchConfig {
+            seed: 10,
+            ..config.clone()
+        };
+        let again = play_match(&a, &b, &other, |_| {}).expect("match");
+        assert_ne!(again.games, whole.games);
+    }
+
+    #[test]
+    fn a_fixed_budget_is_refused_for_external_engines_and_when_empty() {
+        let ours = PlayerSpec::parse("qiyi").expect("spec");
+        let theirs = PlayerSpec::parse("ucci:/nonexistent/eleeye").expect("spec");
+        let mut config = MatchConfig {
+            games: 2,
+            time: TimeControl::Fixed {
+                depth: Some(2),
+                nodes: None,
+            },
+            openings: Vec::new(),
+            max_plies: 20,
+            seed: 1,
+        };
+        let err = play_match(&ours, &theirs, &config, |_| {}).expect_err("external");
+        assert!(
+            matches!(&err, MatchError::BadEngine(_, why) if why.contains("play on time")),
+            "{err}"
+        );
+        config.time = TimeControl::Fixed {
+            depth: None,
+            nodes: None,
+        };
+        assert!(matches!(
+            play_match(&ours, &ours, &config, |_| {}),
+            Err(MatchError::Budget(_))
+        ));
+        config.time = TimeControl::Fixed {
+            depth: Some(0),
+            nodes: None,
+        };
+        assert!(matches!(
+            play_match(&ours, &ours, &config, |_| {}),
+            Err(MatchError::Budget(_))
+        ));
     }
 }

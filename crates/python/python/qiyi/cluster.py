@@ -319,14 +319,14 @@ def _selfplay_driver(game, games, out_dir, seed, *, shard, workers, address, dep
 
 # Matches on Ray (issue 49, item 3): the games whose `qiyi match GAME` can play a range of its
 # games at a fixed budget in the extension, and that function's name.
-_MATCHES = {"checkers": "checkers_match_games"}
+_MATCHES = {"checkers": "checkers_match_games", "xiangqi": "xiangqi_match_games"}
 
 
 def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
     """Checks a match's options in the caller, before any worker starts; returns the extension's
     function that plays a range of the match's games."""
     if game not in _MATCHES:
-        if game in _qiyi.registered_names() or game == "xiangqi":
+        if game in _qiyi.registered_names():
             raise _qiyi.RuleError(
                 f"matches on Ray are for {', '.join(_MATCHES)} so far, not {game!r}")
         raise _qiyi.UnknownGameError(
@@ -352,9 +352,12 @@ def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
     return _MATCHES[game]
 
 
-def _pair_jobs(games):
-    """The match's ballot pairs as (first game, games) ranges: the last one is a single game
-    when ``games`` is odd, as in ``qiyi match``."""
+def _pair_jobs(games, game="checkers"):
+    """The match's ballot (or opening) pairs as (first game, games) ranges: in checkers the last
+    one is a single game when ``games`` is odd, as in ``qiyi match checkers``; a Xiangqi match is
+    whole colour-swapped pairs (``games`` rounded up), as in ``qiyi match xiangqi``."""
+    if game == "xiangqi":
+        games += games % 2
     return [(k, min(2, games - k)) for k in range(0, games, 2)]
 
 
@@ -379,21 +382,25 @@ def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, 
           address=None, no_book=False):
     """Plays a match between two of our engines, one Ray task per ballot pair (both colours).
 
-    ``engine_a`` and ``engine_b`` are ``qiyi match checkers --engine`` specs of qiyi's own
-    engines (``"qiyi"``, ``"qiyi:level=6"``, ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...);
-    every move is searched to ``depth`` and/or within ``nodes`` nodes, never on time, so game
-    ``g`` is the one ``qiyi --seed SEED --threads 1 match checkers --engine A --engine B --games
-    N --depth D`` plays, whatever the number of workers. Returns the CLI's figures for A
-    (``wins``, ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the
-    ``pentanomial`` pair counts, every game in match order (``games_played``: ``index``,
-    ``ballot``, ``a_black``, ``score``, ``reason``, ``moves``), ``seconds`` and ``workers``.
-    Protocol engines (Hub, checkers-engine, UCI, UCCI) are not played on Ray yet.
+    ``game`` is ``"checkers"`` or ``"xiangqi"``. ``engine_a`` and ``engine_b`` are ``qiyi match
+    GAME --engine`` specs of qiyi's own engines (checkers: ``"qiyi"``, ``"qiyi:level=6"``,
+    ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...; Xiangqi: ``"qiyi"``, ``"qiyi:level=3"``,
+    ``"qiyi:seed"``, ``"qiyi:eval=hand"``); every move is searched to ``depth`` and/or within
+    ``nodes`` nodes, never on time, so game ``g`` is the one ``qiyi --seed SEED --threads 1
+    match GAME --engine A --engine B --games N --depth D`` plays, whatever the number of
+    workers (a Xiangqi match is whole colour-swapped pairs over the shipped openings, 300-ply
+    cap: ``games`` is rounded up, as the CLI does). Returns the CLI's figures for A (``wins``,
+    ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the ``pentanomial`` pair
+    counts, every game in match order (``games_played``: ``index``, ``score``, ``reason``,
+    ``moves``, and ``ballot``, ``a_black`` in checkers, ``opening``, ``opening_fen``, ``a_red``
+    in Xiangqi), ``seconds`` and ``workers``. Protocol engines (Hub, checkers-engine, UCI,
+    UCCI) play on time and are refused: their games could not be reproduced task by task.
     """
     name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
     ray = _ray(address, workers)
     play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
     t0 = time.perf_counter()
-    parts = _run_bounded(ray, play, _pair_jobs(games), workers)
+    parts = _run_bounded(ray, play, _pair_jobs(games, game), workers)
     records = [r for part in parts for r in part]
     wins, draws, losses = _tally(records)
     penta = [0] * 5
@@ -427,7 +434,7 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
     _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)  # checks elo0 < elo1, alpha, beta
     ray = _ray(address, workers)
     play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
-    jobs = _pair_jobs(games)
+    jobs = _pair_jobs(games, game)
     limit = workers if workers else max(1, int(ray.cluster_resources().get("CPU", 1)))
     t0 = time.perf_counter()
     pending, finished, records = {}, {}, []
@@ -471,7 +478,7 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
 _LOOP = "loop.json"
 
 
-def _qiyi_bin(qiyi_bin):
+def _qiyi_bin(qiyi_bin, purpose="training", command="qiyi train checkers"):
     """The ``qiyi`` command-line binary: ``qiyi_bin``, else ``$QIYI_BIN``, else ``qiyi`` on the
     PATH; a clear FileNotFoundError when none is found."""
     import shutil
@@ -479,7 +486,7 @@ def _qiyi_bin(qiyi_bin):
     found = qiyi_bin or os.environ.get("QIYI_BIN") or shutil.which("qiyi")
     if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise FileNotFoundError(
-            "training needs the qiyi command-line binary (`qiyi train checkers`): pass "
+            f"{purpose} needs the qiyi command-line binary (`{command}`): pass "
             f"qiyi_bin=, set QIYI_BIN or put qiyi on the PATH (looked for {found or 'qiyi'!r})")
     return os.path.abspath(found)
 
@@ -610,3 +617,165 @@ def train_loop(out_dir, *, games, seed=1, depth=4, shard=10, random_plies=6, eva
         f"{st['seconds']:.1f} s")
     return {"seed": seed, "selfplay": sp, "train": tr, "sprt": st, "net": net,
             "skipped": skipped, "verdict": st["verdict"]}
+
+
+# The checkers opening book on Ray (issue 49, item 5).
+_BOOK_MANIFEST = "book.json"
+
+
+def _book_part_name(k, parts):
+    return f"part-{k:04d}-of-{parts:04d}.tsv"
+
+
+def _book_lines(path):
+    """A part file's header and its book lines (``FEN<TAB>move<TAB>score<TAB>depth``)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    lines = text.splitlines(keepends=True)
+    if not lines or not lines[0].startswith("#"):
+        raise _qiyi.RuleError(f"{path} is not a book part written by `qiyi book checkers`")
+    body = lines[1:]
+    for line in body:
+        if not line.endswith("\n") or len(line.rstrip("\n").split("\t")) != 4:
+            raise _qiyi.RuleError(f"{path} holds a line that is not a book line: {line!r}")
+    return lines[0], body
+
+
+def book(game, out_path, *, depth=None, nodes=None, movetime=None, parts=16, workers=None,
+         address=None, qiyi_bin=None):
+    """Builds the opening book of ``qiyi book checkers`` with one Ray task per part.
+
+    Task ``K`` runs ``qiyi --threads 1 book checkers --depth D (or --nodes N) --part K/PARTS``
+    (the CLI binary: ``qiyi_bin``, ``$QIYI_BIN`` or ``qiyi`` on the PATH, at the same path on
+    every machine) into ``OUT_PATH.parts/part-KKKK-of-PPPP.tsv``; the parts are then
+    interleaved back into the one-machine order (part ``K`` holds positions ``K-1``,
+    ``K-1+PARTS``, ... of the book's list) and written to ``out_path``, which is byte for byte
+    the file ``qiyi --threads 1 book checkers --depth D --out OUT_PATH`` writes on one machine.
+    The budget must be fixed (``depth`` or ``nodes``): a ``movetime`` book depends on the
+    machine and its load, and is refused.
+
+    Resumable: a finished part (its ``.tsv`` renamed from ``.tsv.partial`` when its task ended)
+    is not run again, a part interrupted half-way is resumed by the CLI from the positions its
+    ``.partial`` file holds, and the join is rewritten from the parts. ``OUT_PATH.parts/book.json``
+    records the game, budget and number of parts; a parts folder of another build, or an
+    ``out_path`` that exists but was not written by this build, is refused before any task
+    starts. Returns ``out``, ``positions``, ``parts``, ``parts_run`` and ``parts_skipped`` (the
+    part numbers), ``searched`` (positions searched in this call), ``budget``, ``seconds`` and
+    ``workers``.
+    """
+    if game != "checkers":
+        if game in _qiyi.registered_names() or game == "xiangqi":
+            raise _qiyi.RuleError(f"only the checkers opening book is built on Ray, not {game!r}")
+        raise _qiyi.UnknownGameError(f"unknown game {game!r}; the book is built for checkers")
+    if movetime is not None:
+        raise _qiyi.RuleError(
+            "a book on Ray needs a fixed budget (depth= or nodes=): a movetime book depends on "
+            "the machine and its load, so its parts would not be one machine's book")
+    if depth is None and nodes is None:
+        raise _qiyi.RuleError("give the book's budget: depth= or nodes=")
+    if depth is not None and nodes is not None:
+        raise _qiyi.RuleError("give depth= or nodes=, not both (as `qiyi book checkers`)")
+    for key, value, top in (("depth", depth, 64), ("nodes", nodes, 100_000_000_000),
+                            ("parts", parts, 100_000)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or not 1 <= value <= top):
+            raise _qiyi.RuleError(f"{key} must be a whole number from 1 to {top}, not {value!r}")
+    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)
+                                or workers < 1):
+        raise _qiyi.RuleError(f"workers must be a whole number >= 1, not {workers!r}")
+    binary = _qiyi_bin(qiyi_bin, "building the book", "qiyi book checkers")
+    _require_ray()
+    budget = ["--depth", str(depth)] if depth is not None else ["--nodes", str(nodes)]
+    out_path = os.path.abspath(os.fspath(out_path))
+    folder = out_path + ".parts"
+    manifest = os.path.join(folder, _BOOK_MANIFEST)
+    options = {"game": game, "budget": " ".join(budget), "parts": parts}
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            theirs = json.load(f)
+        if theirs != options:
+            raise _qiyi.RuleError(
+                f"{folder} holds the parts of another build ({theirs}), not {options}: pass "
+                "the same options to resume it, or another out_path")
+    else:
+        if os.path.exists(out_path):
+            raise _qiyi.RuleError(
+                f"{out_path} exists and was not written by this build (no {manifest}): choose "
+                "another out_path (`qiyi book checkers --out` resumes a book on one machine)")
+        if os.path.isdir(folder) and os.listdir(folder):
+            raise _qiyi.RuleError(f"{folder} holds files but no {_BOOK_MANIFEST}: remove it")
+    header = None
+    for k in range(1, parts + 1):
+        for name in (_book_part_name(k, parts), _book_part_name(k, parts) + ".partial"):
+            path = os.path.join(folder, name)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as f:
+                    first = f.readline()
+                if not first:
+                    continue  # created, not yet written: the CLI starts it afresh
+                if header is None:
+                    header = first
+                if first != header or f"(qiyi book checkers {options['budget']})" not in first:
+                    raise _qiyi.RuleError(f"{path} was built with another budget: {first!r}")
+    os.makedirs(folder, exist_ok=True)
+    if not os.path.exists(manifest):
+        _write_json(manifest, options)
+
+    todo = [k for k in range(1, parts + 1)
+            if not os.path.exists(os.path.join(folder, _book_part_name(k, parts)))]
+    ray = _ray(address, workers)
+
+    @ray.remote
+    def run_part(k):
+        import subprocess
+
+        final = os.path.join(folder, _book_part_name(k, parts))
+        partial = final + ".partial"
+        args = [binary, "--threads", "1", "--json", "book", "checkers", *budget,
+                "--part", f"{k}/{parts}", "--out", partial]
+        out = subprocess.run(args, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed ({out.returncode}): "
+                               f"{out.stderr.strip()}")
+        report = json.loads(out.stdout.strip().splitlines()[-1])
+        os.replace(partial, final)
+        report["part"] = k
+        report["node"] = ray.get_runtime_context().get_node_id()
+        return report
+
+    t0 = time.perf_counter()
+    reports = _run_bounded(ray, run_part, [(k,) for k in todo], workers)
+
+    # Join: part K's i-th line is position K-1 + i*PARTS of the whole book.
+    bodies = []
+    header = None
+    for k in range(1, parts + 1):
+        head, body = _book_lines(os.path.join(folder, _book_part_name(k, parts)))
+        if header is None:
+            header = head
+        elif head != header:
+            raise _qiyi.RuleError(f"part {k} of {folder} was built with another budget")
+        bodies.append(body)
+    total = sum(len(b) for b in bodies)
+    for k, body in enumerate(bodies, start=1):
+        expected = len(range(k - 1, total, parts))
+        if len(body) != expected:
+            raise _qiyi.RuleError(
+                f"part {k} of {folder} holds {len(body)} lines where a book of {total} "
+                f"positions in {parts} parts has {expected}: remove that part and rerun")
+    for report in reports:
+        if report["positions"] != len(bodies[report["part"] - 1]):
+            raise _qiyi.RuleError(
+                f"part {report['part']} holds {len(bodies[report['part'] - 1])} lines for "
+                f"{report['positions']} positions")
+    tmp = out_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(header)
+        for i in range(total):
+            f.write(bodies[i % parts][i // parts])
+    os.replace(tmp, out_path)
+    return {"out": out_path, "positions": total, "parts": parts, "parts_run": todo,
+            "parts_skipped": [k for k in range(1, parts + 1) if k not in todo],
+            "searched": sum(r["searched"] for r in reports),
+            "node_ids": [r["node"] for r in reports], "budget": options["budget"],
+            "seconds": time.perf_counter() - t0, "workers": workers}
