@@ -870,17 +870,41 @@ pub async fn run_search(
         })
     });
     // The search stops itself at its time limit; the outer timeout only guards against a player
-    // that ignores it.
-    let answer = match tokio::time::timeout(search.time + Duration::from_secs(10), job).await {
-        Ok(Ok(result)) => result?,
-        Ok(Err(e)) => return Err(ApiError::Internal(format!("the search failed: {e}"))),
-        Err(_) => {
-            stop_search(&lock(handle));
-            return Err(ApiError::Internal("the search overran its time".into()));
-        }
-    };
+    // that ignores it, or a machine too loaded to run it.
+    let answer = await_search(job, search.time + OVERRUN_GRACE, STOP_GRACE, || {
+        stop_search(&lock(handle))
+    })
+    .await??;
     drop(guard);
     Ok(answer)
+}
+
+/// How long past its time a search may run before it is told to stop.
+const OVERRUN_GRACE: Duration = Duration::from_secs(10);
+/// How long a search told to stop has to answer with its best move so far.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// Waits for a search `job` for `limit`; past it, calls `stop` (the search then answers with
+/// its best move so far) and waits `grace` more. A search that still has not answered means the
+/// machine is too loaded to run it: `503 unavailable`, never a 500 (the soak, under a load
+/// average of 20, once saw `500 the search overran its time` here).
+pub async fn await_search<T>(
+    mut job: tokio::task::JoinHandle<T>,
+    limit: Duration,
+    grace: Duration,
+    stop: impl FnOnce(),
+) -> Result<T, ApiError> {
+    let failed = |e: tokio::task::JoinError| ApiError::Internal(format!("the search failed: {e}"));
+    match tokio::time::timeout(limit, &mut job).await {
+        Ok(done) => return done.map_err(failed),
+        Err(_) => stop(),
+    }
+    match tokio::time::timeout(grace, job).await {
+        Ok(done) => done.map_err(failed),
+        Err(_) => Err(ApiError::Unavailable(
+            "the server is too loaded: the search did not stop in time; try again".into(),
+        )),
+    }
 }
 
 async fn ai_move(

@@ -48,3 +48,55 @@ async fn a_peg_solitaire_ai_move_keeps_to_its_time_budget() {
         .collect();
     assert!(legal.contains(&mv), "{mv} not in {legal:?}");
 }
+
+/// The soak, under a load average of 20, once got `500 the search overran its time` from `POST
+/// /ai`. A search past its time is now told to stop and answers with its best move so far; one
+/// that still does not answer is a 503 (the server is too loaded), never a 500.
+#[tokio::test]
+async fn a_search_past_its_time_is_stopped_and_answers_or_is_a_503() {
+    use qiyi_web::api::await_search;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    // A search that ignores its time but obeys the stop flag: it answers once told.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let job = tokio::task::spawn_blocking(move || {
+        while !flag.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        "best so far"
+    });
+    let answer = await_search(
+        job,
+        Duration::from_millis(50),
+        Duration::from_secs(5),
+        || stop.store(true, Ordering::Relaxed),
+    )
+    .await;
+    assert_eq!(answer.ok(), Some("best so far"));
+
+    // One that ignores the stop too (a machine too loaded to run it): 503, code `unavailable`.
+    let job = tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(600)));
+    let mut stopped = false;
+    let err = await_search(
+        job,
+        Duration::from_millis(50),
+        Duration::from_millis(50),
+        || stopped = true,
+    )
+    .await
+    .expect_err("still running after its grace");
+    assert!(stopped, "the search was told to stop");
+    assert_eq!(err.code(), "unavailable");
+    assert_eq!(err.status(), StatusCode::SERVICE_UNAVAILABLE);
+
+    // A search that ends in time is untouched.
+    let job = tokio::task::spawn_blocking(|| 7);
+    let answer = await_search(job, Duration::from_secs(5), Duration::from_secs(5), || {
+        panic!("stopped a search that ended in time")
+    })
+    .await;
+    assert_eq!(answer.ok(), Some(7));
+}
