@@ -272,14 +272,16 @@ fn deposit(sub: u32, occ: u32) -> u32 {
     deposit_portable(sub, occ)
 }
 
-/// [`deposit`] without BMI2 (also the reference its `pdep` path is tested against).
+/// [`deposit`] without BMI2 (also the reference its `pdep` path is tested against). Bits of
+/// `sub` beyond the number of free squares are dropped, as `pdep` drops them (the loop once ran
+/// past the last free square: an overflow panic in debug builds, a wrong board in release).
 #[inline]
 fn deposit_portable(sub: u32, occ: u32) -> u32 {
     let mut out = 0;
     let mut free = !occ;
     let mut s = sub;
     let mut i = 0;
-    while s != 0 {
+    while s != 0 && free != 0 {
         let lowest = free & free.wrapping_neg();
         if s & (1 << i) != 0 {
             out |= lowest;
@@ -715,6 +717,10 @@ struct Group<'a> {
     db: &'a Egdb,
     materials: &'a [Material],
     values: Vec<Vec<AtomicU8>>,
+    /// Whether the hot loops run their POPCNT/BMI2 builds (only ever true when [`native`]
+    /// detects both; false in a test to compare the two builds).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    native: bool,
 }
 
 impl Group<'_> {
@@ -756,8 +762,9 @@ impl Group<'_> {
             .map(|c| {
                 let (start, end) = (c * CHUNK, (c * CHUNK + CHUNK).min(size));
                 #[cfg(target_arch = "x86_64")]
-                if native() {
-                    // SAFETY: the processor has POPCNT and BMI2 (checked by `native`).
+                if self.native {
+                    // SAFETY: `self.native` is only true when the processor has POPCNT and
+                    // BMI2 (checked by `native` in `solve_group_with`).
                     return unsafe { self.init_chunk_native(t, start, end) };
                 }
                 self.init_chunk(t, start, end)
@@ -835,8 +842,9 @@ impl Group<'_> {
             .par_chunks(FRONTIER_CHUNK)
             .map(|chunk| {
                 #[cfg(target_arch = "x86_64")]
-                if native() {
-                    // SAFETY: the processor has POPCNT and BMI2 (checked by `native`).
+                if self.native {
+                    // SAFETY: `self.native` is only true when the processor has POPCNT and
+                    // BMI2 (checked by `native` in `solve_group_with`).
                     return unsafe { self.retreat_chunk_native(t, pt, chunk) };
                 }
                 self.retreat_chunk(t, pt, chunk)
@@ -960,9 +968,30 @@ fn unmoves(b: &Board, mut f: impl FnMut(Board)) {
 /// nothing changes. Returns the values (`WIN`/`LOSS`/`UNKNOWN` = draw/`UNUSED`) and the number
 /// of retrograde iterations.
 fn solve_group(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
+    solve_group_with(db, group, true)
+}
+
+/// [`solve_group`] on the portable build of the hot loops (the reference the POPCNT/BMI2 build
+/// is tested against).
+#[cfg(test)]
+fn solve_group_portable(db: &Egdb, group: &[Material]) -> (Vec<Vec<AtomicU8>>, u32) {
+    solve_group_with(db, group, false)
+}
+
+/// [`solve_group`] with the hot loops' POPCNT/BMI2 build (`fast`, used only where [`native`]
+/// says the processor has both) or the portable one.
+fn solve_group_with(db: &Egdb, group: &[Material], fast: bool) -> (Vec<Vec<AtomicU8>>, u32) {
+    #[cfg(target_arch = "x86_64")]
+    let fast = fast && native();
+    #[cfg(not(target_arch = "x86_64"))]
+    let fast = {
+        let _ = fast;
+        false
+    };
     let g = Group {
         db,
         materials: group,
+        native: fast,
         values: group
             .iter()
             .map(|m| (0..m.size()).map(|_| AtomicU8::new(0)).collect())
@@ -1114,6 +1143,93 @@ mod tests {
             assert_eq!(unrank(rank(set), set.count_ones() as usize), set);
             assert_eq!(unrank_slow(rank(set), set.count_ones() as usize), set);
         }
+    }
+
+    /// `pext`/`pdep` themselves (not through the dispatch) against the portable loops on any
+    /// occupancy, the empty and full boards and the top square included: `deposit` of any
+    /// pattern, more bits than free squares too; `compress` of any set of free squares (its
+    /// callers' precondition: `set & occ == 0`).
+    #[test]
+    fn bmi2_pext_pdep_equal_portable_on_any_bits() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                eprintln!("no BMI2 on this processor: only the portable path exists");
+                return;
+            }
+            let cases = if cfg!(miri) { 300 } else { 200_000 };
+            let mut rng = qiyi_core::rng::Rng::new(465);
+            let edge = [
+                0,
+                u32::MAX,
+                1,
+                1 << 31,
+                u32::MAX >> 1,
+                u32::MAX << 1,
+                0x5555_5555,
+            ];
+            for i in 0..cases {
+                let mut any = || match rng.below(4) {
+                    0 => edge[rng.below(edge.len())],
+                    _ => rng.next_u64() as u32,
+                };
+                let (occ, x, sub) = (any(), any(), any());
+                let set = x & !occ;
+                // SAFETY: the processor supports BMI2 (checked above).
+                let (c, d) = unsafe { (bmi2::pext(set, !occ), bmi2::pdep(sub, !occ)) };
+                assert_eq!(
+                    c,
+                    compress_portable(set, occ),
+                    "{i}: compress {set:#x} {occ:#x}"
+                );
+                assert_eq!(
+                    d,
+                    deposit_portable(sub, occ),
+                    "{i}: deposit {sub:#x} {occ:#x}"
+                );
+                assert_eq!(deposit_portable(c, occ), set);
+            }
+        }
+    }
+
+    /// Regression: more bits to deposit than free squares (found by the test above).
+    #[test]
+    fn deposit_drops_bits_beyond_the_free_squares() {
+        assert_eq!(deposit_portable(0b11, !1), 1);
+        assert_eq!(deposit_portable(u32::MAX, u32::MAX), 0);
+        assert_eq!(deposit_portable(u32::MAX, 0xFFFF_0000), 0xFFFF);
+        assert_eq!(deposit_portable(1 << 31, 0), 1 << 31);
+    }
+
+    /// The solver's hot loops compiled for POPCNT and BMI2 give the same tables, bit for bit, as
+    /// their portable build (both run here; the database of the native build is the one checked
+    /// against an exhaustive solver in tests/engine_egdb.rs).
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "over 8 minutes under Miri even for 2 pieces (docs/reliability.md, item 5)"
+    )]
+    fn native_and_portable_solver_builds_agree() {
+        #[cfg(target_arch = "x86_64")]
+        if !native() {
+            eprintln!("no POPCNT+BMI2 on this processor: only the portable build runs");
+            return;
+        }
+        let pieces = 3;
+        let a = Egdb::build_by(pieces, None, |_| {}, solve_group).expect("native");
+        let b = Egdb::build_by(pieces, None, |_| {}, solve_group_portable).expect("portable");
+        let mut compared = 0;
+        for m in Material::all_up_to(pieces) {
+            let (ta, tb) = (&a.tables[m.slot()], &b.tables[m.slot()]);
+            assert!(ta.is_some(), "{m:?}");
+            assert_eq!(
+                ta.as_ref().map(|t| &t.bits),
+                tb.as_ref().map(|t| &t.bits),
+                "{m:?}"
+            );
+            compared += 1;
+        }
+        assert!(compared >= 4, "{compared} tables");
     }
 
     #[test]

@@ -531,3 +531,216 @@ mod simd {
         y
     }
 }
+
+/// The AVX2 kernels against the portable path on networks and accumulators of any values (what a
+/// damaged or hostile `.qnet` file can hold, and what wrapping accumulators reach), not only the
+/// trainer's ranges: `crates/core/tests/learn.rs` covers trained-looking networks. Small enough
+/// to run under Miri (`cfg(miri)` takes fewer cases): docs/reliability.md, item 5.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::features::MAX_CHANGES;
+    use crate::learn::net::{MAX_HIDDEN, MAX_L2};
+    use crate::rng::Rng;
+
+    /// Cases per test: Miri interprets every lane, about a thousand times slower.
+    const CASES: usize = if cfg!(miri) { 6 } else { 400 };
+
+    /// An `i32` with the extremes and the activation's clipping edges drawn often.
+    fn any_i32(rng: &mut Rng) -> i32 {
+        match rng.below(8) {
+            0 => i32::MIN,
+            1 => i32::MAX,
+            2 => [0, 1, -1, 31, 32, 63, 64][rng.below(7)],
+            3 => rng.below(200) as i32 - 100,
+            _ => rng.next_u64() as i32,
+        }
+    }
+
+    /// An `i16`: the extremes, the clip edges 0 and 127 and their neighbours, or anything.
+    fn any_i16(rng: &mut Rng) -> i16 {
+        match rng.below(6) {
+            0 => i16::MIN,
+            1 => i16::MAX,
+            2 => [-1, 0, 1, 126, 127, 128, 255, 256][rng.below(8)],
+            3 => rng.below(160) as i16 - 16,
+            _ => rng.next_u64() as i16,
+        }
+    }
+
+    /// An `i8`, `-128` (which a file may hold though the trainer never writes it) included.
+    fn any_i8(rng: &mut Rng) -> i8 {
+        match rng.below(5) {
+            0 => i8::MIN,
+            1 => i8::MAX,
+            _ => rng.next_u64() as i8,
+        }
+    }
+
+    /// A shape: hidden a multiple of 16 (whole 32-entry registers or a 16-entry tail), the
+    /// second layer with and without rows left over after the groups of four.
+    fn any_arch(rng: &mut Rng) -> Arch {
+        let max_h = if cfg!(miri) { 64 } else { MAX_HIDDEN };
+        let max_l2 = if cfg!(miri) { 9 } else { MAX_L2 };
+        let hidden = match rng.below(4) {
+            0 => 16,
+            1 => max_h,
+            _ => 16 * (1 + rng.below(max_h / 16)),
+        };
+        let l2 = match rng.below(4) {
+            0 => 1,
+            1 => max_l2,
+            _ => 1 + rng.below(max_l2),
+        };
+        let arch = Arch {
+            inputs: 1 + rng.below(40),
+            hidden,
+            l2,
+        };
+        arch.validate().expect("a valid shape");
+        arch
+    }
+
+    /// A network of any weights, built as [`QuantNet::from_bytes`] would accept it.
+    fn any_net(rng: &mut Rng) -> QuantNet {
+        let arch = any_arch(rng);
+        let (h, l2) = (arch.hidden, arch.l2);
+        let mut net = QuantNet {
+            arch,
+            scale: any_i32(rng),
+            w1: (0..arch.inputs * h).map(|_| any_i16(rng)).collect(),
+            b1: (0..h).map(|_| any_i16(rng)).collect(),
+            w2: (0..l2 * 2 * h).map(|_| any_i8(rng)).collect(),
+            b2: (0..l2).map(|_| any_i32(rng)).collect(),
+            w3: (0..l2).map(|_| any_i32(rng)).collect(),
+            b3: any_i32(rng),
+            simd: false,
+        };
+        // Sometimes every W2 weight at one extreme: the largest sums the 16-bit pair sums of
+        // `maddubs` can reach (127 * -128 * 2).
+        match rng.below(6) {
+            0 => net.w2.fill(i8::MIN),
+            1 => net.w2.fill(i8::MAX),
+            _ => {}
+        }
+        // The file round trip keeps every value (the reader is what a hostile file goes through).
+        let back = QuantNet::from_bytes(&net.to_bytes()).expect("the writer's bytes read back");
+        assert_eq!((&back.w1, &back.w2, &back.b2), (&net.w1, &net.w2, &net.b2));
+        net
+    }
+
+    /// An accumulator: all at one extreme, around the clip edges, or anything.
+    fn any_acc(rng: &mut Rng, h: usize) -> Vec<i16> {
+        match rng.below(5) {
+            0 => vec![i16::MAX; h],
+            1 => vec![i16::MIN; h],
+            2 => (0..h).map(|_| rng.below(132) as i16 - 2).collect(),
+            _ => (0..h).map(|_| any_i16(rng)).collect(),
+        }
+    }
+
+    #[test]
+    fn avx2_output_equals_portable_on_any_values() {
+        if !avx2() {
+            eprintln!(
+                "no AVX2 on this processor: only the portable path exists, nothing to compare"
+            );
+            return;
+        }
+        let mut rng = Rng::new(465);
+        for case in 0..CASES {
+            let mut net = any_net(&mut rng);
+            let h = net.arch.hidden;
+            let (stm, other) = (any_acc(&mut rng, h), any_acc(&mut rng, h));
+            let portable = net.output_scalar(&stm, &other);
+            // SAFETY: AVX2 is present (checked above); both accumulators hold `hidden` entries
+            // and W2 `2 * hidden` per row, as `any_arch` validated.
+            let fast = unsafe { simd::output(&net, &stm, &other) };
+            assert_eq!(fast, portable, "case {case}: {:?}", net.arch);
+            // The public entry point, both ways (the scaling after the kernels is shared).
+            net.set_simd(false);
+            let slow = net.evaluate(&stm, &other);
+            net.set_simd(true);
+            assert!(net.simd());
+            assert_eq!(net.evaluate(&stm, &other), slow, "case {case}");
+        }
+    }
+
+    #[test]
+    fn avx2_update_into_equals_portable_on_any_values() {
+        if !avx2() {
+            eprintln!(
+                "no AVX2 on this processor: only the portable path exists, nothing to compare"
+            );
+            return;
+        }
+        let mut rng = Rng::new(466);
+        for case in 0..CASES {
+            let mut net = any_net(&mut rng);
+            let (h, n) = (net.arch.hidden, net.arch.inputs);
+            let src = [any_acc(&mut rng, h), any_acc(&mut rng, h)];
+            let mut delta = Delta::default();
+            // Up to the most changes a move may have; the first and last rows of W1 often.
+            for _ in 0..rng.below(MAX_CHANGES + 1) {
+                let mut row = || match rng.below(4) {
+                    0 => 0,
+                    1 => (n - 1) as u16,
+                    _ => rng.below(n) as u16,
+                };
+                let input = [row(), row()];
+                delta.push(input, rng.below(2) == 0);
+            }
+            let mut want = [vec![0i16; h], vec![0i16; h]];
+            let mut got = [vec![1i16; h], vec![1i16; h]];
+            net.set_simd(false);
+            let [w0, w1] = &mut want;
+            net.update_into([&src[0], &src[1]], [w0, w1], &delta);
+            let [g0, g1] = &mut got;
+            // SAFETY: AVX2 is present (checked above); the kernel checks the slices' lengths and
+            // that every changed row lies inside W1.
+            unsafe { simd::update_into(&net.w1, h, [&src[0], &src[1]], [g0, g1], &delta) };
+            let first = (0..2 * h).find(|&i| got[i / h][i % h] != want[i / h][i % h]);
+            assert_eq!(
+                first, None,
+                "case {case}: {:?} {:?}: first difference (perspective * hidden + entry)",
+                net.arch, delta
+            );
+            // And through the public entry point.
+            net.set_simd(true);
+            let mut again = [vec![2i16; h], vec![2i16; h]];
+            let [a0, a1] = &mut again;
+            net.update_into([&src[0], &src[1]], [a0, a1], &delta);
+            assert!(again == want, "case {case}: the public entry point differs");
+        }
+    }
+
+    /// The kernel's bounds checks are what make its pointer reads sound: a changed row past the
+    /// end of W1, or a short accumulator, stops it with a panic before any load.
+    #[test]
+    fn avx2_update_into_refuses_a_row_outside_w1_and_short_slices() {
+        if !avx2() {
+            eprintln!("no AVX2 on this processor: the kernel cannot be called");
+            return;
+        }
+        let mut rng = Rng::new(467);
+        let net = any_net(&mut rng);
+        let (h, n) = (net.arch.hidden, net.arch.inputs);
+        let src = [vec![0i16; h], vec![0i16; h]];
+        let run = |delta: Delta, short: bool| {
+            let mut dst = [vec![0i16; h], vec![0i16; if short { h - 1 } else { h }]];
+            let [d0, d1] = &mut dst;
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // SAFETY: AVX2 is present; the kernel's own checks are what is under test.
+                unsafe { simd::update_into(&net.w1, h, [&src[0], &src[1]], [d0, d1], &delta) }
+            }))
+            .is_err()
+        };
+        let mut outside = Delta::default();
+        outside.push([0, n as u16], true);
+        assert!(run(outside, false), "row {n} of {n} was read");
+        let mut inside = Delta::default();
+        inside.push([0, (n - 1) as u16], true);
+        assert!(!run(inside, false), "the last row is inside W1");
+        assert!(run(inside, true), "a short accumulator was written");
+    }
+}
