@@ -11,6 +11,22 @@ use qiyi_core::search::SearchLimits;
 use qiyi_core::stats::{Pentanomial, Sprt, SprtStatus};
 use std::time::Duration;
 
+/// A match on Ray needs a fixed budget (a time budget cannot be replayed task by task): `depth`
+/// 1-100 and/or `nodes` at least 1, one of them given.
+fn check_fixed_budget(depth: Option<u32>, nodes: Option<u64>) -> Result<(), QiyiError> {
+    if depth.is_none() && nodes.is_none() {
+        return Err(QiyiError::Rule(
+            "give a fixed budget: depth >= 1 or nodes >= 1".into(),
+        ));
+    }
+    if depth == Some(0) || depth.is_some_and(|d| d > 100) || nodes == Some(0) {
+        return Err(QiyiError::Rule(
+            "depth must be 1-100 and nodes at least 1 when given".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Plays games `start..start + count` of a checkers match between the engines `engine_a` and
 /// `engine_b` (`qiyi match checkers --engine` specs of our engines, e.g. `qiyi:level=10` or
 /// `qiyi:seed:4`) with every move searched to `depth` and/or within `nodes` nodes, exactly as
@@ -31,14 +47,7 @@ pub fn checkers_match_games<'py>(
     nodes: Option<u64>,
     no_book: bool,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    if depth.is_none() && nodes.is_none() {
-        return Err(QiyiError::Rule("give a fixed budget: depth >= 1 or nodes >= 1".into()).into());
-    }
-    if depth == Some(0) || depth.is_some_and(|d| d > 100) || nodes == Some(0) {
-        return Err(
-            QiyiError::Rule("depth must be 1-100 and nodes at least 1 when given".into()).into(),
-        );
-    }
+    check_fixed_budget(depth, nodes)?;
     let rule = |e: qiyi_checkers::engine::matches::MatchError| QiyiError::Rule(e.to_string());
     let limits = SearchLimits {
         depth,
@@ -122,14 +131,7 @@ pub fn xiangqi_match_games<'py>(
         describe_end, parse_openings, play_match_range, MatchConfig, PlayerSpec, TimeControl,
         OPENINGS,
     };
-    if depth.is_none() && nodes.is_none() {
-        return Err(QiyiError::Rule("give a fixed budget: depth >= 1 or nodes >= 1".into()).into());
-    }
-    if depth == Some(0) || depth.is_some_and(|d| d > 100) || nodes == Some(0) {
-        return Err(
-            QiyiError::Rule("depth must be 1-100 and nodes at least 1 when given".into()).into(),
-        );
-    }
+    check_fixed_budget(depth, nodes)?;
     if no_book {
         return Err(QiyiError::Rule(
             "no_book is for checkers: Xiangqi's engines play without an opening book".into(),
