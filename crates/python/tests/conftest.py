@@ -37,3 +37,13 @@ def game_name(request):
 @pytest.fixture
 def game(game_name):
     return qiyi.load_game(game_name)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray with 2 CPUs for one test module, shut down after it (the cluster tests use it
+    through `pytestmark = pytest.mark.usefixtures("local_ray")`)."""
+    ray = pytest.importorskip("ray", reason="ray is not installed")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()

@@ -18,11 +18,8 @@ from qiyi import _qiyi  # noqa: E402
 SAME = ("win_rate", "mean_turns", "captures_per_game", "games", "seed", "rules", "seats")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+# A local Ray with 2 CPUs for the module (conftest.py).
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def cli(args):

@@ -13,11 +13,8 @@ import qiyi  # noqa: E402
 import qiyi.cluster  # noqa: E402
 
 
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+# A local Ray with 2 CPUs for the module (conftest.py).
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 @pytest.fixture

@@ -18,11 +18,8 @@ SMALL = dict(games=4, seed=5, depth=2, shard=2, epochs=1, hidden=16, l2=8, sprt_
              sprt_depth=2, elo0=0, elo1=50, workers=2)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+# A local Ray with 2 CPUs for the module (conftest.py).
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 @pytest.fixture

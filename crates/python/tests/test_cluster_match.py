@@ -16,11 +16,8 @@ from qiyi import _qiyi  # noqa: E402
 STRONG, WEAK = "qiyi", "qiyi:seed:2"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+# A local Ray with 2 CPUs for the module (conftest.py).
+pytestmark = pytest.mark.usefixtures("local_ray")
 
 
 def games_of(result):
