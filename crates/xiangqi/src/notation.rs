@@ -269,9 +269,9 @@ impl Position {
         (ranks.len(), idx)
     }
 
-    /// True when `mv` moves a pawn standing in tandem on its file while another file holds
-    /// two or more of the mover's pawns too: then the official notation names the file in place
-    /// of the piece (WXF `7-.6`, Chinese `后七平六`).
+    /// True when `mv` moves a pawn and two or more files each hold two or more of the mover's
+    /// pawns. Called for a piece in tandem on its file: then the official notation names the
+    /// file in place of the piece (WXF `7-.6`, Chinese `后七平六`).
     fn pawn_in_two_tandem_files(&self, mv: Move) -> bool {
         let code = self.board[mv.from as usize];
         if CELL_KIND[code as usize] != K_PAWN {
@@ -289,7 +289,7 @@ impl Position {
                     >= 2
             })
             .count();
-        tandem_files >= 2 && self.tandem(mv).0 >= 2
+        tandem_files >= 2
     }
 
     /// Writes a legal move in WXF notation (`C2=5`, `R+=4`, `H8+7`).
