@@ -8,7 +8,7 @@
 
 mod common;
 use axum::http::StatusCode;
-use common::call;
+use common::{call, play_first_moves};
 use qiyi_web::api::AppState;
 use qiyi_web::db::Db;
 use qiyi_web::store::{Store, StoreConfig};
@@ -63,22 +63,7 @@ async fn good_database(dir: &Path) -> (Vec<u8>, Vec<String>) {
             assert_eq!(status, StatusCode::CREATED, "{v}");
             let id = v["id"].as_str().expect("id").to_string();
             let token = v["hotseat_token"].as_str().expect("token").to_string();
-            let mut state = v["state"].clone();
-            for _ in 0..6 {
-                let Some(mv) = state["legal"][0]["text"].as_str().map(str::to_string) else {
-                    break;
-                };
-                let (status, s) = call(
-                    &app,
-                    "POST",
-                    &format!("/api/games/{id}/moves"),
-                    Some(&token),
-                    &json!({ "move": mv }).to_string(),
-                )
-                .await;
-                assert_eq!(status, StatusCode::OK, "{s}");
-                state = s;
-            }
+            play_first_moves(&app, &id, &token, v["state"].clone(), 6).await;
             ids.push(id);
         }
     }

@@ -5,7 +5,7 @@
 mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::call;
+use common::{call, play_first_moves};
 use http_body_util::BodyExt;
 use qiyi_web::api::AppState;
 use qiyi_web::db::Db;
@@ -51,22 +51,7 @@ async fn games_survive_a_restart_with_dice_and_moves() {
         .await;
         let id = v["id"].as_str().expect("id").to_string();
         let token = v["hotseat_token"].as_str().expect("token").to_string();
-        let mut state = v["state"].clone();
-        for _ in 0..30 {
-            let Some(mv) = state["legal"][0]["text"].as_str().map(str::to_string) else {
-                break;
-            };
-            let (status, s) = call(
-                &app,
-                "POST",
-                &format!("/api/games/{id}/moves"),
-                Some(&token),
-                &json!({ "move": mv }).to_string(),
-            )
-            .await;
-            assert_eq!(status, StatusCode::OK, "{s}");
-            state = s;
-        }
+        let state = play_first_moves(&app, &id, &token, v["state"].clone(), 30).await;
         (id, token, state)
     };
     assert!(before["history"].as_array().expect("history").len() > 30);

@@ -27,3 +27,31 @@ pub async fn call(
         .unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes).to_string() }));
     (status, v)
 }
+
+/// Plays the first legal move of `state` up to `plies` times (fewer when the game ends) with the
+/// seat token `token`; every move must be accepted. Returns the last state.
+#[allow(dead_code)] // not every test file that includes this module plays moves
+pub async fn play_first_moves(
+    app: &axum::Router,
+    id: &str,
+    token: &str,
+    mut state: Value,
+    plies: usize,
+) -> Value {
+    for _ in 0..plies {
+        let Some(mv) = state["legal"][0]["text"].as_str().map(str::to_string) else {
+            break;
+        };
+        let (status, s) = call(
+            app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            &json!({ "move": mv }).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+        state = s;
+    }
+    state
+}
