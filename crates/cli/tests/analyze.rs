@@ -1,20 +1,8 @@
 //! `qiyi analyze`: multi-PV for Xiangqi and checkers, and bad input ending with
 //! `qiyi: error: ...` (or clap's usage error) and exit code 2, never a panic.
 
-use std::process::Command;
-
-/// Runs `qiyi ARGS`; returns (exit code, stdout, stderr).
-fn qiyi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .output()
-        .expect("the qiyi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::qiyi;
 
 /// The JSON object on the last line of stdout.
 fn last_json(out: &str) -> serde_json::Value {

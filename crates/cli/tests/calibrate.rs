@@ -1,19 +1,8 @@
 //! `qiyi calibrate`: a slope fitted on a small seeded self-play run, its held-out table, and bad
 //! input as clear errors.
 
-use std::process::Command;
-
-fn qiyi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .output()
-        .expect("the qiyi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::qiyi;
 
 #[test]
 fn a_self_play_run_calibrates_and_bad_input_is_refused() {

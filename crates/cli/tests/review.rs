@@ -1,20 +1,8 @@
 //! `qiyi review`: a peg-solitaire record reviewed (table and JSON), and bad input ending with
 //! `qiyi: error: ...` and exit code 2, never a panic.
 
-use std::process::Command;
-
-/// Runs `qiyi ARGS`; returns (exit code, stdout, stderr).
-fn qiyi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .output()
-        .expect("the qiyi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::qiyi;
 
 /// Writes `text` to a file of its own in the temp dir and returns its path.
 fn record(name: &str, text: &str) -> String {

@@ -3,19 +3,8 @@
 //! with nothing written.
 
 use std::path::Path;
-use std::process::Command;
-
-fn qiyi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .output()
-        .expect("the qiyi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::qiyi;
 
 fn tmp(name: &str) -> String {
     let d = std::env::temp_dir().join(format!("qiyi-selfplay-test-{name}-{}", std::process::id()));

@@ -4,19 +4,8 @@
 //! naming the folder or the file, no network written).
 
 use std::path::Path;
-use std::process::Command;
-
-fn qiyi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .output()
-        .expect("the qiyi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::qiyi;
 
 /// A fresh temporary folder for this test process.
 fn tmp(name: &str) -> String {
