@@ -167,10 +167,12 @@ pub struct MatchArgs {
     movetime: u64,
     /// Our engines search every move to this depth instead of for `--movetime` (with `--nodes`,
     /// whichever comes first): a game then depends on its ballot, the seed and the budgets only,
-    /// so a match split over machines plays the same games. Protocol engines refuse it.
+    /// so a match split over machines plays the same games. Protocol engines get `level depth=D`
+    /// (Hub) or `GO maxdepth D` (checkers-engine's protocol).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
-    /// Our engines search every move within this many nodes instead of for `--movetime`.
+    /// Every move searched within this many nodes instead of for `--movetime` (Hub engines get
+    /// `level nodes=N`; checkers-engine's protocol has no node budget and refuses it).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Play the match's games from this one on (0-based, even: a pair's first game): `--start
@@ -435,8 +437,14 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     if g.json {
         print_json(&report)
     } else {
+        let budget = match (report.depth, report.nodes) {
+            (Some(d), Some(n)) => format!("depth {d}, {n} nodes a move"),
+            (Some(d), None) => format!("depth {d}"),
+            (None, Some(n)) => format!("{n} nodes a move"),
+            (None, None) => format!("{} ms/move", report.movetime_ms),
+        };
         println!(
-            "{} vs {}: +{} ={} -{} in {} games, score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%), {} ms/move, seed {}",
+            "{} vs {}: +{} ={} -{} in {} games, score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%), {budget}, seed {}",
             report.engine_a,
             report.engine_b,
             report.wins,
@@ -448,7 +456,6 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
             report.elo,
             report.elo_low95,
             report.elo_high95,
-            report.movetime_ms,
             report.seed
         );
         if let Some(t) = &report.sprt {

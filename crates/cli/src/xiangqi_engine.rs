@@ -120,8 +120,8 @@ pub struct MatchArgs {
     tc: Option<String>,
     /// Our engines search every move to this depth instead of on a clock (with `--nodes`,
     /// whichever comes first): a game then depends on its opening, the seed and the budget
-    /// only, so a match split over machines (`--start`) plays the same games. External (UCI,
-    /// UCCI) engines play on time and refuse it.
+    /// only, so a match split over machines (`--start`) plays the same games. External engines
+    /// get `go depth D` (UCI, UCCI): their games are as reproducible as they are.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Our engines search every move within this many nodes instead of on a clock.

@@ -11,8 +11,9 @@ fn qiyi(args: &[&str]) -> Output {
         .expect("qiyi runs")
 }
 
-/// Plays `extra` of a depth-2 match of two of our engines and returns its `--games-out` lines.
-fn games(dir: &Path, name: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+/// Plays `extra` of a depth-2 match of `engine_a` against our level 8 and returns its
+/// `--games-out` lines.
+fn games(dir: &Path, name: &str, engine_a: &str, extra: &[&str]) -> Vec<serde_json::Value> {
     let file = dir.join(name);
     let path = file.to_str().expect("utf-8 temp path");
     let mut args = vec![
@@ -24,7 +25,7 @@ fn games(dir: &Path, name: &str, extra: &[&str]) -> Vec<serde_json::Value> {
         "match",
         "xiangqi",
         "--engine",
-        "qiyi:level=3",
+        engine_a,
         "--engine",
         "qiyi:level=8",
         "--depth",
@@ -55,7 +56,7 @@ fn games(dir: &Path, name: &str, extra: &[&str]) -> Vec<serde_json::Value> {
 fn pieces_of_a_fixed_depth_match_are_the_whole_match_s_games() {
     let dir = std::env::temp_dir().join(format!("qiyi-match-xq-start-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let whole = games(&dir, "whole.jsonl", &["--games", "6"]);
+    let whole = games(&dir, "whole.jsonl", "qiyi:level=3", &["--games", "6"]);
     assert_eq!(whole.len(), 6);
     let index: Vec<u64> = whole
         .iter()
@@ -67,6 +68,7 @@ fn pieces_of_a_fixed_depth_match_are_the_whole_match_s_games() {
         let part = games(
             &dir,
             &format!("part-{start}.jsonl"),
+            "qiyi:level=3",
             &["--games", "2", "--start", start],
         );
         assert_eq!(part.len(), 2);
@@ -78,6 +80,40 @@ fn pieces_of_a_fixed_depth_match_are_the_whole_match_s_games() {
     assert_eq!(whole[2]["opening"], whole[3]["opening"]);
     assert_eq!(whole[2]["a_is_red"], true);
     assert_eq!(whole[3]["a_is_red"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_external_uci_engine_takes_the_fixed_budget_and_its_pieces_are_the_whole_match() {
+    let dir = std::env::temp_dir().join(format!("qiyi-match-xq-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // This very binary as the external engine, over UCI: `go depth 2` every move.
+    let uci = format!("uci:{} --threads 1 uci", env!("CARGO_BIN_EXE_qiyi"));
+    let whole = games(&dir, "whole.jsonl", &uci, &["--games", "4"]);
+    assert_eq!(whole.len(), 4);
+    assert!(whole
+        .iter()
+        .all(|g| g["moves"].as_array().is_some_and(|m| m.len() > 2)));
+    // Nobody lost on time or by an illegal answer: every game ended by the rules or the cap.
+    for g in &whole {
+        let end = g["end"].as_str().unwrap_or("");
+        let by_rules = [
+            "checkmate",
+            "stalemate",
+            "60-move",
+            "no attackers",
+            "repetition",
+            "ply cap",
+        ];
+        assert!(by_rules.iter().any(|r| end.contains(r)), "{end}");
+    }
+    let second = games(
+        &dir,
+        "part-2.jsonl",
+        &uci,
+        &["--games", "2", "--start", "2"],
+    );
+    assert_eq!(second, whole[2..].to_vec());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -106,9 +142,9 @@ fn bad_fixed_budget_options_are_clear_errors() {
     assert!(run(&[]).contains("--depth D"));
     let mut args = base.to_vec();
     args[5] = "ucci:/nonexistent/eleeye";
-    args.extend_from_slice(&["--depth", "2"]);
+    args.extend_from_slice(&["--depth", "2", "--nodes", "1000"]);
     let out = qiyi(&args);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("play on time"), "{stderr}");
+    assert!(stderr.contains("not both"), "{stderr}");
 }

@@ -1,6 +1,7 @@
-//! Matches from Python on the same Rust code as `qiyi match checkers`: a range of a match's games
-//! (one ballot pair for a Ray task), played at a fixed depth or node budget so that each game is
-//! the one the whole match plays, and the pentanomial SPRT's log-likelihood ratio
+//! Matches from Python on the same Rust code as `qiyi match checkers` and `qiyi match xiangqi`:
+//! a range of a match's games (one pair for a Ray task), played at a fixed depth or node budget
+//! so that each game is the one the whole match plays (or on time, for engines compared on the
+//! clock), by our engines or external programs, and the pentanomial SPRT's log-likelihood ratio
 //! ([`qiyi_core::stats::Sprt`], the CLI's `--sprt`).
 
 use crate::error::QiyiError;
@@ -11,12 +12,33 @@ use qiyi_core::search::SearchLimits;
 use qiyi_core::stats::{Pentanomial, Sprt, SprtStatus};
 use std::time::Duration;
 
-/// A match on Ray needs a fixed budget (a time budget cannot be replayed task by task): `depth`
-/// 1-100 and/or `nodes` at least 1, one of them given.
-fn check_fixed_budget(depth: Option<u32>, nodes: Option<u64>) -> Result<(), QiyiError> {
+/// The most a move may be given on time from Python: ten minutes.
+const MAX_MOVETIME_MS: u64 = 600_000;
+
+/// A match on Ray plays every move to a fixed budget (`depth` 1-100 and/or `nodes` at least 1:
+/// the games replay task by task) or on time (`movetime` in milliseconds, 1 to 600,000, alone:
+/// the games then depend on the machine). Returns the move time for the match's clock.
+fn check_budget(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+) -> Result<Option<Duration>, QiyiError> {
+    if let Some(ms) = movetime {
+        if depth.is_some() || nodes.is_some() {
+            return Err(QiyiError::Rule(
+                "give either a fixed budget (depth, nodes) or movetime, not both".into(),
+            ));
+        }
+        if ms == 0 || ms > MAX_MOVETIME_MS {
+            return Err(QiyiError::Rule(format!(
+                "movetime must be 1-{MAX_MOVETIME_MS} ms, not {ms}"
+            )));
+        }
+        return Ok(Some(Duration::from_millis(ms)));
+    }
     if depth.is_none() && nodes.is_none() {
         return Err(QiyiError::Rule(
-            "give a fixed budget: depth >= 1 or nodes >= 1".into(),
+            "give a budget: depth >= 1 or nodes >= 1 (reproducible), or movetime in ms".into(),
         ));
     }
     if depth == Some(0) || depth.is_some_and(|d| d > 100) || nodes == Some(0) {
@@ -24,17 +46,18 @@ fn check_fixed_budget(depth: Option<u32>, nodes: Option<u64>) -> Result<(), Qiyi
             "depth must be 1-100 and nodes at least 1 when given".into(),
         ));
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Plays games `start..start + count` of a checkers match between the engines `engine_a` and
-/// `engine_b` (`qiyi match checkers --engine` specs of our engines, e.g. `qiyi:level=10` or
-/// `qiyi:seed:4`) with every move searched to `depth` and/or within `nodes` nodes, exactly as
-/// `qiyi --seed SEED --threads 1 match checkers --depth D --start START --games COUNT` plays them.
+/// `engine_b` (`qiyi match checkers --engine` specs: ours, e.g. `qiyi:level=10` or
+/// `qiyi:seed:4`, or programs, `hub:COMMAND` and `cep:COMMAND`) with every move searched to
+/// `depth` and/or within `nodes` nodes, exactly as `qiyi --seed SEED --threads 1 match checkers
+/// --depth D --start START --games COUNT` plays them, or for `movetime` milliseconds.
 /// Returns one dict per game: `index` (the game's number in the match), `ballot`, `a_black`,
 /// `score` (1, 0.5 or 0 for A), `reason` and `moves` (PDN, from the ballot position).
 #[pyfunction]
-#[pyo3(signature = (engine_a, engine_b, *, start, count=2, seed=1, depth=None, nodes=None, no_book=false))]
+#[pyo3(signature = (engine_a, engine_b, *, start, count=2, seed=1, depth=None, nodes=None, movetime=None, no_book=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn checkers_match_games<'py>(
     py: Python<'py>,
@@ -45,9 +68,10 @@ pub fn checkers_match_games<'py>(
     seed: u64,
     depth: Option<u32>,
     nodes: Option<u64>,
+    movetime: Option<u64>,
     no_book: bool,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    check_fixed_budget(depth, nodes)?;
+    let on_time = check_budget(depth, nodes, movetime)?;
     let rule = |e: qiyi_checkers::engine::matches::MatchError| QiyiError::Rule(e.to_string());
     let limits = SearchLimits {
         depth,
@@ -61,8 +85,10 @@ pub fn checkers_match_games<'py>(
             a.set_book(false).map_err(rule)?;
             b.set_book(false).map_err(rule)?;
         }
-        a.set_limits(limits.clone()).map_err(rule)?;
-        b.set_limits(limits).map_err(rule)?;
+        if on_time.is_none() {
+            a.set_limits(limits.clone()).map_err(rule)?;
+            b.set_limits(limits).map_err(rule)?;
+        }
         let mut out = Vec::new();
         let end = start.saturating_add(count);
         run_match_range(
@@ -70,7 +96,7 @@ pub fn checkers_match_games<'py>(
             b.as_mut(),
             end,
             start..end,
-            Duration::from_millis(1),
+            on_time.unwrap_or(Duration::from_millis(1)),
             seed,
             None,
             |r, _| {
@@ -104,16 +130,17 @@ pub fn checkers_match_games<'py>(
         .collect()
 }
 
-/// Plays games `start..start + count` of a Xiangqi match between our engines `engine_a` and
-/// `engine_b` (`qiyi match xiangqi --engine` specs: `qiyi`, `qiyi:level=N`, `qiyi:seed`, ...)
-/// with every move searched to `depth` and/or within `nodes` nodes, from the shipped openings
+/// Plays games `start..start + count` of a Xiangqi match between `engine_a` and `engine_b`
+/// (`qiyi match xiangqi --engine` specs: ours, `qiyi`, `qiyi:level=N`, `qiyi:seed`, ..., or
+/// programs, `uci:COMMAND` and `ucci:COMMAND`) with every move searched to `depth` and/or within
+/// `nodes` nodes (or for `movetime` milliseconds: then the games depend on the machine), from the shipped openings
 /// with a `max_plies` cap, exactly as `qiyi --seed SEED --threads 1 match xiangqi --depth D
 /// --start START --games COUNT` plays them (a match is whole colour-swapped pairs: game `g`
 /// opens with opening `g / 2`, A red when `g` is even). Returns one dict per game: `index`,
 /// `opening` (0-based), `opening_fen`, `a_red`, `score` (1, 0.5 or 0 for A), `reason` and
 /// `moves` (ICCS). Xiangqi's engines have no opening book: `no_book=True` is refused.
 #[pyfunction]
-#[pyo3(signature = (engine_a, engine_b, *, start, count=2, seed=1, depth=None, nodes=None, no_book=false, max_plies=300))]
+#[pyo3(signature = (engine_a, engine_b, *, start, count=2, seed=1, depth=None, nodes=None, movetime=None, no_book=false, max_plies=300))]
 #[allow(clippy::too_many_arguments)]
 pub fn xiangqi_match_games<'py>(
     py: Python<'py>,
@@ -124,6 +151,7 @@ pub fn xiangqi_match_games<'py>(
     seed: u64,
     depth: Option<u32>,
     nodes: Option<u64>,
+    movetime: Option<u64>,
     no_book: bool,
     max_plies: usize,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
@@ -131,7 +159,7 @@ pub fn xiangqi_match_games<'py>(
         describe_end, parse_openings, play_match_range, MatchConfig, PlayerSpec, TimeControl,
         OPENINGS,
     };
-    check_fixed_budget(depth, nodes)?;
+    let on_time = check_budget(depth, nodes, movetime)?;
     if no_book {
         return Err(QiyiError::Rule(
             "no_book is for checkers: Xiangqi's engines play without an opening book".into(),
@@ -148,7 +176,10 @@ pub fn xiangqi_match_games<'py>(
     let end = start.saturating_add(count);
     let config = MatchConfig {
         games: end,
-        time: TimeControl::Fixed { depth, nodes },
+        time: match on_time {
+            Some(t) => TimeControl::MoveTime(t),
+            None => TimeControl::Fixed { depth, nodes },
+        },
         openings: openings.clone(),
         max_plies,
         seed,

@@ -113,6 +113,9 @@ def test_an_unknown_game_is_an_unknown_game_error(call):
     dict(games=2, depth=0),
     dict(games=2, nodes=0),
     dict(games=2, depth=2.5),
+    dict(games=2, movetime=0),
+    dict(games=2, movetime=2.5),
+    dict(games=2, movetime=50, depth=2),   # a budget or a clock, not both
 ])
 def test_bad_options_are_rule_errors(game, kwargs):
     weak = WEAK if game == "checkers" else "qiyi:seed"
@@ -129,9 +132,11 @@ def test_bad_engines_and_games_without_ray_matches_are_rule_errors():
         qiyi.cluster.match("checkers", "hub:/no/such/engine", WEAK, depth=2)
     with pytest.raises(qiyi.RuleError, match="matches on Ray are for checkers, xiangqi"):
         qiyi.cluster.match("aeroplane", "qiyi", "qiyi", depth=2)
-    # External engines play on time: a fixed budget is refused for them, before any task.
-    with pytest.raises(qiyi.RuleError, match="play on time"):
+    # A missing program, or a budget its protocol cannot take, fails before any task.
+    with pytest.raises(qiyi.RuleError):
         qiyi.cluster.match("xiangqi", "ucci:/no/such/eleeye", "qiyi", depth=2)
+    with pytest.raises(qiyi.RuleError, match="not both"):
+        qiyi.cluster.match("xiangqi", "ucci:/no/such/eleeye", "qiyi", depth=2, nodes=100)
     with pytest.raises(qiyi.RuleError, match="level"):
         qiyi.cluster.match("xiangqi", "qiyi:level=12", "qiyi", depth=2)
     with pytest.raises(qiyi.RuleError, match="opening book"):
@@ -205,3 +210,55 @@ def test_xiangqi_sprt_is_the_same_on_one_and_two_workers_and_the_cli_s_games(tmp
                            "--engine", "qiyi", "--engine", "qiyi:seed",
                            "--games", str(2 * one["pairs"]), "--depth", "2")
     assert games == xiangqi_games(one)
+
+
+def qiyi_program():
+    binary = os.environ.get("QIYI_BIN")
+    if not binary or not os.path.exists(binary):
+        pytest.skip("QIYI_BIN is not set: the external engine is the qiyi binary")
+    return os.path.abspath(binary)
+
+
+def test_an_external_hub_engine_at_a_fixed_depth_plays_the_cli_s_games_on_any_worker_count(
+        tmp_path):
+    # The qiyi binary as a program speaking Hub, started by each task: `level depth=4`.
+    hub = f"hub:{qiyi_program()} --threads 1 hub"
+    args = dict(games=4, seed=3, depth=4)
+    one = qiyi.cluster.match("checkers", hub, WEAK, workers=1, **args)
+    two = qiyi.cluster.match("checkers", hub, WEAK, workers=2, **args)
+    assert len(one["games_played"]) == 4
+    assert games_of(one) == games_of(two)
+    assert all(len(g["moves"]) > 4 for g in one["games_played"])
+    report, games = cli_match(tmp_path, "--seed", "3", "--threads", "1", "match", "checkers",
+                              "--engine", hub, "--engine", WEAK, "--games", "4",
+                              "--depth", "4")
+    assert report["depth"] == 4
+    result = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+    assert games == [(g["ballot"], result[g["score"]], g["moves"])
+                     for g in one["games_played"]]
+
+
+def test_an_external_uci_engine_at_a_fixed_depth_plays_the_cli_s_xiangqi_games(tmp_path):
+    uci = f"uci:{qiyi_program()} --threads 1 uci"
+    args = dict(games=4, seed=5, depth=2)
+    one = qiyi.cluster.match("xiangqi", uci, "qiyi:seed", workers=1, **args)
+    two = qiyi.cluster.match("xiangqi", uci, "qiyi:seed", workers=2, **args)
+    assert xiangqi_games(one) == xiangqi_games(two)
+    report, games = cli_xiangqi(tmp_path, "--seed", "5", "--threads", "1", "match", "xiangqi",
+                                "--engine", uci, "--engine", "qiyi:seed", "--games", "4",
+                                "--depth", "2")
+    assert report["time_control"] == "depth 2"
+    assert games == xiangqi_games(one)
+
+
+def test_on_time_matches_and_sprts_play_every_game_and_say_so():
+    # On time the games depend on the machine: what is checked is that they are played whole.
+    r = qiyi.cluster.match("checkers", STRONG, WEAK, games=4, movetime=20, workers=2)
+    assert r["movetime"] == 20 and r["depth"] is None
+    assert r["wins"] + r["draws"] + r["losses"] == 4
+    assert all(g["moves"] for g in r["games_played"])
+    assert sum(r["pentanomial"]) == 2
+    t = qiyi.cluster.sprt("xiangqi", "qiyi", "qiyi:seed", elo0=0, elo1=100, games=4,
+                          movetime=20, workers=2)
+    assert t["movetime"] == 20 and t["verdict"] in ("H0", "H1", "undecided")
+    assert t["pairs"] == sum(t["pentanomial"]) <= 2

@@ -62,7 +62,8 @@ pub enum TimeControl {
     /// No clock: every move searched to a fixed depth and/or within a node budget. With one
     /// thread a game depends on nothing else, so a match split into ranges of games
     /// ([`play_match_range`]) played on any machine gives the games of the whole match. For
-    /// this crate's engines only: external engines play on time.
+    /// external engines it is `go depth D` / `go nodes N` (UCCI takes one of the two); their
+    /// games are as reproducible as the engine (one thread, no clock-dependent choices).
     Fixed {
         /// Search depth in plies.
         depth: Option<u32>,
@@ -405,16 +406,29 @@ impl Player {
                     Dialect::Ucci => UCCI_MOVE_WINDOW,
                 };
                 x.send(&position_command(start, moves, window))?;
-                let (go, budget) = match (req.move_time, req.clocks, x.dialect) {
-                    (Some(t), _, Dialect::Uci) => (format!("go movetime {}", t.as_millis()), t),
-                    (Some(t), _, Dialect::Ucci) => (
+                let (go, budget) = match (req.fixed, req.move_time, req.clocks, x.dialect) {
+                    // A fixed budget: the engine takes as long as it needs (a generous wait).
+                    (Some((depth, nodes)), _, _, _) => {
+                        let mut go = "go".to_string();
+                        if let Some(d) = depth {
+                            go.push_str(&format!(" depth {d}"));
+                        }
+                        if let Some(n) = nodes {
+                            go.push_str(&format!(" nodes {n}"));
+                        }
+                        (go, FIXED_BUDGET_WAIT)
+                    }
+                    (None, Some(t), _, Dialect::Uci) => {
+                        (format!("go movetime {}", t.as_millis()), t)
+                    }
+                    (None, Some(t), _, Dialect::Ucci) => (
                         format!(
                             "go time {}",
                             (t.as_millis() as f64 / x.ucci_share).round() as u64
                         ),
                         t,
                     ),
-                    (None, Some((red, black, inc)), Dialect::Uci) => (
+                    (None, None, Some((red, black, inc)), Dialect::Uci) => (
                         format!(
                             "go wtime {} btime {} winc {} binc {}",
                             red.as_millis(),
@@ -424,14 +438,14 @@ impl Player {
                         ),
                         if req.red_to_move { red } else { black },
                     ),
-                    (None, Some((red, black, inc)), Dialect::Ucci) => {
+                    (None, None, Some((red, black, inc)), Dialect::Ucci) => {
                         let left = if req.red_to_move { red } else { black };
                         (
                             format!("go time {} increment {}", left.as_millis(), inc.as_millis()),
                             left,
                         )
                     }
-                    (None, None, _) => ("go depth 4".to_string(), Duration::from_secs(60)),
+                    (None, None, None, _) => ("go depth 4".to_string(), Duration::from_secs(60)),
                 };
                 x.send(&go)?;
                 let asked = Instant::now();
@@ -457,6 +471,11 @@ impl Player {
         }
     }
 }
+
+/// How long an external engine searching to a fixed depth or node budget may take over one move
+/// before it loses the game on time: far more than any sensible budget needs, so a budget is
+/// never cut short by the machine's load, while an engine that hangs still ends its game.
+const FIXED_BUDGET_WAIT: Duration = Duration::from_secs(200);
 
 /// How one game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -607,13 +626,18 @@ pub fn play_match_range(
             ));
         }
         for spec in [a, b] {
-            if let PlayerSpec::External { .. } = spec {
-                return Err(MatchError::BadEngine(
-                    spec.name(),
-                    "a fixed depth or node budget is for qiyi's own engines (external engines \
-                     play on time)"
-                        .to_string(),
-                ));
+            if let PlayerSpec::External {
+                dialect: Dialect::Ucci,
+                ..
+            } = spec
+            {
+                if depth.is_some() && nodes.is_some() {
+                    return Err(MatchError::BadEngine(
+                        spec.name(),
+                        "UCCI's `go` takes one budget: give a depth or a node budget, not both"
+                            .to_string(),
+                    ));
+                }
             }
         }
     }
@@ -942,24 +966,32 @@ mod tests {
     }
 
     #[test]
-    fn a_fixed_budget_is_refused_for_external_engines_and_when_empty() {
+    fn a_fixed_budget_is_checked_for_external_engines_and_refused_when_empty() {
         let ours = PlayerSpec::parse("qiyi").expect("spec");
         let theirs = PlayerSpec::parse("ucci:/nonexistent/eleeye").expect("spec");
         let mut config = MatchConfig {
             games: 2,
             time: TimeControl::Fixed {
                 depth: Some(2),
-                nodes: None,
+                nodes: Some(1000),
             },
             openings: Vec::new(),
             max_plies: 20,
             seed: 1,
         };
+        // UCCI's `go` takes one budget: both are refused before the engine is started.
         let err = play_match(&ours, &theirs, &config, |_| {}).expect_err("external");
         assert!(
-            matches!(&err, MatchError::BadEngine(_, why) if why.contains("play on time")),
+            matches!(&err, MatchError::BadEngine(_, why) if why.contains("not both")),
             "{err}"
         );
+        // One budget is taken: what fails now is starting the missing program.
+        config.time = TimeControl::Fixed {
+            depth: Some(2),
+            nodes: None,
+        };
+        let err = play_match(&ours, &theirs, &config, |_| {}).expect_err("missing");
+        assert!(!err.to_string().contains("not both"), "{err}");
         config.time = TimeControl::Fixed {
             depth: None,
             nodes: None,

@@ -88,8 +88,8 @@ pub trait MatchPlayer {
         Ok(())
     }
     /// Plays every move within `limits` (a fixed depth or node budget) instead of the match's
-    /// move time, so that a game depends on its ballot and the budgets only. Only engines of
-    /// this crate can: the default refuses.
+    /// move time, so that a game depends on its ballot and the budgets only (for an external
+    /// program: as far as the program itself is deterministic). The default refuses.
     fn set_limits(&mut self, _limits: SearchLimits) -> Result<(), MatchError> {
         Err(MatchError::BadSpec {
             spec: self.name(),
@@ -225,7 +225,16 @@ pub struct ExternalPlayer {
     /// checkers-engine protocol: the start and moves the program's own board has seen, so later
     /// moves are sent with `MOVE` (a `NEWGAME` would clear its transposition table every move).
     known: Option<(Board, Vec<Move>)>,
+    /// A fixed depth or node budget replacing the match's move time
+    /// ([`MatchPlayer::set_limits`]): Hub `level depth=D nodes=N`, checkers-engine
+    /// `GO maxdepth D`.
+    limits: Option<SearchLimits>,
 }
+
+/// How long an external program searching to a fixed budget may take over one move before it
+/// loses the game: far more than a sensible budget needs, so the machine's load never cuts a
+/// budget short, while a program that hangs still ends its game.
+const FIXED_BUDGET_WAIT: Duration = Duration::from_secs(600);
 
 impl ExternalPlayer {
     /// Starts `command` (split on spaces) speaking `protocol` (`None`: detect).
@@ -280,6 +289,7 @@ impl ExternalPlayer {
             stdin,
             lines: rx,
             known: None,
+            limits: None,
         };
         let greeting = match protocol {
             Some(Protocol::Hub) => None,
@@ -408,6 +418,27 @@ impl MatchPlayer for ExternalPlayer {
         }
     }
 
+    /// Hub takes `level depth=D nodes=N`; the checkers-engine protocol has `GO maxdepth D`
+    /// and no node budget, so a node budget is refused for it.
+    fn set_limits(&mut self, limits: SearchLimits) -> Result<(), MatchError> {
+        if limits.depth.is_none() && limits.nodes.is_none() {
+            return Err(MatchError::BadSpec {
+                spec: self.name(),
+                reason: "give a depth or a node budget".into(),
+            });
+        }
+        if self.protocol == Protocol::Cep && limits.nodes.is_some() {
+            return Err(MatchError::BadSpec {
+                spec: self.name(),
+                reason: "the checkers-engine protocol has no node budget (`GO maxdepth D` \
+                         only): give a depth"
+                    .into(),
+            });
+        }
+        self.limits = Some(limits);
+        Ok(())
+    }
+
     fn new_game(&mut self) -> Result<(), MatchError> {
         match self.protocol {
             Protocol::Hub => self.send("new-game"),
@@ -425,7 +456,10 @@ impl MatchPlayer for ExternalPlayer {
         game: &Checkers,
         movetime: Duration,
     ) -> Result<String, MatchError> {
-        let grace = movetime * 3 + Duration::from_secs(5);
+        let grace = match self.limits {
+            Some(_) => FIXED_BUDGET_WAIT,
+            None => movetime * 3 + Duration::from_secs(5),
+        };
         match self.protocol {
             Protocol::Hub => {
                 let mut b = *start;
@@ -444,7 +478,20 @@ impl MatchPlayer for ExternalPlayer {
                     )
                 };
                 self.send(&pos)?;
-                self.send(&format!("level move-time={:.3}", movetime.as_secs_f64()))?;
+                let level = match &self.limits {
+                    Some(l) => {
+                        let mut level = "level".to_string();
+                        if let Some(d) = l.depth {
+                            level.push_str(&format!(" depth={d}"));
+                        }
+                        if let Some(n) = l.nodes {
+                            level.push_str(&format!(" nodes={n}"));
+                        }
+                        level
+                    }
+                    None => format!("level move-time={:.3}", movetime.as_secs_f64()),
+                };
+                self.send(&level)?;
                 self.send("go think")?;
                 let l =
                     self.recv_until(|l| l.starts_with("done") || l.starts_with("error"), grace)?;
@@ -482,7 +529,11 @@ impl MatchPlayer for ExternalPlayer {
                     self.send(&line)?;
                 }
                 // The program plays its answer on its own board.
-                self.send(&format!("GO maxtime {:.3}", movetime.as_secs_f64()))?;
+                let go = match self.limits.as_ref().and_then(|l| l.depth) {
+                    Some(d) => format!("GO maxdepth {d}"),
+                    None => format!("GO maxtime {:.3}", movetime.as_secs_f64()),
+                };
+                self.send(&go)?;
                 let l = self.recv_until(|l| l.starts_with("BESTMOVE"), grace)?;
                 let text = l.split_whitespace().nth(1).unwrap_or("none").to_string();
                 let mut seen = moves.to_vec();

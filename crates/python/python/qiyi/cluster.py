@@ -322,7 +322,7 @@ def _selfplay_driver(game, games, out_dir, seed, *, shard, workers, address, dep
 _MATCHES = {"checkers": "checkers_match_games", "xiangqi": "xiangqi_match_games"}
 
 
-def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
+def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, movetime, no_book):
     """Checks a match's options in the caller, before any worker starts; returns the extension's
     function that plays a range of the match's games."""
     if game not in _MATCHES:
@@ -336,19 +336,21 @@ def _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book):
             raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {value!r}")
     if games <= 0:
         raise _qiyi.RuleError(f"games must be positive, not {games}")
-    if depth is None and nodes is None:
+    if depth is None and nodes is None and movetime is None:
         raise _qiyi.RuleError(
-            "a match on Ray needs a fixed budget, depth= or nodes= (time budgets would make "
-            "its games depend on the machine)")
-    for key, value in (("depth", depth), ("nodes", nodes)):
+            "a match on Ray needs a budget: depth= or nodes= (the same games on any machine) "
+            "or movetime= in ms (games that depend on the machine and its load)")
+    if movetime is not None and (depth is not None or nodes is not None):
+        raise _qiyi.RuleError("give depth=/nodes= or movetime=, not both")
+    for key, value in (("depth", depth), ("nodes", nodes), ("movetime", movetime)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                   or value < 1):
             raise _qiyi.RuleError(f"{key} must be a whole number >= 1, not {value!r}")
     play = getattr(_qiyi, _MATCHES[game])
-    # Zero games: builds both players and gives them the budget (a bad spec, or an engine that
-    # cannot take a fixed budget, fails here).
+    # Zero games: builds both players (starting external programs) and gives them the budget (a
+    # bad spec, a missing program, or one that cannot take the budget fails here).
     play(engine_a, engine_b, start=0, count=0, seed=seed, depth=depth, nodes=nodes,
-         no_book=no_book)
+         movetime=movetime, no_book=no_book)
     return _MATCHES[game]
 
 
@@ -361,13 +363,13 @@ def _pair_jobs(games, game="checkers"):
     return [(k, min(2, games - k)) for k in range(0, games, 2)]
 
 
-def _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book):
+def _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, movetime, no_book):
     @ray.remote
     def play(start, count):
         from qiyi import _qiyi as q
 
         return getattr(q, name)(engine_a, engine_b, start=start, count=count, seed=seed,
-                                depth=depth, nodes=nodes, no_book=no_book)
+                                depth=depth, nodes=nodes, movetime=movetime, no_book=no_book)
 
     return play
 
@@ -378,27 +380,33 @@ def _tally(records):
     return wins, draws, len(records) - wins - draws
 
 
-def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, workers=None,
-          address=None, no_book=False):
-    """Plays a match between two of our engines, one Ray task per ballot pair (both colours).
+def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, movetime=None,
+          workers=None, address=None, no_book=False):
+    """Plays a match, one Ray task per ballot pair (both colours).
 
     ``game`` is ``"checkers"`` or ``"xiangqi"``. ``engine_a`` and ``engine_b`` are ``qiyi match
-    GAME --engine`` specs of qiyi's own engines (checkers: ``"qiyi"``, ``"qiyi:level=6"``,
+    GAME --engine`` specs: qiyi's own engines (checkers: ``"qiyi"``, ``"qiyi:level=6"``,
     ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...; Xiangqi: ``"qiyi"``, ``"qiyi:level=3"``,
-    ``"qiyi:seed"``, ``"qiyi:eval=hand"``); every move is searched to ``depth`` and/or within
-    ``nodes`` nodes, never on time, so game ``g`` is the one ``qiyi --seed SEED --threads 1
-    match GAME --engine A --engine B --games N --depth D`` plays, whatever the number of
-    workers (a Xiangqi match is whole colour-swapped pairs over the shipped openings, 300-ply
-    cap: ``games`` is rounded up, as the CLI does). Returns the CLI's figures for A (``wins``,
+    ``"qiyi:seed"``, ``"qiyi:eval=hand"``) or external programs started by each task
+    (checkers: ``"hub:COMMAND"``, ``"cep:COMMAND"`` — checkers-engine's line protocol, which
+    GuiNN's driver speaks; Xiangqi: ``"uci:COMMAND"``, ``"ucci:COMMAND"``; the command must run
+    on every node). With ``depth`` and/or ``nodes`` every move is searched to that budget
+    (programs get ``level depth=D``, ``GO maxdepth D``, ``go depth D``; checkers-engine's
+    protocol has no node budget, UCCI takes one of the two), so game ``g`` is the one ``qiyi
+    --seed SEED --threads 1 match GAME --engine A --engine B --games N --depth D`` plays,
+    whatever the number of workers (for a program: as far as it is deterministic). With
+    ``movetime`` (ms) instead every move is played on time: the games then depend on the
+    machines and their load, as over-the-board games do. A Xiangqi match is whole
+    colour-swapped pairs over the shipped openings, 300-ply cap: ``games`` is rounded up, as
+    the CLI does. Returns the CLI's figures for A (``wins``,
     ``draws``, ``losses``, ``score``, ``elo`` and its 95% interval), the ``pentanomial`` pair
     counts, every game in match order (``games_played``: ``index``, ``score``, ``reason``,
     ``moves``, and ``ballot``, ``a_black`` in checkers, ``opening``, ``opening_fen``, ``a_red``
-    in Xiangqi), ``seconds`` and ``workers``. Protocol engines (Hub, checkers-engine, UCI,
-    UCCI) play on time and are refused: their games could not be reproduced task by task.
+    in Xiangqi), ``seconds`` and ``workers``.
     """
-    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
+    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, movetime, no_book)
     ray = _ray(address, workers)
-    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
+    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, movetime, no_book)
     t0 = time.perf_counter()
     parts = _run_bounded(ray, play, _pair_jobs(games, game), workers)
     records = [r for part in parts for r in part]
@@ -408,7 +416,8 @@ def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, 
         if len(part) == 2:
             penta[int(round(2 * (part[0]["score"] + part[1]["score"])))] += 1
     result = {"game": game, "engine_a": engine_a, "engine_b": engine_b, "seed": seed,
-              "depth": depth, "nodes": nodes, "wins": wins, "draws": draws, "losses": losses,
+              "depth": depth, "nodes": nodes, "movetime": movetime, "wins": wins,
+              "draws": draws, "losses": losses,
               "pentanomial": penta, "games_played": records}
     result.update(_qiyi.match_summary(wins, draws, losses))
     result["seconds"] = time.perf_counter() - t0
@@ -417,7 +426,7 @@ def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, 
 
 
 def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1000, seed=1,
-         depth=None, nodes=None, workers=None, address=None, no_book=False):
+         depth=None, nodes=None, movetime=None, workers=None, address=None, no_book=False):
     """A sequential probability ratio test of ``engine_a`` against ``engine_b`` (H0: A is
     ``elo0`` Elo better, H1: ``elo1``), ballot pairs played as Ray tasks.
 
@@ -428,12 +437,15 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
     queued are cancelled. ``games`` is the most the test plays (``--games``). Returns
     ``verdict`` (``"H1"``, ``"H0"`` or ``"undecided"``), ``llr``, ``lower``, ``upper``,
     ``pairs``, ``pentanomial``, the W/D/L and games of the pairs counted, ``cancelled`` (tasks
-    stopped), ``seconds`` and ``workers``.
+    stopped), ``seconds`` and ``workers``. Engines and budgets as :func:`match`: against an
+    external program (``cep:`` GuiNN, ``ucci:`` ElephantEye, ...) with ``movetime`` this is the
+    test of a change against a reference engine, spread over the cluster; only a fixed budget
+    makes the verdict the same for any number of workers.
     """
-    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, no_book)
+    name = _match_setup(game, engine_a, engine_b, games, seed, depth, nodes, movetime, no_book)
     _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)  # checks elo0 < elo1, alpha, beta
     ray = _ray(address, workers)
-    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, no_book)
+    play = _match_task(ray, name, engine_a, engine_b, seed, depth, nodes, movetime, no_book)
     jobs = _pair_jobs(games, game)
     limit = workers if workers else max(1, int(ray.cluster_resources().get("CPU", 1)))
     t0 = time.perf_counter()
@@ -462,7 +474,8 @@ def sprt(game, engine_a, engine_b, *, elo0, elo1, alpha=0.05, beta=0.05, games=1
             ray.cancel(ref, force=True)
     wins, draws, losses = _tally(records)
     result = {"game": game, "engine_a": engine_a, "engine_b": engine_b, "seed": seed,
-              "depth": depth, "nodes": nodes, "elo0": elo0, "elo1": elo1, "alpha": alpha,
+              "depth": depth, "nodes": nodes, "movetime": movetime, "elo0": elo0, "elo1": elo1,
+              "alpha": alpha,
               "beta": beta,
               "verdict": "undecided" if status == "continue" else status, "llr": llr,
               "lower": lower, "upper": upper, "pairs": sum(penta), "pentanomial": penta,
@@ -539,7 +552,7 @@ def train_loop(out_dir, *, games, seed=1, depth=4, shard=10, random_plies=6, eva
                "sprt_games": sprt_games, "sprt_depth": sprt_depth, "elo0": elo0, "elo1": elo1,
                "alpha": alpha, "beta": beta}
     # Checks the SPRT's options and the base engine in the caller, before any stage runs.
-    _match_setup("checkers", base, base, sprt_games, seed, sprt_depth, None, False)
+    _match_setup("checkers", base, base, sprt_games, seed, sprt_depth, None, None, False)
     _qiyi.sprt_llr([0] * 5, elo0, elo1, alpha, beta)
     os.makedirs(out_dir, exist_ok=True)
     manifest = os.path.join(out_dir, _LOOP)
