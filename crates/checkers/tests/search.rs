@@ -311,3 +311,43 @@ fn lazy_smp_finds_a_legal_move_and_counts_every_thread() {
     let r1 = one.search(&pos, &SearchLimits::depth(9), |_| {});
     assert!(r.stats.nodes > r1.stats.nodes / 2);
 }
+
+#[test]
+fn an_engine_reused_after_new_game_searches_as_a_fresh_one() {
+    // The web keeps engines loaded between AI requests and starts a new game on them: what a
+    // reused engine plays must be what a new one plays (the same move, score, depth and nodes).
+    // Positions with a choice (a single legal move is played without a search).
+    let positions: Vec<Checkers> = random_positions(12, 20)
+        .into_iter()
+        .filter(|p| {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            moves.len() >= 2
+        })
+        .take(4)
+        .collect();
+    assert_eq!(positions.len(), 4);
+    let limits = SearchLimits::depth(7);
+    let mut searched = 0;
+    for level in [Level::Level(3), Level::Level(10)] {
+        // Off the book: every position is searched.
+        let mut reused = Engine::new(level, 1);
+        reused.set_book(false);
+        for (i, pos) in positions.iter().enumerate() {
+            reused.new_game();
+            reused.set_noise_seed(i as u64);
+            let again = reused.think(pos, &limits, |_| {});
+            let mut fresh = Engine::new(level, 1);
+            fresh.set_book(false);
+            fresh.set_noise_seed(i as u64);
+            let first = fresh.think(pos, &limits, |_| {});
+            assert_eq!(again.best_move, first.best_move, "{}", pos.fen());
+            assert_eq!(again.score, first.score, "{}", pos.fen());
+            assert_eq!(again.stats.depth, first.stats.depth, "{}", pos.fen());
+            assert_eq!(again.stats.nodes, first.stats.nodes, "{}", pos.fen());
+            assert!(first.stats.nodes > 0, "{}", pos.fen());
+            searched += first.stats.nodes;
+        }
+    }
+    assert!(searched > 10_000, "{searched} nodes in all");
+}

@@ -38,6 +38,7 @@ pub mod clock;
 #[cfg(feature = "server")]
 pub mod db;
 pub mod engine;
+pub mod engine_pool;
 pub mod error;
 pub mod games;
 pub mod generic;

@@ -2,12 +2,17 @@
 //! entered by clicking every landing square. AI: the game's own engine over core's `Searcher`.
 
 use crate::engine;
+use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
 use crate::session::{AiRequest, Progress};
 use qiyi_checkers::engine::player::{Engine, Level};
 use qiyi_checkers::{Checkers, Color, Move, Outcome};
 use serde_json::{json, Value};
+
+/// Checkers engines kept loaded between AI requests (a new one zeroes a 64 MiB table): as many
+/// as searches usually run at once, plus a few levels.
+static ENGINES: EnginePool<Level, Engine> = EnginePool::new(4);
 
 /// The checkers adapter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,12 +82,15 @@ impl Adapter for CheckersAdapter {
         } else {
             Level::Level(request.level.clamp(1, 10))
         };
-        let mut engine = Engine::new(level, 1);
+        let mut engine = ENGINES.take(&level, || Engine::new(level, 1));
+        // A new game empties the tables (in O(1)): the search is a fresh engine's.
+        engine.new_game();
         engine.set_noise_seed(request.seed);
         let name = format!("qiyi-checkers engine, {}", level.name());
-        engine::think(pos, request, progress, &name, |limits, on_info| {
+        let choice = engine::think(pos, request, progress, &name, |limits, on_info| {
             engine.think(pos, limits, on_info)
-        })
-        .ok_or_else(|| ApiError::Conflict("no legal move".into()))
+        });
+        ENGINES.give_back(level, engine);
+        choice.ok_or_else(|| ApiError::Conflict("no legal move".into()))
     }
 }
