@@ -23,6 +23,9 @@ pub enum DbError {
     /// The file was written by a newer qiyi.
     #[error("the database has schema version {0}, newer than this qiyi knows ({1}); upgrade qiyi")]
     TooNew(i64, i64),
+    /// The file's schema version is negative: no qiyi wrote it (a damaged header).
+    #[error("the database has schema version {0}, which no qiyi writes: the file is damaged or not qiyi's")]
+    BadVersion(i64),
     /// A stored value does not read back (hand-edited or corrupt file).
     #[error("corrupt record of game {0}: {1}")]
     Corrupt(String, String),
@@ -584,6 +587,9 @@ pub fn migrate_to(conn: &Connection, target: i64) -> Result<(), DbError> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current > schema_version() {
         return Err(DbError::TooNew(current, schema_version()));
+    }
+    if current < 0 {
+        return Err(DbError::BadVersion(current));
     }
     for v in current..target.min(schema_version()) {
         let sql = MIGRATIONS[v as usize];

@@ -239,3 +239,26 @@ async fn a_damaged_database_is_refused_clearly_or_served_never_a_panic() {
     assert!(served_games > 0, "some stored games are still served");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn fuzz_regression_a_negative_schema_version_is_refused_not_a_panic() {
+    // sqlite_file crash-ba18d9c5: header bytes 60-63 (`PRAGMA user_version`) flipped to a
+    // negative number made the migration index its table with it.
+    let dir = temp_dir();
+    let path = dir.join("negative.sqlite").display().to_string();
+    drop(Db::open(&path).expect("a new database"));
+    {
+        let conn = rusqlite::Connection::open(&path).expect("reopen");
+        conn.execute_batch("PRAGMA user_version = -33554427;")
+            .expect("set the version");
+    }
+    let msg = Db::open(&path)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        msg.contains("schema version -33554427") && msg.contains("damaged"),
+        "{msg}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
