@@ -82,6 +82,14 @@ try {
       record(c.game, false, e.message);
     }
   }
+  // The network's WebAssembly SIMD kernel against a scalar sum, in the browser (5,000 seeded
+  // vectors of 0-70 elements with extreme values): no Rust test runner reaches it natively.
+  try {
+    const differ = await page.evaluate(() => wasm_bindgen.dot_self_test(7, 5000));
+    record("wasm SIMD dot == scalar sum (5,000 vectors)", differ === 0, `${differ} differ`);
+  } catch (e) {
+    record("wasm SIMD dot", false, e.message);
+  }
 } finally {
   await browser.close();
   await stat.close();

@@ -278,6 +278,14 @@ pub fn bench_js(name: &str) -> Result<String, JsError> {
     serde_json::to_string(&m).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// Checks the network's WebAssembly SIMD kernel (`i32x4.dot_i16x8_s`, the evaluation's inner
+/// product) against a scalar sum on `cases` seeded random vectors with extreme values, here in
+/// the browser; answers how many differ (0 expected). Called by `e2e/wasm-same-moves.test.mjs`.
+#[wasm_bindgen]
+pub fn dot_self_test(seed: u32, cases: u32) -> u32 {
+    qiyi_core::learn::quant::dot_self_test(u64::from(seed), cases as usize) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

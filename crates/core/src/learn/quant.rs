@@ -319,6 +319,46 @@ fn dot(act: &[i16], w: &[i8]) -> i32 {
     sum
 }
 
+/// Checks this build's `dot` — the WebAssembly SIMD kernel where the crate is compiled for
+/// `wasm32` with `simd128`, the plain sum elsewhere — against a scalar sum written out here, on
+/// `cases` seeded random vectors of 0-70 elements (every remainder after the 8-lane chunks), a
+/// quarter of the values extremes (`i16::MIN`, `i16::MAX`, `i8::MIN`, `i8::MAX`, 0, -1).
+/// Returns how many vectors differ: the static site's test calls it in the browser
+/// (`e2e/wasm-same-moves.test.mjs`), where no Rust test runner reaches the kernel.
+#[doc(hidden)]
+pub fn dot_self_test(seed: u64, cases: usize) -> usize {
+    let mut rng = crate::Rng::new(seed);
+    let mut act = Vec::new();
+    let mut w = Vec::new();
+    let mut differ = 0;
+    for _ in 0..cases {
+        let len = rng.below(71);
+        act.clear();
+        w.clear();
+        for _ in 0..len {
+            let r = rng.next_u64();
+            act.push(match r % 8 {
+                0 => [i16::MIN, i16::MAX, 0, -1][(r >> 8) as usize % 4],
+                _ => (r >> 16) as i16,
+            });
+            w.push(match (r >> 3) % 8 {
+                0 => [i8::MIN, i8::MAX, 0, -1][(r >> 40) as usize % 4],
+                _ => (r >> 48) as i8,
+            });
+        }
+        // 70 products of at most 2^22 each: no overflow in i64 or, summed, in i32.
+        let want: i64 = act
+            .iter()
+            .zip(&w)
+            .map(|(&a, &b)| i64::from(a) * i64::from(b))
+            .sum();
+        if i64::from(dot(&act, &w)) != want {
+            differ += 1;
+        }
+    }
+    differ
+}
+
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use super::{Delta, QuantNet};
