@@ -693,6 +693,26 @@ def main():
         report["open_files"] = {"start": first[2], "after_5_min": after5[2] if after5 else None,
                                 "end": last[2], "max": max(s[2] for s in samples)}
         report["samples"] = len(samples)
+        # The whole series (every 10 s), and growth judged on medians, not two single samples:
+        # RSS swings by hundreds of MB within a minute as searches start and end.
+        report["rss_series_kib"] = [[s[0], s[1]] for s in samples]
+        later = [s for s in samples if s[0] >= 300]
+        if len(later) >= 12:
+            def med(xs):
+                xs = sorted(xs)
+                return xs[len(xs) // 2]
+            span = 60.0
+            head = [s[1] for s in later if s[0] < later[0][0] + span]
+            tail = [s[1] for s in later if s[0] > later[-1][0] - span]
+            n = len(later)
+            mt = sum(s[0] for s in later) / n
+            mr = sum(s[1] for s in later) / n
+            var = sum((s[0] - mt) ** 2 for s in later) or 1.0
+            slope = sum((s[0] - mt) * (s[1] - mr) for s in later) / var  # KiB per second
+            report["rss_after_5_min"] = {
+                "median_first_minute_kib": med(head), "median_last_minute_kib": med(tail),
+                "growth_pct": round(100.0 * (med(tail) - med(head)) / max(1, med(head)), 1),
+                "trend_mib_per_10_min": round(slope * 600 / 1024, 1)}
     if server:
         report["server_processes"] = [
             {"pid": p["pid"], "started_s": p["started_s"], "ended_s": p.get("ended_s"),
@@ -716,6 +736,12 @@ def main():
           f"{checked_at_end} held at the end), {len(lost)} lost")
     if samples:
         print(f"  RSS KiB: {report['rss_kib']}; open files: {report['open_files']}")
+        if "rss_after_5_min" in report:
+            g = report["rss_after_5_min"]
+            print(f"  RSS after 5 min, median of the first minute -> of the last: "
+                  f"{g['median_first_minute_kib']} -> {g['median_last_minute_kib']} KiB "
+                  f"({g['growth_pct']:+}%), least-squares trend {g['trend_mib_per_10_min']:+} MiB "
+                  f"per 10 min")
     if server and len(server.processes) > 1:
         for p in report["server_processes"]:
             print(f"  server pid {p['pid']} ({p['started_s']}-{p['ended_s'] or 'end'} s, {p['end_reason']}): "
