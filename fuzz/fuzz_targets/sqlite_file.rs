@@ -13,27 +13,17 @@
 //! Built with `-s none`, as `web_api`: the C SQLite is not what is fuzzed; see
 //! docs/reliability.md.
 #![no_main]
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+#[path = "common/server.rs"]
+mod server;
+use axum::http::StatusCode;
 use libfuzzer_sys::fuzz_target;
 use qiyi_web::api::AppState;
 use qiyi_web::db::Db;
 use qiyi_web::store::{Store, StoreConfig};
 use serde_json::{json, Value};
+use server::{runtime, send};
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tower::ServiceExt;
-
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime")
-    })
-}
 
 fn dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -52,31 +42,14 @@ async fn call(
     token: Option<&str>,
     body: &Value,
 ) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json");
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
     let body = if body.is_null() {
         Vec::new()
     } else {
         body.to_string().into_bytes()
     };
-    let req = req.body(Body::from(body)).expect("a valid request");
-    let resp = app
-        .clone()
-        .oneshot(req)
+    let (status, raw) = send(app, method, uri, token, body, true)
         .await
-        .expect("the router always answers");
-    let status = resp.status();
-    let raw = resp
-        .into_body()
-        .collect()
-        .await
-        .expect("the body reads")
-        .to_bytes();
+        .expect("a valid request");
     (status, serde_json::from_slice(&raw).unwrap_or(Value::Null))
 }
 

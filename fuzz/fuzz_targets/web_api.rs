@@ -12,16 +12,16 @@
 //! Built with `-s none` (libFuzzer's coverage without AddressSanitizer): Rust is memory-safe and
 //! the C SQLite is not what is fuzzed here; see docs/reliability.md.
 #![no_main]
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+#[path = "common/server.rs"]
+mod server;
+use axum::http::StatusCode;
 use libfuzzer_sys::fuzz_target;
 use qiyi_web::api::AppState;
 use qiyi_web::store::Store;
 use serde_json::{json, Value};
+use server::{runtime, send};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
-use tower::ServiceExt;
 
 /// The error codes of the OpenAPI document's `Error` schema.
 fn codes() -> &'static BTreeSet<String> {
@@ -34,16 +34,6 @@ fn codes() -> &'static BTreeSet<String> {
             .iter()
             .filter_map(|c| c.as_str().map(str::to_string))
             .collect()
-    })
-}
-
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime")
     })
 }
 
@@ -72,25 +62,8 @@ async fn call(
     token: Option<&str>,
     body: Vec<u8>,
 ) -> Option<Answer> {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
     // A URI the fuzzer made unparsable never reaches the server.
-    let req = req.body(Body::from(body)).ok()?;
-    let resp = app
-        .clone()
-        .oneshot(req)
-        .await
-        .expect("the router always answers");
-    let status = resp.status();
-    let raw = resp
-        .into_body()
-        .collect()
-        .await
-        .expect("the body reads")
-        .to_bytes()
-        .to_vec();
+    let (status, raw) = send(app, method, uri, token, body, false).await?;
     let json = serde_json::from_slice(&raw).ok();
     let answer = Answer { status, json, raw };
     check_answer(method, uri, &answer);
