@@ -276,6 +276,16 @@ impl Engine {
         self.config = config;
     }
 
+    /// Changes the seed of the level's noise without rebuilding the searcher, so its table is
+    /// not allocated again (it is kept: call [`Engine::new_game`] for an empty one). After
+    /// `new_game` and `set_seed(s)` the engine plays as a new one built with seed `s`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+        if let Inner::Strong(s) = &mut self.inner {
+            s.evaluator_mut().seed = seed;
+        }
+    }
+
     /// Forgets what earlier searches learnt (new game).
     pub fn new_game(&mut self) {
         match &mut self.inner {
@@ -394,6 +404,62 @@ impl Clock {
 mod tests {
     use super::*;
     use qiyi_core::eval::MATE_BOUND;
+
+    #[test]
+    fn a_reused_engine_after_new_game_and_set_seed_plays_as_a_new_one() {
+        // The web keeps engines loaded between AI requests: a new game and the request's seed
+        // must make one play exactly as an engine built with that seed.
+        let mut positions = Vec::new();
+        let mut pos = Position::from_fen(crate::START_FEN).expect("start");
+        for m in ["h2e2", "h9g7", "h0g2", "i9h9", "b0c2", "b9c7"] {
+            let mv = pos.parse_move_text(m).expect("legal");
+            pos = qiyi_core::Game::after(&pos, mv);
+            positions.push(pos.clone());
+        }
+        let limits = SearchLimits::depth(5);
+        for level in [Level::Strength(3), Level::Strength(10), Level::Seed] {
+            let config = |seed| EngineConfig {
+                hash_mib: 4,
+                threads: 1,
+                level,
+                seed,
+            };
+            let mut reused = Engine::new(config(99));
+            for (i, pos) in positions.iter().enumerate() {
+                let seed = 1000 + i as u64;
+                reused.new_game();
+                reused.set_seed(seed);
+                let again = reused.think(pos, &limits, |_| {});
+                let first = Engine::new(config(seed)).think(pos, &limits, |_| {});
+                assert_eq!(again.best_move, first.best_move, "{level:?} {i}");
+                assert_eq!(again.score, first.score, "{level:?} {i}");
+                assert_eq!(again.stats.nodes, first.stats.nodes, "{level:?} {i}");
+                assert!(first.stats.nodes > 100, "{level:?} {i}");
+            }
+        }
+        // The seed matters: level 3 with another seed searches other scores somewhere.
+        let differs = positions.iter().any(|pos| {
+            let a = Engine::new(EngineConfig {
+                hash_mib: 4,
+                threads: 1,
+                level: Level::Strength(3),
+                seed: 1,
+            })
+            .think(pos, &limits, |_| {});
+            let b = Engine::new(EngineConfig {
+                hash_mib: 4,
+                threads: 1,
+                level: Level::Strength(3),
+                seed: 2,
+            })
+            .think(pos, &limits, |_| {});
+            a.score != b.score || a.stats.nodes != b.stats.nodes
+        });
+        assert!(
+            differs,
+            "the noise seed changes nothing: the test above would prove nothing"
+        );
+    }
 
     #[test]
     fn finds_a_mate_in_one() {

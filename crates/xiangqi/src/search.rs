@@ -433,6 +433,11 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
         &self.eval
     }
 
+    /// The evaluator, to change in place (a new noise seed); the table is kept.
+    pub fn evaluator_mut(&mut self) -> &mut E {
+        &mut self.eval
+    }
+
     /// Forgets the table (new game).
     pub fn clear(&mut self) {
         self.tt.clear();

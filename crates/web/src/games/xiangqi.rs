@@ -2,12 +2,16 @@
 //! notation as label, the game's own engine (alpha-beta over core's `Searcher`).
 
 use crate::engine;
+use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
 use crate::session::{AiRequest, Progress};
 use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
 use qiyi_xiangqi::{Color, EndReason, Move, PieceKind, Position, Square};
 use serde_json::{json, Value};
+
+/// Xiangqi engines kept loaded between AI requests (each holds a 16 MiB table), by level.
+static ENGINES: EnginePool<Level, Engine> = EnginePool::new(4);
 
 /// The Xiangqi adapter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -107,19 +111,25 @@ impl Adapter for XiangqiAdapter {
         } else {
             Level::Strength(request.level.clamp(1, 10))
         };
-        let mut engine = Engine::new(EngineConfig {
-            hash_mib: 16,
-            threads: 1,
-            level,
-            seed: request.seed,
+        let mut engine = ENGINES.take(&level, || {
+            Engine::new(EngineConfig {
+                hash_mib: 16,
+                threads: 1,
+                level,
+                seed: request.seed,
+            })
         });
+        // An empty table and this request's seed: the search is a new engine's.
+        engine.new_game();
+        engine.set_seed(request.seed);
         let name = match level {
             Level::Seed => "seed player (depth-4 alpha-beta, material)".to_string(),
             Level::Strength(l) => format!("qiyi-xiangqi engine, level {l}"),
         };
-        engine::think(pos, request, progress, &name, |limits, on_info| {
+        let choice = engine::think(pos, request, progress, &name, |limits, on_info| {
             engine.think(pos, limits, on_info)
-        })
-        .ok_or_else(|| ApiError::Conflict("no legal move".into()))
+        });
+        ENGINES.give_back(level, engine);
+        choice.ok_or_else(|| ApiError::Conflict("no legal move".into()))
     }
 }
