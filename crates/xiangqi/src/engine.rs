@@ -417,20 +417,22 @@ mod tests {
             positions.push(pos.clone());
         }
         let limits = SearchLimits::depth(5);
-        for level in [Level::Strength(3), Level::Strength(10), Level::Seed] {
-            let config = |seed| EngineConfig {
+        let engine = |level, seed| {
+            Engine::new(EngineConfig {
                 hash_mib: 4,
                 threads: 1,
                 level,
                 seed,
-            };
-            let mut reused = Engine::new(config(99));
+            })
+        };
+        for level in [Level::Strength(3), Level::Strength(10), Level::Seed] {
+            let mut reused = engine(level, 99);
             for (i, pos) in positions.iter().enumerate() {
                 let seed = 1000 + i as u64;
                 reused.new_game();
                 reused.set_seed(seed);
                 let again = reused.think(pos, &limits, |_| {});
-                let first = Engine::new(config(seed)).think(pos, &limits, |_| {});
+                let first = engine(level, seed).think(pos, &limits, |_| {});
                 assert_eq!(again.best_move, first.best_move, "{level:?} {i}");
                 assert_eq!(again.score, first.score, "{level:?} {i}");
                 assert_eq!(again.stats.nodes, first.stats.nodes, "{level:?} {i}");
@@ -439,20 +441,8 @@ mod tests {
         }
         // The seed matters: level 3 with another seed searches other scores somewhere.
         let differs = positions.iter().any(|pos| {
-            let a = Engine::new(EngineConfig {
-                hash_mib: 4,
-                threads: 1,
-                level: Level::Strength(3),
-                seed: 1,
-            })
-            .think(pos, &limits, |_| {});
-            let b = Engine::new(EngineConfig {
-                hash_mib: 4,
-                threads: 1,
-                level: Level::Strength(3),
-                seed: 2,
-            })
-            .think(pos, &limits, |_| {});
+            let a = engine(Level::Strength(3), 1).think(pos, &limits, |_| {});
+            let b = engine(Level::Strength(3), 2).think(pos, &limits, |_| {});
             a.score != b.score || a.stats.nodes != b.stats.nodes
         });
         assert!(
