@@ -1,9 +1,11 @@
-//! Hub sessions (English checkers) as byte streams, in process, at level 1: whatever came
-//! before, a final `ping` is answered `pong`. Lines naming threads or quit are dropped.
+//! Hub sessions (English checkers) as byte streams, in process, at level 1 with a 1 MiB table
+//! (the default 64 MiB one, zeroed for each input and each `new-game`, held the target to a few
+//! inputs a second): whatever came before, a final `ping` is answered `pong`. Lines naming
+//! threads or quit are dropped.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qiyi_checkers::engine::hub::run;
-use qiyi_checkers::engine::{EvalChoice, Level};
+use qiyi_checkers::engine::hub::{run_with_options, HubOptions};
+use qiyi_checkers::engine::{EvalChoice, Level, SearchChoice, SearchConfig};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -33,15 +35,18 @@ fuzz_target!(|data: &[u8]| {
     }
     script.extend_from_slice(b"stop\nping\n");
     let out = Buf::default();
-    run(
-        &script[..],
-        out.clone(),
-        Level::Level(1),
-        1,
-        None,
-        EvalChoice::default(),
-    )
-    .expect("in-memory io");
+    let options = HubOptions {
+        level: Level::Level(1),
+        threads: 1,
+        egdb: None,
+        eval: EvalChoice::default(),
+        search: SearchChoice::Selective(SearchConfig {
+            tt_mib: 1,
+            ..SearchConfig::default()
+        }),
+        book: true,
+    };
+    run_with_options(&script[..], out.clone(), options).expect("in-memory io");
     let text = String::from_utf8(out.0.lock().expect("lock").clone()).expect("utf-8 output");
     assert!(text.lines().any(|l| l == "pong"), "no pong:\n{text}");
 });
