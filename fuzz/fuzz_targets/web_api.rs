@@ -126,16 +126,11 @@ async fn read_back(app: &axum::Router, id: &str, state: &Value, what: &str) {
     same_state(a.json.as_ref().expect("a state"), state, what);
 }
 
-/// Caps `time_ms` (and `level`) of a JSON body so an AI move or a solve stays short. An empty
-/// body is the server's defaults (a 10 s solve), so it becomes `{"time_ms": 10}`: a corpus
-/// input with one such solve took 5 s to replay.
+/// Caps `time_ms` (and `level`) of a JSON body so an AI move or a solve stays short. The body is
+/// read as the server reads it (`body_json_text`): an empty one is the server's defaults (a 10 s
+/// solve), so it becomes `{"time_ms": 10}`; a corpus input with one such solve took 5 s to replay.
 fn capped(body: &[u8]) -> Vec<u8> {
-    let body: &[u8] = if body.trim_ascii().is_empty() {
-        b"{}"
-    } else {
-        body
-    };
-    match serde_json::from_slice::<Value>(body) {
+    match serde_json::from_slice::<Value>(qiyi_web::api::body_json_text(body)) {
         Ok(Value::Object(mut m)) => {
             if let Some(t) = m.get("time_ms").and_then(Value::as_u64) {
                 m.insert("time_ms".into(), json!(t.min(20)));

@@ -164,14 +164,19 @@ async fn openapi() -> Response {
     ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
 }
 
-/// Parses a request body; an empty body reads as `{}`.
-pub fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    let text: &[u8] = if body.iter().all(|b| b.is_ascii_whitespace()) {
+/// The JSON text a request body stands for: an empty (or all-whitespace) body is `{}`, so every
+/// field takes its default.
+pub fn body_json_text(body: &[u8]) -> &[u8] {
+    if body.trim_ascii().is_empty() {
         b"{}"
     } else {
         body
-    };
-    let value: Value = serde_json::from_slice(text)
+    }
+}
+
+/// Parses a request body; an empty body reads as `{}` ([`body_json_text`]).
+pub fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    let value: Value = serde_json::from_slice(body_json_text(body))
         .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
     if !value.is_object() {
         return Err(ApiError::BadRequest(
