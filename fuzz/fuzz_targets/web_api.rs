@@ -27,8 +27,8 @@ use std::sync::OnceLock;
 fn codes() -> &'static BTreeSet<String> {
     static CODES: OnceLock<BTreeSet<String>> = OnceLock::new();
     CODES.get_or_init(|| {
-        let doc: Value = serde_json::from_str(qiyi_web::api::OPENAPI).expect("the document");
-        doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"]
+        let doc: Value = serde_json::from_str(qiyi_web::openapi::document()).expect("the document");
+        doc["components"]["schemas"]["ErrorCode"]["enum"]
             .as_array()
             .expect("the error codes")
             .iter()

@@ -71,21 +71,26 @@ impl Analyses {
 }
 
 /// `GET /api/analyse` query.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyseQuery {
-    /// Game name.
+    /// The game: xiangqi, checkers, chinese-checkers, peg-solitaire, aeroplane.
     pub game: String,
-    /// The position in the game's position text.
+    /// The position in the game's position text (as `POST /api/games/{id}/position` takes).
     pub position: String,
     /// Lines for Xiangqi and checkers (1-5, default 3).
     #[serde(default)]
+    #[param(minimum = 1, maximum = 5)]
     pub multipv: Option<u32>,
-    /// The face rolled (aeroplane).
+    /// Aeroplane only: the face rolled.
     #[serde(default)]
+    #[param(minimum = 1, maximum = 6)]
     pub roll: Option<u8>,
-    /// The deepest depth (1 to the game's maximum; beyond it 400).
+    /// The deepest depth, 1 to the game's maximum (the default): Xiangqi 30, checkers 40,
+    /// Chinese checkers 20, 1 for the exact games; beyond it 400.
     #[serde(default)]
+    #[param(minimum = 1, maximum = 40)]
     pub max_depth: Option<u32>,
 }
 
@@ -114,13 +119,25 @@ fn done_event(reason: EndReason) -> Event {
 }
 
 fn error_event(e: &ApiError) -> Event {
-    json_event(
-        "error",
-        &json!({ "error": e.to_string(), "code": e.code() }),
-    )
+    json_event("error", &e.body())
 }
 
 /// `GET /api/analyse`: the position analysed live, as an event stream (see the module doc).
+#[utoipa::path(
+    get,
+    path = "/api/analyse",
+    operation_id = "analyse",
+    summary = "Analyses one position of any game as a Server-Sent Events stream: `line` events (the engine's lines depth by depth, race distances, each choice's win chance or solvable per move), then `done` with the reason; `error` if it fails once streaming. Closing the stream stops the search.",
+    params(AnalyseQuery),
+    responses(
+        (status = 200, description = "A `text/event-stream` that ends with a `done` event (at the deepest depth, when stopped, or at the server's time cap).", body = String, content_type = "text/event-stream"),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 409, response = crate::openapi::Conflict),
+        (status = 422, response = crate::openapi::IllegalMove),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Busy),
+    )
+)]
 pub async fn analyse(
     State(app): State<AppState>,
     query: Result<Query<AnalyseQuery>, axum::extract::rejection::QueryRejection>,

@@ -154,14 +154,29 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
 }
 
-/// The OpenAPI 3 document of every `/api` route (`crates/web/openapi.json`), served at
-/// `GET /api/openapi.json`. A test (`tests/openapi.rs`) checks that every route of [`routes`] is
-/// in it and that every operation in it reaches a handler.
-pub const OPENAPI: &str = include_str!("../openapi.json");
+/// `GET /api/openapi.json`: the API's OpenAPI document ([`crate::openapi`]).
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    operation_id = "openapi",
+    summary = "This document.",
+    responses((status = 200, description = "The OpenAPI document.", body = Object))
+)]
+pub(crate) async fn openapi() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        crate::openapi::document(),
+    )
+        .into_response()
+}
 
-/// `GET /api/openapi.json`.
-async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+/// The `{id}` of a game in a path.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
+pub(crate) struct GameId {
+    /// The game's id.
+    id: String,
 }
 
 /// The JSON text a request body stands for: an empty (or all-whitespace) body is `{}`, so every
@@ -186,33 +201,36 @@ pub fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     serde_json::from_value(value).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
-/// `POST /api/games` body.
-#[derive(Debug, Deserialize)]
+/// `POST /api/games`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
-    /// Game name (see `GET /api/games`).
+    /// The game, as the catalog names it (`xiangqi`, `checkers`, `chinese-checkers`,
+    /// `peg-solitaire`, `aeroplane`, `tictactoe`, `nim`).
     pub game: String,
     /// One seat per player; default: player 0 human, the others AI at `level`.
     #[serde(default)]
     pub seats: Option<Vec<Seat>>,
     /// Default AI level for AI seats and hints (1-10).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 10)]
     pub level: Option<u8>,
-    /// Rule options (see the catalog).
+    /// Rule options of the catalog (an object; `null` or absent: the defaults).
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     pub rules: Value,
-    /// Seed for dice and AI randomness.
+    /// Seed of every random choice (dice, the AI's ties); default 1.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// Start position in the game's notation (FEN...).
+    /// A starting position in the game's position text.
     #[serde(default)]
     pub position: Option<String>,
     /// One browser plays every human seat with one token (and asks for the AI's moves itself);
     /// default false: one secret link per human seat, AI seats moved by the server.
     #[serde(default)]
     pub hotseat: Option<bool>,
-    /// A throw-away game (the analysis board's tried moves): stored like any other, but left out
-    /// of `GET /api/games` and deleted a day after its last change. Default false.
+    /// A throw-away game (the analysis board's tried moves): stored, left out of
+    /// `GET /api/games`, deleted a day after its last change.
     #[serde(default)]
     pub scratch: Option<bool>,
     /// A Fischer clock for a two-player game (`{"base_ms": 300000, "increment_ms": 3000}`).
@@ -220,9 +238,11 @@ pub struct CreateGame {
     pub clock: Option<crate::clock::ClockSetting>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct MoveBody {
+pub(crate) struct MoveBody {
+    /// The move in the game's notation, as a `legal` entry's `text`.
     #[serde(rename = "move")]
     mv: String,
     /// The ply the client saw when it chose the move; a stale request (the game moved on) is
@@ -231,61 +251,170 @@ struct MoveBody {
     ply: Option<usize>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `POST /api/games/{id}/undo`.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct UndoBody {
+pub(crate) struct UndoBody {
+    /// Player moves to take back, 1-10000 (default 1).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 10000)]
     plies: Option<usize>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `POST /api/games/{id}/solve`.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SolveBody {
+pub(crate) struct SolveBody {
+    /// Time budget in milliseconds (default 10 s, at most 60 s).
     #[serde(default)]
     time_ms: Option<u64>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `POST /api/games/{id}/position`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct PositionBody {
+pub(crate) struct PositionBody {
+    /// The position in the game's position text (FEN and friends).
     position: String,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `POST /api/games/{id}/resign`.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SideBody {
+pub(crate) struct SideBody {
     /// Which player (hot-seat tokens only; a seat token acts for its own seat).
     #[serde(default)]
     player: Option<usize>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `POST /api/games/{id}/draw`.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct DrawBody {
+pub(crate) struct DrawBody {
+    /// Which player (hot-seat tokens only; a seat token acts for its own seat).
     #[serde(default)]
     player: Option<usize>,
-    /// `"offer"` (default; accepts a pending offer of the other side) or `"decline"`.
+    /// `"offer"` (default; accepts a pending offer of the other side), `"accept"` or
+    /// `"decline"`.
     #[serde(default)]
     action: Option<String>,
 }
 
-/// A game as `GET /api/games/{id}` returns it.
-#[derive(Serialize)]
+/// A game as the API shows it: its seats and clocks, and everything the page draws.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = GameState)]
 pub struct GameView {
+    /// The game's id.
     id: String,
+    /// Who sits in each seat.
     seats: Vec<Seat>,
+    /// Seed of every random choice.
     seed: u64,
+    /// Plies played.
     ply: usize,
     /// Grows with every change of the game: a page keeps the newest state it was sent.
     version: u64,
+    /// One hot-seat link plays every seat.
     hotseat: bool,
+    /// The seat offering a draw.
     draw_offer: Option<usize>,
     /// Seats that resigned from a game of more than two players (the server plays their turns).
     resigned: Vec<usize>,
+    /// The AI's search under way.
     thinking: Option<Progress>,
+    /// The clock, in clocked games.
     clock: Option<crate::clock::ClockView>,
+    /// The game itself.
     #[serde(flatten)]
     snapshot: Snapshot,
+}
+
+/// `POST /api/games` and `POST /api/games/import`: the new game.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Created {
+    /// The game's id.
+    id: String,
+    /// The game.
+    state: GameView,
+    /// One per seat: the token of a human seat (32 hex digits), `null` for an AI seat.
+    seat_tokens: Vec<Option<String>>,
+    /// Page links to play each seat and to watch.
+    links: CreatedLinks,
+    /// The hot-seat token (every seat), in hot-seat games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hotseat_token: Option<String>,
+}
+
+/// The page's links to a new game.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CreatedLinks {
+    /// One per seat: the link that plays it (token included), `null` for an AI seat.
+    seats: Vec<Option<String>>,
+    /// The link to watch the game.
+    watch: String,
+}
+
+/// `GET /api/games`: the catalog.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Catalog {
+    /// Every game the server offers.
+    games: Vec<games::CatalogEntry>,
+}
+
+/// `GET /api/games?page=N`: one page of the archive.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Archive {
+    /// The stored games of this page, newest change first.
+    games: Vec<crate::db::GameSummary>,
+    /// The page, from 1.
+    page: usize,
+    /// Games per page.
+    per_page: usize,
+    /// Stored games in all.
+    total: usize,
+}
+
+/// `GET /api/games`: the catalog without `page`, one page of the archive with it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum GameList {
+    /// No `page`.
+    Catalog(Catalog),
+    /// With `page`.
+    Archive(Archive),
+}
+
+/// `DELETE /api/games/{id}`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Deleted {
+    /// The id of the game deleted.
+    deleted: String,
+}
+
+/// `POST /api/games/{id}/ai`: the AI's move and the game.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct AiReply {
+    /// What the search found.
+    ai: AiAnswer,
+    /// Whether the move was played (not a hint).
+    played: bool,
+    /// The game, after the move if it was played.
+    state: GameView,
+}
+
+/// `POST /api/games/{id}/solve`: the solver's answer and the game (not changed).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct SolveReply {
+    /// What the solver found.
+    solve: SolveAnswer,
+    /// The game.
+    state: GameView,
 }
 
 /// The view of a game the API answers with (a decided end overrides the rules' state).
@@ -313,31 +442,50 @@ pub fn view(entry: &GameEntry) -> GameView {
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// `GET /api/games` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+pub(crate) struct ListQuery {
+    /// Archive page from 1 (20 games a page, newest change first); without it the answer is
+    /// the catalog.
     #[serde(default)]
+    #[param(minimum = 1, maximum = 1000000)]
     page: Option<usize>,
 }
 
 /// `GET /api/games`: the catalog; `GET /api/games?page=N`: the stored games, newest first.
-async fn list_games(
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    operation_id = "listGames",
+    summary = "The catalog of games, or (with `page`) the archive of stored games.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The catalog (no `page`) or one page of the archive.", body = GameList),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 500, response = crate::openapi::Internal),
+    )
+)]
+pub(crate) async fn list_games(
     State(app): State<AppState>,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameList>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     match query.page {
-        None => Ok(Json(json!({ "games": games::catalog() }))),
+        None => Ok(Json(GameList::Catalog(Catalog {
+            games: games::catalog(),
+        }))),
         Some(page) => {
             if page == 0 || page > 1_000_000 {
                 return Err(ApiError::BadRequest("page must be from 1".into()));
             }
             let (list, total) = app.store.db().list(page, PAGE_SIZE)?;
-            Ok(Json(json!({
-                "games": list,
-                "page": page,
-                "per_page": PAGE_SIZE,
-                "total": total,
+            Ok(Json(GameList::Archive(Archive {
+                games: list,
+                page,
+                per_page: PAGE_SIZE,
+                total,
             })))
         }
     }
@@ -357,19 +505,39 @@ pub fn start_game(app: &AppState, new: NewGame) -> Result<Response, ApiError> {
         .collect();
     let state = view(&lock(&created.handle));
     crate::live::drive_ai(app, &created.handle);
-    let mut answer = json!({
-        "id": created.id,
-        "state": state,
-        "seat_tokens": created.seat_tokens,
-        "links": { "seats": links, "watch": base },
-    });
-    if let Some(token) = created.hotseat_token {
-        answer["hotseat_token"] = json!(token);
-    }
+    let answer = Created {
+        id: created.id,
+        state,
+        seat_tokens: created.seat_tokens,
+        links: CreatedLinks {
+            seats: links,
+            watch: base,
+        },
+        hotseat_token: created.hotseat_token,
+    };
     Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
-async fn create_game(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+/// `POST /api/games`: creates a game.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    operation_id = "createGame",
+    summary = "Creates a game.",
+    request_body(content = CreateGame, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The new game, its seat tokens and links.", body = Created),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 413, response = crate::openapi::TooLarge),
+        (status = 429, response = crate::openapi::TooManyRequests),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn create_game(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: CreateGame = parse_body(&body)?;
     let level = check_level(req.level.unwrap_or(DEFAULT_LEVEL))?;
     let seed = req.seed.unwrap_or(1);
@@ -404,15 +572,29 @@ async fn create_game(State(app): State<AppState>, body: Bytes) -> Result<Respons
     )
 }
 
-#[derive(Debug, Deserialize)]
+/// `GET /api/games/{id}` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct GetQuery {
-    /// Show the position after this many plies (replay); default: now.
+pub(crate) struct GetQuery {
+    /// Show the game after this many plies (replay); default: now.
     #[serde(default)]
     ply: Option<usize>,
 }
 
-async fn get_game(
+/// `GET /api/games/{id}`: the state of a game.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    operation_id = "getGame",
+    summary = "The state of a game (or, with `ply`, as it stood after that ply).",
+    params(GameId, GetQuery),
+    responses(
+        (status = 200, description = "The game.", body = GameView),
+        crate::openapi::ReadErrors,
+    )
+)]
+pub(crate) async fn get_game(
     State(app): State<AppState>,
     Path(id): Path<String>,
     query: Result<Query<GetQuery>, axum::extract::rejection::QueryRejection>,
@@ -497,16 +679,32 @@ fn player_name(entry: &GameEntry, player: usize) -> String {
         .unwrap_or_else(|| format!("player {}", player + 1))
 }
 
-async fn delete_game(
+/// `DELETE /api/games/{id}`.
+#[utoipa::path(
+    delete,
+    path = "/api/games/{id}",
+    operation_id = "deleteGame",
+    summary = "Deletes a game (a token holding every human seat).",
+    params(GameId),
+    security(("seatToken" = [])),
+    responses(
+        (status = 200, description = "Deleted.", body = Deleted),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn delete_game(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Deleted>, ApiError> {
     let handle = app.store.get(&id)?;
     require_all_seats(&lock(&handle), &headers, "deleting")?;
     if app.store.remove(&id)? {
         app.reviews.cancel(&id);
-        Ok(Json(json!({ "deleted": id })))
+        Ok(Json(Deleted { deleted: id }))
     } else {
         Err(ApiError::NotFound(id))
     }
@@ -565,7 +763,22 @@ pub(crate) fn flag(entry: &mut GameEntry, p: usize) {
     stop_search(entry);
 }
 
-async fn play_move(
+/// `POST /api/games/{id}/moves`: plays a move for the seat to move.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    operation_id = "playMove",
+    summary = "Plays a move for the seat to move.",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = MoveBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The game after the move.", body = GameView),
+        crate::openapi::SeatActionErrors,
+        (status = 422, response = crate::openapi::IllegalMove),
+    )
+)]
+pub(crate) async fn play_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -592,7 +805,21 @@ async fn play_move(
     Ok(Json(state))
 }
 
-async fn undo(
+/// `POST /api/games/{id}/undo`: takes back player moves.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/undo",
+    operation_id = "undo",
+    summary = "Takes back player moves (a token holding every human seat).",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = Option<UndoBody>, content_type = "application/json", description = "How many moves. An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The game after the undo.", body = GameView),
+        crate::openapi::SeatActionErrors,
+    )
+)]
+pub(crate) async fn undo(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -628,7 +855,21 @@ async fn undo(
     Ok(Json(view(&entry)))
 }
 
-async fn set_position(
+/// `POST /api/games/{id}/position`: replaces the game by a pasted position.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/position",
+    operation_id = "setPosition",
+    summary = "Replaces the game by a pasted position.",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = PositionBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The game from the new position.", body = GameView),
+        crate::openapi::SeatActionErrors,
+    )
+)]
+pub(crate) async fn set_position(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -696,7 +937,21 @@ fn acting_player(
     Ok(p)
 }
 
-async fn resign(
+/// `POST /api/games/{id}/resign`: a seat resigns.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    operation_id = "resign",
+    summary = "The token's seat resigns.",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = Option<SideBody>, content_type = "application/json", description = "Which seat (hot-seat tokens only). An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The game after the resignation.", body = GameView),
+        crate::openapi::SeatActionErrors,
+    )
+)]
+pub(crate) async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -732,7 +987,21 @@ async fn resign(
     Ok(Json(state))
 }
 
-async fn draw(
+/// `POST /api/games/{id}/draw`: offers, accepts or declines a draw.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    operation_id = "draw",
+    summary = "Offers, accepts or declines a draw (two-player games).",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = Option<DrawBody>, content_type = "application/json", description = "The action. An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The game after the offer.", body = GameView),
+        crate::openapi::SeatActionErrors,
+    )
+)]
+pub(crate) async fn draw(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -912,12 +1181,27 @@ pub async fn await_search<T>(
     }
 }
 
-async fn ai_move(
+/// `POST /api/games/{id}/ai`: the AI's move for the seat to move, played or as a hint.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/ai",
+    operation_id = "aiMove",
+    summary = "Asks the AI for the move of the seat to move (a hint, or played).",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = Option<AiBody>, content_type = "application/json", description = "Level, time and whether to play. An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The AI's move and the game.", body = AiReply),
+        crate::openapi::SeatActionErrors,
+        (status = 422, response = crate::openapi::IllegalMove),
+    )
+)]
+pub(crate) async fn ai_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<AiReply>, ApiError> {
     let req: AiBody = parse_body(&body)?;
     let handle = app.store.get(&id)?;
     let play = req.play.unwrap_or(true);
@@ -951,17 +1235,33 @@ async fn ai_move(
     if play {
         crate::live::drive_ai(&app, &handle);
     }
-    Ok(Json(
-        json!({ "ai": answer, "played": play, "state": state }),
-    ))
+    Ok(Json(AiReply {
+        ai: answer,
+        played: play,
+        state,
+    }))
 }
 
-async fn solve(
+/// `POST /api/games/{id}/solve`: runs the game's solver without playing its moves.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/solve",
+    operation_id = "solve",
+    summary = "Runs the game's solver (peg solitaire) without playing its moves.",
+    params(GameId),
+    security(("seatToken" = [])),
+    request_body(content = Option<SolveBody>, content_type = "application/json", description = "The time budget. An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The solver's answer and the game.", body = SolveReply),
+        crate::openapi::SeatActionErrors,
+    )
+)]
+pub(crate) async fn solve(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SolveReply>, ApiError> {
     let req: SolveBody = parse_body(&body)?;
     let budget = req
         .time_ms
@@ -985,37 +1285,74 @@ async fn solve(
         .await
         .map_err(|e| ApiError::Internal(format!("the solver failed: {e}")))??;
     let entry = lock(&handle);
-    Ok(Json(json!({ "solve": answer, "state": view(&entry) })))
+    Ok(Json(SolveReply {
+        solve: answer,
+        state: view(&entry),
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// How an exported Xiangqi record writes its moves.
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveNotation {
+    /// `h2e2` (the default).
+    Iccs,
+    /// `C2.5`.
+    Wxf,
+}
+
+impl MoveNotation {
+    /// The name [`record::export`] takes.
+    fn as_str(self) -> &'static str {
+        match self {
+            MoveNotation::Iccs => "iccs",
+            MoveNotation::Wxf => "wxf",
+        }
+    }
+}
+
+/// `GET /api/games/{id}/export` query.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct ExportQuery {
-    /// `iccs` (default) or `wxf` for Xiangqi moves.
+pub(crate) struct ExportQuery {
+    /// Xiangqi move notation: `iccs` (default) or `wxf`. Read for every game (another value is
+    /// a bad request whatever the game: schemathesis found `?moves=garbage` accepted for other
+    /// games when only Xiangqi read it).
     #[serde(default)]
-    moves: Option<String>,
+    #[param(inline)]
+    moves: Option<MoveNotation>,
 }
 
 /// `GET /api/games/{id}/export`: the record in the game's format (PGN, PDN or JSON).
-async fn export_game(
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/export",
+    operation_id = "exportGame",
+    summary = "The record as a download: Xiangqi PGN, checkers PDN, else qiyi JSON.",
+    params(GameId, ExportQuery),
+    responses(
+        (status = 200, description = "The record.",
+            headers(("Content-Disposition" = String, description = "`attachment; filename=\"qiyi-ID.EXT\"`")),
+            content(
+                (String = "application/x-chess-pgn"),
+                (String = "application/x-pdn"),
+                (crate::record::JsonRecordOut = "application/json"),
+            )
+        ),
+        crate::openapi::ReadErrors,
+    )
+)]
+pub(crate) async fn export_game(
     State(app): State<AppState>,
     Path(id): Path<String>,
     query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    // Checked for every game, not only Xiangqi (where it is used): a bad value is a bad request
-    // whatever the game (schemathesis found `?moves=garbage` accepted for other games).
-    if let Some(m) = query.moves.as_deref() {
-        if m != "iccs" && m != "wxf" {
-            return Err(ApiError::BadRequest(format!(
-                "moves must be iccs or wxf, not '{m}'"
-            )));
-        }
-    }
     let handle = app.store.get(&id)?;
     let exported = {
         let entry = lock(&handle);
-        record::export(&entry, query.moves.as_deref())?
+        record::export(&entry, query.moves.map(MoveNotation::as_str))?
     };
     Ok((
         [
@@ -1031,7 +1368,24 @@ async fn export_game(
 }
 
 /// `POST /api/games/import`: a record (PGN, PDN or JSON) becomes a hot-seat game to review.
-async fn import_game(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+#[utoipa::path(
+    post,
+    path = "/api/games/import",
+    operation_id = "importGame",
+    summary = "A record (PGN, PDN or qiyi JSON) becomes a new hot-seat game.",
+    request_body(content = String, content_type = "text/plain", description = "The record's text (UTF-8)."),
+    responses(
+        (status = 201, description = "The new game (every seat human, one hot-seat token).", body = Created),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 413, response = crate::openapi::TooLarge),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
+pub(crate) async fn import_game(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
     let new = record::import(text)?;

@@ -8,12 +8,15 @@ use serde::{Deserialize, Serialize};
 
 /// The time control chosen at creation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClockSetting {
     /// Starting time of each side, in milliseconds (1 s to 10 h).
+    #[cfg_attr(feature = "server", schema(minimum = 1000, maximum = 36000000))]
     pub base_ms: u64,
     /// Time added after each of a side's moves, in milliseconds (at most 10 min).
     #[serde(default)]
+    #[cfg_attr(feature = "server", schema(maximum = 600000))]
     pub increment_ms: u64,
 }
 
@@ -43,6 +46,7 @@ pub struct Clock {
 
 /// The clock as the API shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct ClockView {
     /// Starting time, ms.
     pub base_ms: u64,

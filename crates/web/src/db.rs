@@ -103,7 +103,7 @@ pub struct StoredMove {
 }
 
 /// A seat that resigned from a game of more than two players, and when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Resignation {
     /// The seat (0-based player number).
@@ -159,7 +159,7 @@ pub struct GameRecord {
 }
 
 /// One line of the archive list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct GameSummary {
     /// Game id.
     pub id: String,

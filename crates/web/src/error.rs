@@ -7,9 +7,81 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 #[cfg(feature = "server")]
 use axum::Json;
-#[cfg(feature = "server")]
-use serde_json::json;
+use serde::Serialize;
 use thiserror::Error;
+
+/// The `code` of an error answer: a short stable name of the kind of error, sent next to the
+/// message so a page can say it in its reader's language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The game name is not one the server knows.
+    UnknownGame,
+    /// No game with this id, or no such endpoint.
+    NotFound,
+    /// Malformed body or query, or a value out of range.
+    BadRequest,
+    /// The move does not parse or is not legal.
+    IllegalMove,
+    /// The request does not fit the game's state.
+    Conflict,
+    /// The endpoint does not apply to this game.
+    NotSupported,
+    /// No token, or one that does not hold the seat.
+    Forbidden,
+    /// The server holds as many games as it may.
+    TooManyGames,
+    /// The server is at a limit or stopping.
+    Unavailable,
+    /// As many analyses as the server runs at once are running.
+    Busy,
+    /// The database refused a write or a search failed.
+    Internal,
+    /// The body is larger than the server takes (answered by the body-limit layer).
+    TooLarge,
+    /// Too many games created from one address (answered by the rate-limit layer).
+    RateLimited,
+    /// The method is not one the endpoint takes (answered by the router).
+    MethodNotAllowed,
+    /// Any other refusal by a layer.
+    Refused,
+}
+
+impl ErrorCode {
+    /// The code as sent (`"bad_request"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::NotSupported => "not_supported",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::TooManyGames => "too_many_games",
+            ErrorCode::Unavailable => "unavailable",
+            ErrorCode::Busy => "busy",
+            ErrorCode::Internal => "internal",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::Refused => "refused",
+        }
+    }
+}
+
+/// The body of every error answer, handlers' and layers' alike.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "server", schema(as = Error))]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct ErrorBody {
+    /// Why, in words.
+    pub error: String,
+    /// The kind of error, stable, for a page to say it in its reader's language.
+    pub code: ErrorCode,
+}
 
 /// Everything an API request can fail with. Each variant maps to one HTTP status.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -53,18 +125,31 @@ impl ApiError {
     /// A short stable name of the kind of error, sent next to the message (`{"error": ...,
     /// "code": ...}`) so a page can say it in its reader's language.
     pub fn code(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// The kind of error, as [`ErrorCode`].
+    pub fn kind(&self) -> ErrorCode {
         match self {
-            ApiError::UnknownGame(..) => "unknown_game",
-            ApiError::NotFound(_) => "not_found",
-            ApiError::BadRequest(_) => "bad_request",
-            ApiError::IllegalMove(..) => "illegal_move",
-            ApiError::Conflict(_) => "conflict",
-            ApiError::NotSupported(_) => "not_supported",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::TooManyGames(_) => "too_many_games",
-            ApiError::Unavailable(_) => "unavailable",
-            ApiError::Busy(_) => "busy",
-            ApiError::Internal(_) => "internal",
+            ApiError::UnknownGame(..) => ErrorCode::UnknownGame,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::BadRequest(_) => ErrorCode::BadRequest,
+            ApiError::IllegalMove(..) => ErrorCode::IllegalMove,
+            ApiError::Conflict(_) => ErrorCode::Conflict,
+            ApiError::NotSupported(_) => ErrorCode::NotSupported,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::TooManyGames(_) => ErrorCode::TooManyGames,
+            ApiError::Unavailable(_) => ErrorCode::Unavailable,
+            ApiError::Busy(_) => ErrorCode::Busy,
+            ApiError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// The body this error is answered with.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: self.to_string(),
+            code: self.kind(),
         }
     }
 }
@@ -92,7 +177,6 @@ impl ApiError {
 #[cfg(feature = "server")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": self.to_string(), "code": self.code() });
-        (self.status(), Json(body)).into_response()
+        (self.status(), Json(self.body())).into_response()
     }
 }

@@ -3,12 +3,12 @@
 //! (`{"error", "code"}`, as the API's own errors).
 
 use crate::api::AppState;
+use crate::error::{ErrorBody, ErrorCode};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, Request, Response, StatusCode};
 use axum::routing::MethodRouter;
 use axum::Router;
-use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,14 +57,14 @@ pub fn rate_limited(
 /// The `code` of an error a layer answers with (the API's own errors carry [`ApiError::code`]).
 ///
 /// [`ApiError::code`]: crate::error::ApiError::code
-fn code(status: StatusCode) -> &'static str {
+fn code(status: StatusCode) -> ErrorCode {
     match status {
-        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
-        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
-        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-        StatusCode::NOT_FOUND => "not_found",
-        s if s.is_server_error() => "internal",
-        _ => "refused",
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+        StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        s if s.is_server_error() => ErrorCode::Internal,
+        _ => ErrorCode::Refused,
     }
 }
 
@@ -106,7 +106,10 @@ fn json_error(resp: Response<Body>, limit: usize) -> Response<Body> {
     }
     let mut out = axum::response::IntoResponse::into_response((
         status,
-        axum::Json(json!({ "error": message(status, limit), "code": code(status) })),
+        axum::Json(ErrorBody {
+            error: message(status, limit),
+            code: code(status),
+        }),
     ));
     for name in [header::RETRY_AFTER, header::ALLOW] {
         if let Some(v) = resp.headers().get(&name) {

@@ -48,6 +48,8 @@ pub mod judges;
 #[cfg(feature = "server")]
 pub mod live;
 #[cfg(feature = "server")]
+pub mod openapi;
+#[cfg(feature = "server")]
 pub mod record;
 #[cfg(feature = "server")]
 pub mod resign;

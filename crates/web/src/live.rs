@@ -23,10 +23,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Query of the event stream.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct EventsQuery {
-    /// The last ply the page has seen (default: the current one; `Last-Event-ID` wins).
+    /// Start after this ply (default: the current ply; `Last-Event-ID` wins).
     #[serde(default)]
     pub after: Option<usize>,
 }
@@ -67,7 +68,7 @@ impl Cursor {
         let review = self.reviews.state(&entry.id);
         if review.is_some() && review != self.review_sent {
             if let Some(r) = &review {
-                events.push(json_event("review", &r.to_json()));
+                events.push(json_event("review", &r.status()));
             }
             self.review_sent = review;
         }
@@ -116,6 +117,21 @@ impl Cursor {
 }
 
 /// `GET /api/games/{id}/events`: the game's live event stream (503 past the connection cap).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/events",
+    operation_id = "events",
+    summary = "The game's live Server-Sent Events stream (move, undo, state, thinking, review, gone); it does not end by itself.",
+    params(
+        crate::api::GameId,
+        EventsQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "The last ply a reconnecting browser saw (wins over `after`)."),
+    ),
+    responses(
+        (status = 200, description = "An endless `text/event-stream`.", body = String, content_type = "text/event-stream"),
+        crate::openapi::ReadErrors,
+    )
+)]
 pub async fn events(
     State(app): State<AppState>,
     Path(id): Path<String>,

@@ -10,7 +10,7 @@ use crate::error::ApiError;
 use crate::games;
 use crate::session::{GameResult, Seat};
 use crate::store::{GameEntry, NewGame};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// A record ready to send.
@@ -197,21 +197,28 @@ pub fn export(entry: &GameEntry, moves: Option<&str>) -> Result<Exported, ApiErr
             })
         }
         _ => {
-            let record = json!({
-                "format": "qiyi-record",
-                "version": 1,
-                "game": entry.session.game(),
-                "rules": entry.rules,
-                "position": entry.position,
-                "seed": entry.seed,
-                "seats": entry.seats,
-                "created": entry.created,
-                "moves": entry.session.history_from(0).iter().map(|h| json!({
-                    "ply": h.ply, "player": h.player, "text": h.text
-                })).collect::<Vec<_>>(),
-                "resigned": entry.resigned,
-                "result": result,
-            });
+            let record = JsonRecordOut {
+                format: RECORD_FORMAT,
+                version: 1,
+                game: entry.session.game(),
+                rules: entry.rules.clone(),
+                position: entry.position.clone(),
+                seed: entry.seed,
+                seats: entry.seats.clone(),
+                created: entry.created,
+                moves: entry
+                    .session
+                    .history_from(0)
+                    .into_iter()
+                    .map(|h| RecordMove {
+                        ply: h.ply,
+                        player: h.player,
+                        text: h.text,
+                    })
+                    .collect(),
+                resigned: entry.resigned.clone(),
+                result,
+            };
             let text = serde_json::to_string_pretty(&record)
                 .map_err(|e| ApiError::Internal(e.to_string()))?;
             Ok(Exported {
@@ -221,6 +228,52 @@ pub fn export(entry: &GameEntry, moves: Option<&str>) -> Result<Exported, ApiErr
             })
         }
     }
+}
+
+/// The `format` of a qiyi JSON record.
+pub const RECORD_FORMAT: &str = "qiyi-record";
+
+/// A qiyi JSON record as exported (games without PGN or PDN); `POST /api/games/import` reads it
+/// back.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = JsonRecord)]
+pub struct JsonRecordOut {
+    /// Always `qiyi-record`.
+    #[schema(value_type = String, pattern = "^qiyi-record$")]
+    pub format: &'static str,
+    /// The record format's version (1).
+    pub version: u32,
+    /// The game's API name.
+    #[schema(value_type = String)]
+    pub game: &'static str,
+    /// The rule options the game was created with.
+    #[schema(value_type = Object)]
+    pub rules: Value,
+    /// The starting position, when not the game's usual one.
+    pub position: Option<String>,
+    /// Seed of every random choice (dice).
+    pub seed: u64,
+    /// Who sat in each seat.
+    pub seats: Vec<Seat>,
+    /// Seconds since the epoch at creation.
+    pub created: i64,
+    /// The moves, die rolls included (`player` `null`).
+    pub moves: Vec<RecordMove>,
+    /// Seats that resigned from a game of more than two players.
+    pub resigned: Vec<crate::db::Resignation>,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+}
+
+/// A move of an exported JSON record.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RecordMove {
+    /// Ply number from 1.
+    pub ply: usize,
+    /// Who chose it (`null` for a die roll).
+    pub player: Option<usize>,
+    /// The move in the game's notation.
+    pub text: String,
 }
 
 /// A move of an imported JSON record: its text, or an object with `text` and `player` (`null`

@@ -20,8 +20,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,17 +66,72 @@ pub enum ReviewState {
     Cancelled,
 }
 
+/// The `status` of a review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewStatusKind {
+    /// No review of the game as it stands (none asked, or the game went on since).
+    None,
+    /// Waiting for a free slot.
+    Queued,
+    /// Being computed (`done` of `total` plies).
+    Running,
+    /// Finished (`review` holds it, in the answers that carry it).
+    Done,
+    /// The judge failed (`error` says why).
+    Failed,
+    /// Cancelled before it finished.
+    Cancelled,
+}
+
+/// Where a game's review stands, as the API and the live `review` events show it.
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ReviewStatus {
+    /// Where it stands.
+    pub status: ReviewStatusKind,
+    /// Plies judged so far (`running`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<usize>,
+    /// Plies in the record (`running`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// Why it failed (`failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The review (`done`): core's review JSON (format 1), see docs/review.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub review: Option<Value>,
+}
+
+impl ReviewStatus {
+    fn of(status: ReviewStatusKind) -> ReviewStatus {
+        ReviewStatus {
+            status,
+            done: None,
+            total: None,
+            error: None,
+            review: None,
+        }
+    }
+}
+
 impl ReviewState {
-    /// The state as the API and the live events show it (`{"status": ...}`), without the review.
-    pub fn to_json(&self) -> Value {
+    /// The state as the API and the live events show it, without the review.
+    pub fn status(&self) -> ReviewStatus {
         match self {
-            ReviewState::Queued => json!({ "status": "queued" }),
-            ReviewState::Running { done, total } => {
-                json!({ "status": "running", "done": done, "total": total })
-            }
-            ReviewState::Done => json!({ "status": "done" }),
-            ReviewState::Failed(e) => json!({ "status": "failed", "error": e }),
-            ReviewState::Cancelled => json!({ "status": "cancelled" }),
+            ReviewState::Queued => ReviewStatus::of(ReviewStatusKind::Queued),
+            ReviewState::Running { done, total } => ReviewStatus {
+                done: Some(*done),
+                total: Some(*total),
+                ..ReviewStatus::of(ReviewStatusKind::Running)
+            },
+            ReviewState::Done => ReviewStatus::of(ReviewStatusKind::Done),
+            ReviewState::Failed(e) => ReviewStatus {
+                error: Some(e.clone()),
+                ..ReviewStatus::of(ReviewStatusKind::Failed)
+            },
+            ReviewState::Cancelled => ReviewStatus::of(ReviewStatusKind::Cancelled),
         }
     }
 
@@ -192,10 +247,10 @@ impl Reviews {
 pub use crate::judges::{prepare, ReviewTask, REVIEWED};
 
 /// `POST /api/games/{id}/review` body.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ReviewBody {
-    /// Search depth per position (checkers only).
+pub(crate) struct ReviewBody {
+    /// Search depth per position (Xiangqi 1-30, checkers 1-40; other games take none).
     #[serde(default)]
     depth: Option<u32>,
 }
@@ -224,38 +279,66 @@ fn stored(app: &AppState, id: &str, hash: &[u8; 32]) -> Result<Option<Value>, Ap
     }
 }
 
-fn done(review: Value) -> Value {
-    json!({ "status": "done", "review": review })
+fn done(review: Value) -> ReviewStatus {
+    ReviewStatus {
+        review: Some(review),
+        ..ReviewStatus::of(ReviewStatusKind::Done)
+    }
 }
 
 /// `GET /api/games/{id}/review`: the stored review (`done` with `review`), or the state of the one
 /// being computed, or `none`.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/review",
+    operation_id = "getReview",
+    summary = "The stored review, or where the one under way stands, or `none`.",
+    params(crate::api::GameId),
+    responses(
+        (status = 200, description = "The review's state.", body = ReviewStatus),
+        crate::openapi::ReadErrors,
+    )
+)]
 pub async fn get_review(
     State(app): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ReviewStatus>, ApiError> {
     let (_, _, hash, _) = record_of(&app, &id)?;
     if let Some(review) = stored(&app, &id, &hash)? {
         return Ok(Json(done(review)));
     }
     match app.reviews.state(&id) {
         // A review done of an earlier record (the game went on) is no longer this game's.
-        Some(ReviewState::Done) | None => Ok(Json(json!({ "status": "none" }))),
-        Some(s) => Ok(Json(s.to_json())),
+        Some(ReviewState::Done) | None => Ok(Json(ReviewStatus::of(ReviewStatusKind::None))),
+        Some(s) => Ok(Json(s.status())),
     }
 }
 
 /// `DELETE /api/games/{id}/review`: cancels the queued or running review (409 when none is).
+#[utoipa::path(
+    delete,
+    path = "/api/games/{id}/review",
+    operation_id = "cancelReview",
+    summary = "Cancels the queued or running review.",
+    params(crate::api::GameId),
+    responses(
+        (status = 200, description = "`cancelled`.", body = ReviewStatus),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = crate::openapi::Conflict),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
 pub async fn cancel_review(
     State(app): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ReviewStatus>, ApiError> {
     app.store.get(&id)?;
     let job = lock(&app.reviews.jobs).get(&id).cloned();
     match job {
         Some(job) if lock(&job.state).active() => {
             job.cancel_now();
-            Ok(Json(ReviewState::Cancelled.to_json()))
+            Ok(Json(ReviewState::Cancelled.status()))
         }
         _ => Err(ApiError::Conflict(
             "no review of this game is queued or running".into(),
@@ -265,6 +348,24 @@ pub async fn cancel_review(
 
 /// `POST /api/games/{id}/review`: starts the review in the background (202 with its state), or
 /// answers the stored one (200, `done`) or the one already under way (202, its state).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/review",
+    operation_id = "startReview",
+    summary = "Starts the review in the background (202), or answers the stored one (200).",
+    params(crate::api::GameId),
+    request_body(content = Option<ReviewBody>, content_type = "application/json", description = "The search depth (Xiangqi 1-30, checkers 1-40; other games take none). An empty body reads as `{}`."),
+    responses(
+        (status = 200, description = "The stored review (`done`).", body = ReviewStatus),
+        (status = 202, description = "Queued, or the state of the review already under way.", body = ReviewStatus),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = crate::openapi::Conflict),
+        (status = 413, response = crate::openapi::TooLarge),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
 pub async fn start_review(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -290,7 +391,7 @@ pub async fn start_review(
         if let Some(j) = jobs.get(&id) {
             let state = lock(&j.state).clone();
             if state.active() {
-                return Ok((StatusCode::ACCEPTED, Json(state.to_json())).into_response());
+                return Ok((StatusCode::ACCEPTED, Json(state.status())).into_response());
             }
         }
         let active = jobs.values().filter(|j| lock(&j.state).active()).count();
@@ -311,7 +412,7 @@ pub async fn start_review(
     };
     job.set(ReviewState::Queued);
     tokio::spawn(run(app.clone(), id, hash, job, task));
-    Ok((StatusCode::ACCEPTED, Json(ReviewState::Queued.to_json())).into_response())
+    Ok((StatusCode::ACCEPTED, Json(ReviewState::Queued.status())).into_response())
 }
 
 /// Waits for a slot, runs the review on a blocking thread, stores it if it was not cancelled.

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 /// Who sits in a seat: a person at the page or an AI.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Seat {
     /// A person plays this seat by clicking.
@@ -16,6 +17,7 @@ pub enum Seat {
     /// The game's strongest AI at `level` (1 = weakest, 10 = strongest).
     Ai {
         /// Strength from 1 to 10 (time and depth grow with it).
+        #[cfg_attr(feature = "server", schema(minimum = 1, maximum = 10))]
         level: u8,
     },
     /// The player described by the game's source article (a greedy or simple player).
@@ -24,6 +26,7 @@ pub enum Seat {
 
 /// A legal move as the page needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct MoveOption {
     /// The move in the game's notation; `POST /moves` takes exactly this text.
     pub text: String,
@@ -37,6 +40,7 @@ pub struct MoveOption {
 
 /// One move of the game record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct HistoryEntry {
     /// Ply number from 1.
     pub ply: usize,
@@ -53,6 +57,7 @@ pub struct HistoryEntry {
 
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct GameResult {
     /// Return of every player, in `[-1, 1]`.
     pub returns: Vec<f64>,
@@ -64,6 +69,8 @@ pub struct GameResult {
 
 /// Whose turn it is, as JSON: `{"kind":"player","player":0}`, `{"kind":"chance"}`, `{"kind":"over"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "server", schema(as = Turn))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum TurnView {
     /// Player `player` chooses.
@@ -79,8 +86,10 @@ pub enum TurnView {
 
 /// Everything the page shows about a game, produced by [`GameSession::snapshot`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct Snapshot {
     /// Game name (`"xiangqi"`, `"tictactoe"` ...).
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub game: &'static str,
     /// The rule set in use, in words.
     pub rules: String,
@@ -106,10 +115,12 @@ pub struct Snapshot {
 
 /// The body of `POST /api/games/{id}/ai` (every field optional; see `API.md`).
 #[derive(Clone, Debug, Default, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct AiBody {
     /// Strength 1-10 (default: the seat's).
     #[serde(default)]
+    #[cfg_attr(feature = "server", schema(minimum = 1, maximum = 10))]
     pub level: Option<u8>,
     /// Time budget in milliseconds (default: the level's).
     #[serde(default)]
@@ -139,6 +150,7 @@ pub struct AiRequest {
 
 /// Progress of a running search (shown as the "thinking" indicator).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct Progress {
     /// Depth completed (or playouts/iterations for sampling players).
     pub depth: u32,
@@ -152,6 +164,7 @@ pub struct Progress {
 
 /// The answer of an AI search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct AiAnswer {
     /// The chosen move in the game's notation.
     #[serde(rename = "move")]
@@ -176,6 +189,7 @@ pub type AiTask = Box<dyn FnOnce(&dyn Fn(Progress)) -> Result<AiAnswer, ApiError
 
 /// The answer of a puzzle solver (peg solitaire).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct SolveAnswer {
     /// Whether a solution was found (false: proved unsolvable or the budget ran out; see `note`).
     pub solved: bool,

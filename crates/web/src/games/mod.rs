@@ -16,10 +16,13 @@ use serde_json::Value;
 
 /// One rule option the page offers when starting a game.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct RuleOption {
     /// Key in the `rules` object of `POST /api/games`.
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub key: &'static str,
     /// What it means.
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub label: &'static str,
     /// The values allowed (as JSON); empty: free text.
     pub choices: Vec<Value>,
@@ -29,12 +32,16 @@ pub struct RuleOption {
 
 /// A game the server can start.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct CatalogEntry {
     /// API name.
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub game: &'static str,
     /// Title for people.
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub title: &'static str,
     /// One line about the game.
+    #[cfg_attr(feature = "server", schema(value_type = String))]
     pub about: &'static str,
     /// Rule options.
     pub options: Vec<RuleOption>,
