@@ -75,9 +75,9 @@ pub struct ApiDoc;
 /// The document as pretty JSON, built once.
 pub fn document() -> &'static str {
     static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
-        ApiDoc::openapi()
-            .to_pretty_json()
-            .unwrap_or_else(|e| format!("{{\"error\": \"the OpenAPI document: {e}\"}}"))
+        ApiDoc::openapi().to_pretty_json().unwrap_or_else(|e| {
+            serde_json::json!({ "error": format!("the OpenAPI document: {e}") }).to_string()
+        })
     });
     &DOCUMENT
 }
