@@ -48,29 +48,6 @@ pub enum ErrorCode {
     Refused,
 }
 
-impl ErrorCode {
-    /// The code as sent (`"bad_request"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::UnknownGame => "unknown_game",
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::BadRequest => "bad_request",
-            ErrorCode::IllegalMove => "illegal_move",
-            ErrorCode::Conflict => "conflict",
-            ErrorCode::NotSupported => "not_supported",
-            ErrorCode::Forbidden => "forbidden",
-            ErrorCode::TooManyGames => "too_many_games",
-            ErrorCode::Unavailable => "unavailable",
-            ErrorCode::Busy => "busy",
-            ErrorCode::Internal => "internal",
-            ErrorCode::TooLarge => "too_large",
-            ErrorCode::RateLimited => "rate_limited",
-            ErrorCode::MethodNotAllowed => "method_not_allowed",
-            ErrorCode::Refused => "refused",
-        }
-    }
-}
-
 /// The body of every error answer, handlers' and layers' alike.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
@@ -124,12 +101,7 @@ pub enum ApiError {
 impl ApiError {
     /// A short stable name of the kind of error, sent next to the message (`{"error": ...,
     /// "code": ...}`) so a page can say it in its reader's language.
-    pub fn code(&self) -> &'static str {
-        self.kind().as_str()
-    }
-
-    /// The kind of error, as [`ErrorCode`].
-    pub fn kind(&self) -> ErrorCode {
+    pub fn code(&self) -> ErrorCode {
         match self {
             ApiError::UnknownGame(..) => ErrorCode::UnknownGame,
             ApiError::NotFound(_) => ErrorCode::NotFound,
@@ -149,7 +121,7 @@ impl ApiError {
     pub fn body(&self) -> ErrorBody {
         ErrorBody {
             error: self.to_string(),
-            code: self.kind(),
+            code: self.code(),
         }
     }
 }

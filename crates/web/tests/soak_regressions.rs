@@ -5,6 +5,7 @@ mod common;
 use axum::http::StatusCode;
 use common::call;
 use qiyi_web::api::AppState;
+use qiyi_web::error::ErrorCode;
 use qiyi_web::store::Store;
 
 /// A peg-solitaire AI move asked for in 100 ms ran a fixed 5,000,001-node search whatever its
@@ -89,7 +90,8 @@ async fn a_search_past_its_time_is_stopped_and_answers_or_is_a_503() {
     .await
     .expect_err("still running after its grace");
     assert!(stopped, "the search was told to stop");
-    assert_eq!(err.code(), "unavailable");
+    assert_eq!(err.code(), ErrorCode::Unavailable);
+    assert_eq!(serde_json::json!(err.code()), "unavailable");
     assert_eq!(err.status(), StatusCode::SERVICE_UNAVAILABLE);
 
     // A search that ends in time is untouched.
