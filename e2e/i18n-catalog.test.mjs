@@ -68,11 +68,12 @@ for (const f of files) {
 for (const k of used) if (!k.includes(".")) used.delete(k);
 for (const k of used) if (k.endsWith(".") ? !Object.keys(cat.en).some((x) => x.startsWith(k)) : !(k in cat.en)) problems.push(`key '${k}' is used in the code but not in the catalogs`);
 for (const g of GAMES) for (const k of [`game.${g}`, `game.${g}.other`, `about.${g}`, `rules.${g}`]) if (!(k in cat.en)) problems.push(`no '${k}'`);
-// Every error code the API sends (ApiError::code in crates/web/src/error.rs) has its message.
-const errSrc = readFileSync(join(root, "crates/web/src/error.rs"), "utf8");
-const codeFn = errSrc.slice(errSrc.indexOf("pub fn code("), errSrc.indexOf("pub fn code(") + 1500);
-const codes = [...codeFn.matchAll(/=> "(\w+)"/g)].map((m) => m[1]);
-if (codes.length < 8) problems.push(`only ${codes.length} error codes read from error.rs`);
+// Every error code the API sends has its message. The codes are the `ErrorCode` enum of the
+// generated OpenAPI document (crates/web/openapi.json, which `cargo test -p qiyi-web --test
+// openapi` keeps equal to the one built from crates/web/src/error.rs).
+const apiDoc = JSON.parse(readFileSync(join(root, "crates/web/openapi.json"), "utf8"));
+const codes = apiDoc?.components?.schemas?.ErrorCode?.enum ?? [];
+if (codes.length < 8) problems.push(`only ${codes.length} error codes read from crates/web/openapi.json (components.schemas.ErrorCode.enum)`);
 for (const c of codes) if (!(("err." + c) in cat.en)) problems.push(`no 'err.${c}' for the API's error code ${c}`);
 for (const k of ["play.seat.human", "play.seat.ai", "play.seat.seed", "play.toMove", "play.toMoveAi"]) if (!(k in cat.en)) problems.push(`no '${k}'`);
 
