@@ -249,6 +249,15 @@ type Tags = Vec<(String, String)>;
 /// The result tokens of PGN move text.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// Whether `key` is a PGN tag name (a symbol: a letter or digit, then letters, digits and
+/// `_+#=:-`; letters of any script, so Chinese tag names read). Anything else, a quote or a
+/// control character, would not write back as the same tag.
+fn is_tag_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(char::is_alphanumeric)
+        && chars.all(|c| c.is_alphanumeric() || "_+#=:-".contains(c))
+}
+
 /// Splits PGN text into its tags and its main-line move tokens (comments, variations, NAGs,
 /// move numbers and annotation marks removed; the result token kept last when present).
 fn pgn_tokens(text: &str) -> Result<(Tags, Vec<String>), RecordError> {
@@ -270,8 +279,11 @@ fn pgn_tokens(text: &str) -> Result<(Tags, Vec<String>), RecordError> {
             let Some(v) = rest.strip_prefix('"').and_then(|x| x.strip_suffix('"')) else {
                 return bad(format!("bad tag line {:?}", clip(t)));
             };
-            if key.is_empty() {
-                return bad(format!("bad tag line {:?}", clip(t)));
+            if !is_tag_name(key) {
+                return bad(format!(
+                    "bad tag name {:?} (a tag name is letters, digits and _+#=:- only)",
+                    clip(key)
+                ));
             }
             tags.push((
                 key.to_string(),

@@ -152,3 +152,18 @@ fn four_and_five_pawns_in_one_file_each_have_a_name() {
         assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
     }
 }
+
+/// Found by the `xiangqi_pgn` fuzzer (seventh session, crash-a5f2bf5e): a tag named `"moves` was
+/// read, and written back as `["moves "c\""]`, a line that reads as a JSON record. A tag name is
+/// a PGN symbol now; anything else is a clear error.
+#[test]
+fn fuzz_regression_a_tag_name_with_a_quote_is_refused() {
+    let crash = "%G< \"Cs\n[\"moves \"c\"\"]\n[\"v\" \"\0\"]\n";
+    let err = qiyi_xiangqi::review::read_record(crash).expect_err("a quote in a tag name");
+    assert!(err.to_string().contains("bad tag name"), "{err}");
+    // Tag names of letters (any script), digits and _+#=:- still read.
+    let ok = "[Event \"x\"]\n[Red_Team-2 \"y\"]\n[赛事 \"z\"]\n\n1. h2e2 h9g7 *\n";
+    let r = qiyi_xiangqi::review::read_record(ok).expect("symbol tag names");
+    let names: Vec<&str> = r.tags.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(names, ["Event", "Red_Team-2", "赛事"]);
+}
