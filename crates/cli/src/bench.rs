@@ -16,6 +16,35 @@ pub struct SuiteArgs {
     /// A reduced suite (smaller depths and counts) for quick checks and tests.
     #[arg(long)]
     pub quick: bool,
+    /// Also search the Xiangqi bench positions with this net file (from `qiyi train xiangqi`)
+    /// and with the hand evaluation, and print both speeds (not part of the signature).
+    #[arg(long, value_name = "NET")]
+    pub xiangqi_net: Option<std::path::PathBuf>,
+}
+
+/// The Xiangqi search alone, hand evaluation against `net`, on the bench positions.
+fn xiangqi_net(quick: bool, path: &std::path::Path) -> Result<(GameBench, GameBench)> {
+    let net = qiyi_xiangqi::learn::load(path)?;
+    let depth = if quick { 4 } else { 8 };
+    let n = qiyi_xiangqi::search::BENCH_FENS.len();
+    let tweaks = qiyi_xiangqi::search::SearchTweaks::default();
+    let hand = measure(
+        format!("search of {n} fixed positions to depth {depth}, hand evaluation"),
+        || Ok(qiyi_xiangqi::search::bench_eval(depth, tweaks, None).nodes),
+    )?;
+    let a = net.arch;
+    let with_net = measure(
+        format!(
+            "the same with the {}-{}-{} net {} ({}% of the hand evaluation's speed)",
+            a.inputs,
+            a.hidden,
+            a.l2,
+            path.display(),
+            "{pct}"
+        ),
+        || Ok(qiyi_xiangqi::search::bench_eval(depth, tweaks, Some(net.clone())).nodes),
+    )?;
+    Ok((hand, with_net))
 }
 
 /// One game's part of the suite.
@@ -140,6 +169,20 @@ pub fn run(g: &Global, a: &SuiteArgs) -> Result<()> {
             .wrapping_mul(0x100_0000_01B3)
             .wrapping_add(b.nodes);
         out.insert(name.to_string(), serde_json::to_value(&b)?);
+    }
+    if let Some(path) = &a.xiangqi_net {
+        let (hand, mut net) = xiangqi_net(q, path)?;
+        let pct = 100 * net.nps / hand.nps.max(1);
+        net.what = net.what.replace("{pct}", &pct.to_string());
+        for (name, b) in [("xiangqi-search-hand", hand), ("xiangqi-search-net", net)] {
+            if !g.json {
+                println!(
+                    "{name:<17} {:>13} nodes {:>12} nodes/s {:>7} ms  {}",
+                    b.nodes, b.nps, b.ms, b.what
+                );
+            }
+            out.insert(name.to_string(), serde_json::to_value(&b)?);
+        }
     }
     let ms = total.elapsed().as_millis() as u64;
     if g.json {

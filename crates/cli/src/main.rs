@@ -16,6 +16,7 @@ mod chinese_checkers;
 mod common;
 mod docs;
 mod lab;
+mod learn;
 mod peg_solitaire;
 mod play;
 mod review;
@@ -287,6 +288,8 @@ struct TrainArgs {
 enum TrainGame {
     /// English checkers (128 piece-square inputs per side, NNUE-style).
     Checkers(checkers_learn::TrainArgs),
+    /// Xiangqi: a 1260-input network from `qiyi selfplay xiangqi` shards.
+    Xiangqi(xiangqi_learn::TrainArgs),
 }
 
 /// Arguments of `qiyi perft`: the game and its own options.
@@ -346,6 +349,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Train(args) => match args.game {
             TrainGame::Checkers(a) => checkers_learn::train(g, a),
+            TrainGame::Xiangqi(a) => xiangqi_learn::train(g, a),
         },
         Command::Uci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Uci),
         Command::Ucci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Ucci),

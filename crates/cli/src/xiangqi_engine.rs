@@ -20,6 +20,17 @@ pub struct ProtocolArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
+    /// Evaluation: `hand` (the tuned hand-written one) or the path of a net file from
+    /// `qiyi train xiangqi`.
+    #[arg(long, default_value = "hand")]
+    eval: String,
+}
+
+/// The net `--eval` names (`None`: the hand evaluation).
+pub fn eval_net(text: &str) -> anyhow::Result<Option<std::sync::Arc<qiyi_core::learn::QuantNet>>> {
+    Ok(qiyi_xiangqi::learn::EvalChoice::parse(text)
+        .context("--eval")?
+        .net())
 }
 
 fn level(text: &str) -> anyhow::Result<Level> {
@@ -33,6 +44,7 @@ pub fn protocol(g: &Global, args: ProtocolArgs, dialect: Dialect) -> anyhow::Res
         threads: g.threads.map_or(1, usize::from),
         level: level(&args.level)?,
         seed: g.seed,
+        net: eval_net(&args.eval)?,
     };
     let stdin = std::io::stdin();
     protocol::run(dialect, stdin.lock(), std::io::stdout(), config)?;
@@ -60,6 +72,10 @@ pub struct AnalyzeArgs {
     /// Report the best N root moves (1-10), each with its score and line, depth by depth.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=10))]
     multipv: u8,
+    /// Evaluation: `hand` (the tuned hand-written one) or the path of a net file from
+    /// `qiyi train xiangqi`.
+    #[arg(long, default_value = "hand")]
+    eval: String,
 }
 
 /// Analyses one position, printing each depth and the best move.
@@ -71,6 +87,7 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
         threads: g.threads(),
         level: level(&args.level)?,
         seed: g.seed,
+        net: eval_net(&args.eval)?,
     };
     let mut engine = Engine::new(config);
     let json = g.json;

@@ -1,5 +1,6 @@
 //! `qiyi selfplay xiangqi`: labelled Xiangqi positions from core's self-play driver, in the
-//! `QIYIPOS1` shards `qiyi selfplay checkers` writes (see `qiyi_xiangqi::learn`).
+//! `QIYIPOS1` shards `qiyi selfplay checkers` writes (see `qiyi_xiangqi::learn`); and
+//! `qiyi train xiangqi`, the shared trainer ([`crate::learn::train`]) over Xiangqi's inputs.
 
 use crate::common::{print_json, progress, Global};
 use clap::Args;
@@ -72,7 +73,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
     };
     let in_run = options.shards();
     let shards = match &args.shards {
-        Some(text) => Some(crate::checkers_learn::parse_shards(text, in_run)?),
+        Some(text) => Some(crate::learn::parse_shards(text, in_run)?),
         None => None,
     };
     let config = options.config(g.threads());
@@ -140,4 +141,27 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         report.threads
     );
     Ok(())
+}
+
+/// Options of `qiyi train xiangqi`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    common: crate::learn::TrainArgs,
+}
+
+/// The Xiangqi net's game and input layout, as its file names them.
+pub const NET: crate::learn::NetGame = crate::learn::NetGame {
+    name: qiyi_xiangqi::learn::TAG,
+    layout: qiyi_xiangqi::learn::LAYOUT,
+};
+
+/// Trains a Xiangqi network and writes it quantised.
+pub fn train(g: &Global, args: TrainArgs) -> anyhow::Result<()> {
+    crate::learn::train::<qiyi_xiangqi::Position, qiyi_xiangqi::learn::XiangqiFeatures>(
+        g,
+        &args.common,
+        &NET,
+        |_, _| Ok(None),
+    )
 }

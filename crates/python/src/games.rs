@@ -229,6 +229,7 @@ impl GameDef for Xiangqi {
             threads: 1,
             level,
             seed: spec.seed,
+            net: None,
         }))
     }
     fn engine_search(

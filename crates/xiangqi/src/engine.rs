@@ -126,16 +126,31 @@ pub struct Noisy<E> {
     seed: u64,
 }
 
-impl<E: Evaluator<Position>> Evaluator<Position> for Noisy<E> {
-    fn evaluate(&self, pos: &Position) -> Score {
-        let base = self.inner.evaluate(pos);
+impl<E> Noisy<E> {
+    /// The level's noise for `pos`: seeded, the same for the same position.
+    #[inline]
+    fn noise(&self, pos: &Position) -> Score {
         if self.amplitude == 0 {
-            return base;
+            return 0;
         }
         let r = splitmix64(pos.zobrist() ^ self.seed).1;
-        base + (r % (2 * self.amplitude as u64 + 1)) as Score - self.amplitude
+        (r % (2 * self.amplitude as u64 + 1)) as Score - self.amplitude
+    }
+}
+
+impl<E: Evaluator<Position>> Evaluator<Position> for Noisy<E> {
+    fn evaluate(&self, pos: &Position) -> Score {
+        self.inner.evaluate(pos) + self.noise(pos)
     }
     xiangqi_hooks!();
+}
+
+impl<E: Evaluator<Position>> crate::search::SearchEval for Noisy<E> {
+    /// The network's score plus the level's noise, as the hand evaluation gets it.
+    #[inline]
+    fn net_score(&self, pos: &Position, raw: Score) -> Score {
+        raw + self.noise(pos)
+    }
 }
 
 /// How strong the player is.
@@ -198,6 +213,9 @@ pub struct EngineConfig {
     pub level: Level,
     /// Seed of the level noise.
     pub seed: u64,
+    /// The learned evaluation to search with (`None`: the hand evaluation). Ignored at the
+    /// `seed` level, which plays the tutorial's material count.
+    pub net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
 }
 
 impl Default for EngineConfig {
@@ -207,6 +225,7 @@ impl Default for EngineConfig {
             threads: 1,
             level: Level::Strength(10),
             seed: 1,
+            net: None,
         }
     }
 }
@@ -256,11 +275,9 @@ impl Engine {
                     amplitude: level.noise(),
                     seed: config.seed,
                 };
-                Inner::Strong(Box::new(XiangqiSearch::new(
-                    eval,
-                    config.hash_mib,
-                    config.threads,
-                )))
+                let mut search = XiangqiSearch::new(eval, config.hash_mib, config.threads);
+                search.set_net(config.net.clone());
+                Inner::Strong(Box::new(search))
             }
         }
     }

@@ -30,8 +30,9 @@
 //! pieces and `k = 7 + kind` for the opponent's, and `p` the point seen from the perspective's
 //! side (Black reads rank `r` as `9 - r`, file unchanged), so one set of weights serves both
 //! sides. At most 32 inputs are on; a move changes two or three (the mover leaves its point and
-//! lands, a captured piece goes). `qiyi train` does not train Xiangqi nets yet: the inputs are
-//! defined and tested here so that the shards written now are what it will read.
+//! lands, a captured piece goes). `qiyi train xiangqi` trains a net over them; its file names the
+//! game ([`TAG`]) and the layout ([`LAYOUT`]), and [`load`] refuses any other net. The search
+//! runs it through [`crate::nnue`].
 
 use crate::board::{Color, PieceKind, Square};
 use crate::engine::{Engine, EngineConfig, Level};
@@ -41,12 +42,16 @@ use qiyi_core::learn::features::{Active, Delta, FeatureSet};
 use qiyi_core::learn::record::Encode;
 use qiyi_core::learn::selfplay::ShardDone;
 use qiyi_core::learn::selfplay::{self as driver, SelfPlay, SelfPlayConfig, SelfPlaySummary};
-use qiyi_core::learn::LearnError;
+use qiyi_core::learn::{LearnError, QuantNet};
 use qiyi_core::search::SearchLimits;
 use std::path::Path;
+use std::sync::Arc;
 
-/// The tag of Xiangqi shards.
+/// The tag of Xiangqi shards (and the game a Xiangqi net file names).
 pub const TAG: &str = "xiangqi";
+
+/// The input layout a Xiangqi net file names: [`XiangqiFeatures`].
+pub const LAYOUT: &str = "xiangqi-1260";
 
 /// A game still going after this many plies is scored a draw.
 pub const MAX_PLIES: usize = 300;
@@ -183,6 +188,67 @@ impl FeatureSet<Position> for XiangqiFeatures {
     }
 }
 
+/// Reads a Xiangqi net from the bytes of a net file: a net named for another game or input
+/// layout (a checkers net) is refused, saying what it is.
+pub fn net_from_bytes(bytes: &[u8]) -> Result<QuantNet, LearnError> {
+    let net = QuantNet::from_bytes(bytes)?;
+    net.check_for(TAG, LAYOUT, XiangqiFeatures::INPUTS)?;
+    Ok(net)
+}
+
+/// Reads the Xiangqi net file at `path` ([`net_from_bytes`]; errors name the file).
+pub fn load(path: &Path) -> Result<Arc<QuantNet>, LearnError> {
+    let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
+    net_from_bytes(&bytes)
+        .map(Arc::new)
+        .map_err(|e| e.in_file(path))
+}
+
+/// Which evaluation the Xiangqi engine searches with.
+#[derive(Clone, Debug, Default)]
+pub enum EvalChoice {
+    /// The hand-written, tuned evaluation ([`crate::eval`]): the default.
+    #[default]
+    Hand,
+    /// A network read from a file ([`load`]).
+    NetFile(Arc<QuantNet>),
+}
+
+impl EvalChoice {
+    /// Reads `hand` or the path of a Xiangqi net file. (`net` names the net that ships with
+    /// qiyi: none does yet, which the error says.)
+    pub fn parse(text: &str) -> Result<EvalChoice, LearnError> {
+        match text.trim() {
+            "hand" => Ok(EvalChoice::Hand),
+            "net" => Err(LearnError::BadNet(
+                "no Xiangqi net ships with this build yet: give `hand` or the path of a net \
+                 file from `qiyi train xiangqi`"
+                    .into(),
+            )),
+            "" => Err(LearnError::Config(
+                "give `hand` or the path of a Xiangqi net file".into(),
+            )),
+            path => Ok(EvalChoice::NetFile(load(Path::new(path))?)),
+        }
+    }
+
+    /// A short name for results: `hand` or `net-file`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Hand => "hand",
+            EvalChoice::NetFile(_) => "net-file",
+        }
+    }
+
+    /// The network to search with (`None`: the hand evaluation).
+    pub fn net(&self) -> Option<Arc<QuantNet>> {
+        match self {
+            EvalChoice::Hand => None,
+            EvalChoice::NetFile(n) => Some(n.clone()),
+        }
+    }
+}
+
 /// What a self-play run plays: everything that changes the positions it writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SelfplayOptions {
@@ -292,6 +358,7 @@ pub fn selfplay(
                 threads: 1,
                 level: Level::Strength(10),
                 seed: options.seed,
+                net: None,
             });
             let limits = limits.clone();
             move |pos: &Position| {

@@ -34,6 +34,7 @@ pub mod game;
 pub mod learn;
 pub mod matchplay;
 pub mod movegen;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod playout;

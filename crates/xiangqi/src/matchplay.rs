@@ -99,8 +99,11 @@ pub enum PlayerSpec {
         level: Level,
         /// Table size in MiB.
         hash_mib: usize,
-        /// Play with the hand-set evaluation weights instead of the tuned ones (`eval=hand`).
+        /// Play with the hand-set evaluation weights instead of the tuned ones (`eval=untuned`).
         hand_weights: bool,
+        /// Search with this net (`eval=PATH`: its path and the net) instead of the hand
+        /// evaluation.
+        net: Option<(String, std::sync::Arc<qiyi_core::learn::QuantNet>)>,
     },
     /// An external program and the protocol it speaks.
     External {
@@ -123,6 +126,7 @@ impl PlayerSpec {
             let mut level = Level::Strength(10);
             let mut hash_mib = 64;
             let mut hand_weights = false;
+            let mut net = None;
             for opt in t
                 .trim_start_matches("qiyi")
                 .trim_start_matches(':')
@@ -134,8 +138,14 @@ impl PlayerSpec {
                 }
                 if opt == "seed" {
                     level = Level::Seed;
-                } else if opt == "eval=hand" {
+                } else if opt == "eval=untuned" {
                     hand_weights = true;
+                } else if opt == "eval=hand" {
+                    net = None;
+                } else if let Some(path) = opt.strip_prefix("eval=") {
+                    let choice = crate::learn::EvalChoice::parse(path)
+                        .map_err(|e| bad(&format!("eval: {e}")))?;
+                    net = choice.net().map(|n| (path.to_string(), n));
                 } else if let Some(v) = opt.strip_prefix("level=") {
                     level = Level::parse(v).ok_or_else(|| bad("level is seed or 1-10"))?;
                 } else if let Some(v) = opt.strip_prefix("hash=") {
@@ -145,13 +155,16 @@ impl PlayerSpec {
                         .filter(|h| (1..=4096).contains(h))
                         .ok_or_else(|| bad("hash is 1-4096 MiB"))?;
                 } else {
-                    return Err(bad("options are seed, level=N, hash=MIB, eval=hand"));
+                    return Err(bad(
+                        "options are seed, level=N, hash=MIB, eval=hand|untuned|NETFILE",
+                    ));
                 }
             }
             return Ok(PlayerSpec::Internal {
                 level,
                 hash_mib,
                 hand_weights,
+                net,
             });
         }
         if let Some(cmd) = t.strip_prefix("ucci:") {
@@ -173,10 +186,13 @@ impl PlayerSpec {
             PlayerSpec::Internal {
                 level,
                 hand_weights,
+                net,
                 ..
             } => format!(
-                "qiyi:{level}{}",
-                if *hand_weights { ",eval=hand" } else { "" }
+                "qiyi:{level}{}{}",
+                if *hand_weights { ",eval=untuned" } else { "" },
+                net.as_ref()
+                    .map_or(String::new(), |(path, _)| format!(",eval={path}"))
             ),
             PlayerSpec::External { command, dialect } => format!(
                 "{}:{command}",
@@ -331,12 +347,14 @@ impl Player {
                 level,
                 hash_mib,
                 hand_weights,
+                net,
             } => {
                 let mut engine = Engine::new(EngineConfig {
                     hash_mib: *hash_mib,
                     threads: 1,
                     level: *level,
                     seed,
+                    net: net.as_ref().map(|(_, n)| n.clone()),
                 });
                 if *hand_weights {
                     engine.set_weights(crate::eval::Weights::hand());
@@ -867,7 +885,8 @@ mod tests {
             Some(PlayerSpec::Internal {
                 level: Level::Strength(3),
                 hash_mib: 64,
-                hand_weights: false
+                hand_weights: false,
+                net: None,
             })
         );
         assert!(matches!(

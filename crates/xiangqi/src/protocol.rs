@@ -202,6 +202,7 @@ impl Session {
             &self.out,
             "option name Seed type spin default 1 min 0 max 2147483647",
         );
+        say(&self.out, "option name EvalFile type string default hand");
         if cmd == "ucci" {
             self.dialect = Dialect::Ucci;
             say(&self.out, "ucciok");
@@ -263,6 +264,20 @@ impl Session {
             "seed" => match value.parse::<u64>() {
                 Ok(v) => config.seed = v,
                 Err(_) => return self.error(&format!("Seed must be a number, not '{value}'")),
+            },
+            "evalfile" => match crate::learn::EvalChoice::parse(&value) {
+                Ok(choice) => {
+                    let note = match choice.net() {
+                        Some(n) => format!(
+                            "info string EvalFile {value}: a {}-{}-{} Xiangqi net",
+                            n.arch.inputs, n.arch.hidden, n.arch.l2
+                        ),
+                        None => "info string EvalFile hand: the hand-written evaluation".into(),
+                    };
+                    say(&self.out, &note);
+                    config.net = choice.net();
+                }
+                Err(e) => return self.error(&format!("EvalFile: {e}; evaluation unchanged")),
             },
             "ponder" | "usemillisec" | "newgame" | "uci_chess960" => return,
             _ => return self.error(&format!("unknown option '{name}'")),

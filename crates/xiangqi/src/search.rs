@@ -31,15 +31,31 @@
 //!   them on a fixed-node blunder set).
 
 use crate::board::*;
+use crate::nnue::NetStack;
 use crate::position::{Move, Position};
 use crate::rules::MOVE_LIMIT_PLIES;
 use qiyi_core::eval::{is_mate_score, Evaluator, Score, INFINITY, MATE};
+use qiyi_core::learn::QuantNet;
 use qiyi_core::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use qiyi_core::search::{
     NodeCounter, SearchControl, SearchInfo, SearchLimits, SearchResult, SearchStats,
 };
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// What the search asks of a Xiangqi evaluator beyond core's hooks: how to finish a score the
+/// network gave (when the search runs a net, [`XiangqiSearch::set_net`]), e.g. by adding the
+/// noise of a weaker level. The default keeps the network's score.
+pub trait SearchEval: Evaluator<Position> {
+    /// The score the search uses for `pos` when the network scored it `raw` (side to move's
+    /// view, centipawns).
+    #[inline]
+    fn net_score(&self, _pos: &Position, raw: Score) -> Score {
+        raw
+    }
+}
+
+impl SearchEval for crate::eval::Evaluation {}
 
 /// What one quiescence child did to its parent's loop.
 enum QuiescenceStep {
@@ -403,9 +419,11 @@ pub struct XiangqiSearch<E> {
     tweaks: SearchTweaks,
     /// Root moves the next searches leave out (multi-PV: the lines already reported).
     exclude: Vec<Move>,
+    /// The network that scores positions instead of the evaluator's own score, if any.
+    net: Option<Arc<QuantNet>>,
 }
 
-impl<E: Evaluator<Position>> XiangqiSearch<E> {
+impl<E: SearchEval> XiangqiSearch<E> {
     /// A searcher with a fresh table of `tt_mib` MiB and `threads` Lazy SMP threads.
     pub fn new(eval: E, tt_mib: usize, threads: usize) -> Self {
         XiangqiSearch {
@@ -414,7 +432,20 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
             threads: qiyi_core::platform::search_threads(threads),
             tweaks: SearchTweaks::default(),
             exclude: Vec::new(),
+            net: None,
         }
+    }
+
+    /// Scores positions with `net` (a Xiangqi net: [`crate::learn::load`] checks the file)
+    /// instead of the evaluator's own score, or with the evaluator again (`None`). The
+    /// evaluator's rules, move ordering and [`SearchEval::net_score`] still apply.
+    pub fn set_net(&mut self, net: Option<Arc<QuantNet>>) {
+        self.net = net;
+    }
+
+    /// The network in use, if any.
+    pub fn net(&self) -> Option<&Arc<QuantNet>> {
+        self.net.as_ref()
     }
 
     /// Leaves these root moves out of the following searches (empty: search every move). The
@@ -452,9 +483,18 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
     ) -> SearchResult<Move> {
         self.tt.new_search();
         let shared = SearchControl::new(limits);
+        let net = self.net.as_ref();
         let mut result = if self.threads == 1 {
-            Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks, &self.exclude)
-                .iterate(pos, &mut on_info)
+            Worker::new(
+                &self.eval,
+                &self.tt,
+                &shared,
+                0,
+                self.tweaks,
+                &self.exclude,
+                net,
+            )
+            .iterate(pos, &mut on_info)
         } else {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..self.threads)
@@ -464,14 +504,21 @@ impl<E: Evaluator<Position>> XiangqiSearch<E> {
                         let tweaks = self.tweaks;
                         let exclude = &self.exclude[..];
                         scope.spawn(move || {
-                            let mut w = Worker::new(eval, tt, shared, id, tweaks, exclude);
+                            let mut w = Worker::new(eval, tt, shared, id, tweaks, exclude, net);
                             w.iterate(&pos, &mut |_: &SearchInfo<Move>| {}).stats
                         })
                     })
                     .collect();
-                let mut r =
-                    Worker::new(&self.eval, &self.tt, &shared, 0, self.tweaks, &self.exclude)
-                        .iterate(pos, &mut on_info);
+                let mut r = Worker::new(
+                    &self.eval,
+                    &self.tt,
+                    &shared,
+                    0,
+                    self.tweaks,
+                    &self.exclude,
+                    net,
+                )
+                .iterate(pos, &mut on_info);
                 shared.stop.store(true, Ordering::Relaxed);
                 for h in helpers {
                     if let Ok(stats) = h.join() {
@@ -514,11 +561,13 @@ struct Worker<'a, E> {
     tweaks: SearchTweaks,
     /// Root moves left out of this search.
     exclude: &'a [Move],
+    /// The network's accumulators, when the search runs a net.
+    net: Option<NetStack>,
 }
 
 const HISTORY_MAX: i32 = 1 << 20;
 
-impl<'a, E: Evaluator<Position>> Worker<'a, E> {
+impl<'a, E: SearchEval> Worker<'a, E> {
     fn new(
         eval: &'a E,
         tt: &'a TranspositionTable,
@@ -526,6 +575,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         id: usize,
         tweaks: SearchTweaks,
         exclude: &'a [Move],
+        net: Option<&Arc<QuantNet>>,
     ) -> Self {
         Worker {
             eval,
@@ -547,7 +597,27 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             eval_stack: vec![-INFINITY; MAX_PLY + 2],
             tweaks,
             exclude,
+            net: net.map(|n| NetStack::new(n.clone(), MAX_PLY + 2)),
         }
+    }
+
+    /// The static score of `pos`, the position at `ply` of the current line: the network's
+    /// (finished by the evaluator) when the search runs one, else the evaluator's.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position, ply: usize) -> Score {
+        match &mut self.net {
+            Some(n) => self.eval.net_score(pos, n.evaluate(pos, ply)),
+            None => self.eval.evaluate(pos),
+        }
+    }
+
+    /// Makes `mv` at `ply`, telling the network's accumulators.
+    #[inline]
+    fn make(&mut self, pos: &mut Position, mv: Move, ply: usize) -> crate::position::Undo {
+        if let Some(n) = &mut self.net {
+            n.on_make(pos, mv, ply);
+        }
+        pos.make(mv)
     }
 
     fn iterate(
@@ -562,6 +632,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             .unwrap_or(SearchLimits::MAX_DEPTH)
             .clamp(1, MAX_PLY as u32 - 4);
         let mut pos = root.clone();
+        if let Some(n) = &mut self.net {
+            n.reset(&pos);
+        }
         let mut best: Option<(Score, Vec<Move>)> = None;
         let first = 1 + (self.id as u32 % 2);
         let mut prev = 0;
@@ -698,7 +771,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         let in_check = known_check.unwrap_or_else(|| pos.in_check());
         if in_check && (ply as i32) < 2 * self.root_depth + 8 {
@@ -729,7 +802,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            let e = self.eval.evaluate(pos);
+            let e = self.static_eval(pos, ply);
             // A stored bound is a better guess than the static score when it points the same way.
             match tt_hit {
                 Some((s, Bound::Lower)) if s > e && !is_mate_score(s) => s,
@@ -781,6 +854,9 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             // Null move with verification.
             if allow_null && depth >= 2 && static_eval >= beta && has_major_piece(pos) {
                 let r = tw.null_r + depth / 4 + ((static_eval - beta) / 200).min(2);
+                if let Some(n) = &mut self.net {
+                    n.on_null(ply);
+                }
                 let undo = pos.make_null();
                 let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 pos.unmake_null(undo);
@@ -929,7 +1005,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
                 continue;
             }
 
-            let undo = pos.make(mv);
+            let undo = self.make(pos, mv, ply);
             let gives_check = checks;
             if futility_ok
                 && !attack
@@ -1074,7 +1150,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         if beta - alpha == 1 {
             // Any stored result is at least as deep as quiescence.
@@ -1148,7 +1224,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
             }
             return best;
         }
-        let stand = self.eval.evaluate(pos);
+        let stand = self.static_eval(pos, ply);
         if stand >= beta {
             return stand;
         }
@@ -1210,7 +1286,7 @@ impl<'a, E: Evaluator<Position>> Worker<'a, E> {
         best: &mut Score,
         ply: usize,
     ) -> QuiescenceStep {
-        let undo = pos.make(mv);
+        let undo = self.make(pos, mv, ply);
         let score = -self.quiescence(pos, -beta, -*alpha, ply + 1, false);
         pos.unmake(mv, undo);
         if self.stopped {
@@ -1259,6 +1335,12 @@ pub fn bench(depth: u32) -> BenchReport {
 
 /// [`bench()`] with other search heuristics.
 pub fn bench_with(depth: u32, tweaks: SearchTweaks) -> BenchReport {
+    bench_eval(depth, tweaks, None)
+}
+
+/// [`bench_with`] searching with `net` (`None`: the tuned hand evaluation): the node count and
+/// the speed of the learned evaluation on the same positions.
+pub fn bench_eval(depth: u32, tweaks: SearchTweaks, net: Option<Arc<QuantNet>>) -> BenchReport {
     let mut report = BenchReport::default();
     for fen in BENCH_FENS {
         let Ok(pos) = Position::from_fen(fen) else {
@@ -1266,6 +1348,7 @@ pub fn bench_with(depth: u32, tweaks: SearchTweaks) -> BenchReport {
         };
         let mut s = XiangqiSearch::new(crate::eval::Evaluation::default(), 16, 1);
         s.set_tweaks(tweaks);
+        s.set_net(net.clone());
         let r = s.search(&pos, &SearchLimits::depth(depth), |_| {});
         report.nodes += r.stats.nodes;
         report.time += r.stats.time;

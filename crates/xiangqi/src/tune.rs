@@ -83,6 +83,7 @@ pub fn selfplay(config: &SelfPlayConfig, mut on_game: impl FnMut(usize, f64)) ->
         threads: 1,
         level: Level::Strength(10),
         seed: config.seed,
+        net: None,
     });
     for g in 0..config.games {
         let mut rng = Rng::derive(config.seed, g as u64);
@@ -174,6 +175,7 @@ pub fn score_samples(samples: &mut [Sample], nodes: u64, seed: u64, mut on_sampl
         threads: 1,
         level: Level::Strength(10),
         seed,
+        net: None,
     });
     for s in samples.iter_mut().filter(|s| s.score.is_none()) {
         if let Ok(pos) = Position::from_fen(&s.fen) {

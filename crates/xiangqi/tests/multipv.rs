@@ -11,6 +11,7 @@ fn engine() -> Engine {
         threads: 1,
         level: Level::Strength(10),
         seed: 1,
+        net: None,
     })
 }
 

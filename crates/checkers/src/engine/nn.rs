@@ -115,6 +115,10 @@ impl SelfPlay for Checkers {
     }
 }
 
+/// The input layout a checkers net file names ([`CheckersFeatures`]); the shipped net predates
+/// named files (`QIYINET1`) and is checked by its input count.
+pub const LAYOUT: &str = "checkers-128";
+
 /// The net that ships with qiyi, embedded in the binary.
 pub const EMBEDDED: &[u8] = include_bytes!("nets/checkers.qnet");
 
@@ -131,16 +135,9 @@ pub fn embedded() -> Arc<QuantNet> {
 /// Reads a net file for checkers (128 inputs).
 pub fn load(path: &std::path::Path) -> Result<Arc<QuantNet>, LearnError> {
     let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
-    let net = QuantNet::from_bytes(&bytes)
-        .map_err(|e| LearnError::BadNet(format!("{}: {e}", path.display())))?;
-    if net.arch.inputs != CheckersFeatures::INPUTS {
-        return Err(LearnError::BadNet(format!(
-            "{}: {} inputs, checkers nets have {}",
-            path.display(),
-            net.arch.inputs,
-            CheckersFeatures::INPUTS
-        )));
-    }
+    let net = QuantNet::from_bytes(&bytes).map_err(|e| e.in_file(path))?;
+    net.check_for("checkers", LAYOUT, CheckersFeatures::INPUTS)
+        .map_err(|e| e.in_file(path))?;
     Ok(Arc::new(net))
 }
 

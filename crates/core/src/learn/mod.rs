@@ -28,7 +28,7 @@ pub mod train;
 pub use accumulated::Accumulated;
 pub use features::{Active, Delta, FeatureSet};
 pub use net::{Arch, Network};
-pub use quant::QuantNet;
+pub use quant::{NetId, QuantNet};
 pub use record::{Dataset, Encode};
 pub use selfplay::{SelfPlay, SelfPlayConfig};
 pub use train::{TrainConfig, Trainer};
@@ -69,6 +69,14 @@ pub enum LearnError {
 }
 
 impl LearnError {
+    /// The same error said of the file at `path` (a network's message gains the path in front).
+    pub fn in_file(self, path: &Path) -> LearnError {
+        match self {
+            LearnError::BadNet(why) => LearnError::BadNet(format!("{}: {why}", path.display())),
+            other => other,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> LearnError {
         LearnError::Io {

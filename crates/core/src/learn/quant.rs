@@ -7,9 +7,13 @@
 //! activation is `clamp((z + 32) >> 6, 0, 127)` (rounded); w3 and b3 by [`Q3`] (and b3 by 127 more) as `i32`. The
 //! output in score units is `y * scale / (127 * Q3)`, `scale` being the score of one logit unit.
 //!
-//! File format (all little-endian): magic `QIYINET1`, then `inputs`, `hidden`, `l2` (u32),
-//! `scale` (i32), W1 (i16, input-major), b1 (i16), W2 (i8, output-major), b2, w3 (i32), b3 (i32),
-//! and an FNV-1a 64 checksum of everything before it.
+//! File format (all little-endian): magic `QIYINET2`, the game the net was trained for (16 bytes,
+//! ASCII, zero-padded: `checkers`, `xiangqi`) and its input layout (16 bytes likewise:
+//! `checkers-128`, `xiangqi-1260`), then `inputs`, `hidden`, `l2` (u32), `scale` (i32), W1 (i16,
+//! input-major), b1 (i16), W2 (i8, output-major), b2, w3 (i32), b3 (i32), and an FNV-1a 64
+//! checksum of everything before it. Files written before nets were named (magic `QIYINET1`, no
+//! names) are still read; their game and layout are empty, so only their input count can be
+//! checked ([`QuantNet::check_for`]).
 
 use super::features::Delta;
 use super::net::{Arch, Network};
@@ -18,11 +22,53 @@ use super::LearnError;
 /// The scale of the output layer's weights.
 pub const Q3: i32 = 1024;
 /// The first eight bytes of a network file.
-pub const MAGIC: [u8; 8] = *b"QIYINET1";
+pub const MAGIC: [u8; 8] = *b"QIYINET2";
+/// The first eight bytes of a network file written before nets named their game.
+pub const MAGIC_V1: [u8; 8] = *b"QIYINET1";
+/// Bytes of each name (game, layout) in a file.
+pub const NAME_BYTES: usize = 16;
+
+/// What a network was trained for: its game and the layout of its inputs. Both are empty in a
+/// file written before nets were named (`QIYINET1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NetId {
+    /// The game's tag (`checkers`, `xiangqi`), as self-play shards name it.
+    pub game: String,
+    /// The input layout (`checkers-128`, `xiangqi-1260`): which input is which.
+    pub layout: String,
+}
+
+impl NetId {
+    /// A name for `game` with the input `layout`; each at most 16 ASCII characters.
+    pub fn new(game: &str, layout: &str) -> Result<NetId, LearnError> {
+        for name in [game, layout] {
+            if name.len() > NAME_BYTES || !name.is_ascii() || name.contains('\0') {
+                return Err(LearnError::BadNet(format!(
+                    "net name {name:?}: at most {NAME_BYTES} ASCII characters"
+                )));
+            }
+        }
+        Ok(NetId {
+            game: game.to_string(),
+            layout: layout.to_string(),
+        })
+    }
+
+    /// `xiangqi (xiangqi-1260)`, or `an unnamed net` for an old file.
+    pub fn describe(&self) -> String {
+        if self.game.is_empty() {
+            "an unnamed net (QIYINET1: no game or layout recorded)".to_string()
+        } else {
+            format!("a {} net (input layout {})", self.game, self.layout)
+        }
+    }
+}
 
 /// A quantised network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNet {
+    /// The game and input layout it was trained for.
+    pub id: NetId,
     /// Its shape.
     pub arch: Arch,
     /// Score units per logit unit.
@@ -64,6 +110,7 @@ impl QuantNet {
         let p = &net.params;
         let q16 = |x: f32| (x * 127.0).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         QuantNet {
+            id: NetId::default(),
             arch: a,
             scale,
             w1: p[w1..b1].iter().map(|&x| q16(x)).collect(),
@@ -85,6 +132,30 @@ impl QuantNet {
         }
     }
 
+    /// The same net named for `id`'s game and layout (what the file will say).
+    pub fn with_id(mut self, id: NetId) -> QuantNet {
+        self.id = id;
+        self
+    }
+
+    /// Checks that this net fits `game` with the input `layout` of `inputs` inputs: a net named
+    /// for another game or layout is refused, and so is an unnamed (old) one whose input count
+    /// differs. The error says what the net is and what was expected.
+    pub fn check_for(&self, game: &str, layout: &str, inputs: usize) -> Result<(), LearnError> {
+        let named = !self.id.game.is_empty();
+        if (named && (self.id.game != game || self.id.layout != layout))
+            || self.arch.inputs != inputs
+        {
+            return Err(LearnError::BadNet(format!(
+                "this is {} with {} inputs; {game} needs a {game} net (input layout {layout}, \
+                 {inputs} inputs): train one with `qiyi train {game}`",
+                self.id.describe(),
+                self.arch.inputs
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether the AVX2 kernels are in use.
     pub fn simd(&self) -> bool {
         self.simd
@@ -100,6 +171,12 @@ impl QuantNet {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
+        for name in [&self.id.game, &self.id.layout] {
+            let mut field = [0u8; NAME_BYTES];
+            let n = name.len().min(NAME_BYTES);
+            field[..n].copy_from_slice(&name.as_bytes()[..n]);
+            out.extend_from_slice(&field);
+        }
         for x in [self.arch.inputs, self.arch.hidden, self.arch.l2] {
             out.extend_from_slice(&(x as u32).to_le_bytes());
         }
@@ -124,8 +201,12 @@ impl QuantNet {
     /// Reads a network file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantNet, LearnError> {
         let bad = |why: String| LearnError::BadNet(why);
-        if bytes.len() < 8 + 16 + 8 || bytes[..8] != MAGIC {
-            return Err(bad("not a qiyi network (no QIYINET1 header)".into()));
+        let named = bytes.len() >= 8 && bytes[..8] == MAGIC;
+        let names = if named { 2 * NAME_BYTES } else { 0 };
+        if bytes.len() < 8 + names + 16 + 8 || !(named || bytes[..8] == MAGIC_V1) {
+            return Err(bad(
+                "not a qiyi network (no QIYINET2 or QIYINET1 header)".into()
+            ));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let mut s = [0u8; 8];
@@ -134,6 +215,21 @@ impl QuantNet {
             return Err(bad("checksum mismatch: the file is damaged".into()));
         }
         let mut at = 8;
+        let mut id = NetId::default();
+        if named {
+            let name = |field: &[u8]| -> Result<String, LearnError> {
+                let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+                if field[end..].iter().any(|&b| b != 0) || !field[..end].is_ascii() {
+                    return Err(LearnError::BadNet(
+                        "a name in the header is not zero-padded ASCII".into(),
+                    ));
+                }
+                Ok(String::from_utf8_lossy(&field[..end]).into_owned())
+            };
+            id.game = name(&body[8..8 + NAME_BYTES])?;
+            id.layout = name(&body[8 + NAME_BYTES..8 + 2 * NAME_BYTES])?;
+            at += 2 * NAME_BYTES;
+        }
         let u32_at = |at: &mut usize| {
             let v = u32::from_le_bytes([body[*at], body[*at + 1], body[*at + 2], body[*at + 3]]);
             *at += 4;
@@ -171,6 +267,7 @@ impl QuantNet {
             .collect();
         let (w1, b1) = i16s.split_at(arch.inputs * arch.hidden);
         Ok(QuantNet {
+            id,
             arch,
             scale,
             w1: w1.to_vec(),
@@ -646,6 +743,7 @@ mod tests {
         let arch = any_arch(rng);
         let (h, l2) = (arch.hidden, arch.l2);
         let mut net = QuantNet {
+            id: NetId::default(),
             arch,
             scale: any_i32(rng),
             w1: (0..arch.inputs * h).map(|_| any_i16(rng)).collect(),

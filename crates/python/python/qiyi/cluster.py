@@ -387,7 +387,7 @@ def match(game, engine_a, engine_b, games=2, *, seed=1, depth=None, nodes=None, 
     ``game`` is ``"checkers"`` or ``"xiangqi"``. ``engine_a`` and ``engine_b`` are ``qiyi match
     GAME --engine`` specs: qiyi's own engines (checkers: ``"qiyi"``, ``"qiyi:level=6"``,
     ``"qiyi:seed:4"``, ``"qiyi:eval=hand"``, ...; Xiangqi: ``"qiyi"``, ``"qiyi:level=3"``,
-    ``"qiyi:seed"``, ``"qiyi:eval=hand"``) or external programs started by each task
+    ``"qiyi:seed"``, ``"qiyi:eval=untuned"``, ``"qiyi:eval=NET.qnet"``) or external programs started by each task
     (checkers: ``"hub:COMMAND"``, ``"cep:COMMAND"`` — checkers-engine's line protocol, which
     GuiNN's driver speaks; Xiangqi: ``"uci:COMMAND"``, ``"ucci:COMMAND"``; the command must run
     on every node). With ``depth`` and/or ``nodes`` every move is searched to that budget

@@ -117,6 +117,7 @@ impl Adapter for XiangqiAdapter {
                 threads: 1,
                 level,
                 seed: request.seed,
+                net: None,
             })
         });
         // An empty table and this request's seed: the search is a new engine's.
