@@ -217,7 +217,8 @@ struct SprtReport {
     result: &'static str,
 }
 
-fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+/// Reads `--sprt ELO0,ELO1`.
+pub fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
     let parts: Vec<f64> = text
         .split(',')
         .map(|x| x.trim().parse::<f64>())

@@ -159,6 +159,7 @@ pub struct TrainArgs {
 pub const NET: crate::learn::NetGame = crate::learn::NetGame {
     name: "checkers",
     layout: qiyi_checkers::engine::nn::LAYOUT,
+    mirror: None,
 };
 
 /// Trains a checkers network and writes it quantised.

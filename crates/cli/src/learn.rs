@@ -98,6 +98,11 @@ pub struct TrainArgs {
     /// Fraction of the positions held out (the last games).
     #[arg(long, default_value_t = 0.05)]
     pub holdout: f32,
+    /// Train on every training position and on its mirror image too (games whose rules are
+    /// the same in a mirror: Xiangqi, left and right swapped); the held-out positions are not
+    /// mirrored.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 #[derive(Serialize)]
@@ -135,6 +140,7 @@ struct TrainReport {
     arch: [usize; 3],
     scale: f32,
     lambda: f32,
+    mirrored: bool,
     holdout_entropy: f64,
     epochs: Vec<EpochReport>,
     seed: u64,
@@ -149,6 +155,9 @@ pub struct NetGame {
     pub name: &'static str,
     /// The input layout written into the net file (`checkers-128`, `xiangqi-1260`).
     pub layout: &'static str,
+    /// The input a position's mirror image has for each input (`None`: the game's rules are
+    /// not the same in a mirror, and `--mirror` is refused).
+    pub mirror: Option<fn(u16) -> u16>,
 }
 
 /// Trains a network for `G` with inputs `F` from `args` and writes it quantised, named for
@@ -214,6 +223,21 @@ where
     }
     let held = ((samples.len() as f64) * f64::from(args.holdout)).round() as usize;
     let (train_set, holdout) = samples.split_at(samples.len() - held);
+    let mirrored: Vec<Sample>;
+    let train_set = match (args.mirror, game.mirror) {
+        (false, _) => train_set,
+        (true, None) => bail!(
+            "--mirror: {} has no mirror symmetry (its rules differ in a mirror)",
+            game.name
+        ),
+        (true, Some(flip)) => {
+            let mut all = Vec::with_capacity(2 * train_set.len());
+            all.extend_from_slice(train_set);
+            all.extend(train_set.iter().map(|s| mirror_sample(s, flip)));
+            mirrored = all;
+            &mirrored
+        }
+    };
     let config = TrainConfig {
         epochs: args.epochs,
         batch: args.batch as usize,
@@ -315,6 +339,7 @@ where
         arch: [arch.inputs, arch.hidden, arch.l2],
         scale,
         lambda: args.lambda,
+        mirrored: args.mirror,
         holdout_entropy: floor,
         epochs,
         seed: g.seed,
@@ -331,6 +356,18 @@ where
         report.seconds
     );
     Ok(())
+}
+
+/// `sample` with every input replaced by its mirror image's (`flip`).
+fn mirror_sample(sample: &Sample, flip: fn(u16) -> u16) -> Sample {
+    let mut out = *sample;
+    for (side, from) in out.inputs.iter_mut().zip(&sample.inputs) {
+        side.clear();
+        for &i in from.as_slice() {
+            side.push(flip(i));
+        }
+    }
+    out
 }
 
 /// True when `pattern` (with `*` for any run of characters and `?` for one) matches `name`.

@@ -46,6 +46,10 @@ pub struct ReviewArgs {
     /// $QIYI_CHECKERS_EGDB) for exact values where it covers the position.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
+    /// Xiangqi: judge with `hand` (the hand-written evaluation, the default) or the net file
+    /// at this path (from `qiyi train xiangqi`).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 /// The games `qiyi review` knows, by their canonical names.
@@ -101,6 +105,7 @@ fn refuse_engine_options(args: &ReviewArgs, why: &str) -> anyhow::Result<()> {
         (args.movetime.is_some(), "--movetime"),
         (args.annotate.is_some(), "--annotate"),
         (args.egdb.is_some(), "--egdb"),
+        (args.eval.is_some(), "--eval"),
     ] {
         if given {
             bail!("{what} does not apply to {why}");

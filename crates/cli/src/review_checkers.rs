@@ -14,6 +14,9 @@ use crate::review::{print_review, ReviewArgs};
 
 /// Reviews the checkers record `text` with the options of `args` and prints the review.
 pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
+    if args.eval.is_some() {
+        bail!("--eval applies to xiangqi reviews only: the checkers judge plays its shipped net");
+    }
     let record = read_record(text)?;
     let limits = match (args.depth, args.movetime) {
         (Some(_), Some(_)) => bail!("give --depth or --movetime, not both"),

@@ -23,8 +23,8 @@ use crate::review::{print_review, ReviewArgs};
 /// Reviews the Chinese checkers record `text` with the options of `args` and prints the review
 /// and the race table.
 pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
-    if args.annotate.is_some() || args.egdb.is_some() {
-        bail!("--annotate and --egdb do not apply to chinese-checkers");
+    if args.annotate.is_some() || args.egdb.is_some() || args.eval.is_some() {
+        bail!("--annotate, --egdb and --eval do not apply to chinese-checkers");
     }
     let record = read_record(text)?;
     let players = record.start.num_players();

@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// Game reviews that may wait for a slot; past slots + queue a review is refused (503).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub review_queue: u32,
+    /// The Xiangqi AI, analysis and review search with `hand` (the hand-written evaluation)
+    /// or the net file at this path (from `qiyi train xiangqi`).
+    #[arg(long, default_value = "hand")]
+    pub xiangqi_eval: String,
 }
 
 /// Runs the server until Ctrl-C, printing its URL first (as JSON with `--json`).
@@ -61,6 +65,8 @@ pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
                 queued: args.review_queue as usize,
             },
         },
+        xiangqi_net: crate::xiangqi_engine::eval_net(&args.xiangqi_eval)
+            .context("--xiangqi-eval")?,
     };
     let json = g.json;
     let db = config.db.clone();

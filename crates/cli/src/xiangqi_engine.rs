@@ -164,6 +164,11 @@ pub struct MatchArgs {
     /// file is written only when a game fails, and its path is printed.
     #[arg(long, default_value = "qiyi-match-failures.txt")]
     failures: std::path::PathBuf,
+    /// Stop as soon as a sequential probability ratio test decides: `ELO0,ELO1` (e.g. `0,10`):
+    /// H0 "A is ELO0 stronger" against H1 "A is ELO1 stronger", alpha = beta = 0.05, on the
+    /// colour-swapped pairs (pentanomial); `--games` is the most it plays.
+    #[arg(long)]
+    sprt: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -185,6 +190,19 @@ struct MatchSummary {
     /// Games lost by a failure, and the file that replays them (when there were any).
     failures: usize,
     failures_file: Option<String>,
+    /// The SPRT, when one was asked for.
+    sprt: Option<SprtSummary>,
+}
+
+#[derive(Serialize)]
+struct SprtSummary {
+    elo0: f64,
+    elo1: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    pentanomial: [u64; 5],
+    result: &'static str,
 }
 
 /// Appends `text` to `path`, creating it when missing.
@@ -252,7 +270,12 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     let json = g.json;
     let mut failures = Vec::new();
     let range = first..first + total as usize;
-    let report = matchplay::play_match_range(&pa, &pb, &config, range, |rec| {
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(crate::checkers_engine::parse_sprt)
+        .transpose()?;
+    let mut on_game = |rec: &matchplay::GameRecord| {
         bar.inc(1);
         if rec.end.is_failure() {
             let opening = opening_fens.get(rec.opening).map_or("", String::as_str);
@@ -298,7 +321,36 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
                 )
             });
         }
-    })?;
+    };
+    // With an SPRT, one colour-swapped pair at a time, so the test can stop the match.
+    let step = if sprt.is_some() { 2 } else { total as usize };
+    let mut report = matchplay::MatchReport::default();
+    let mut at = range.start;
+    let mut decided = qiyi_core::stats::SprtStatus::Continue;
+    let mut penta = qiyi_core::stats::Pentanomial::default();
+    while at < range.end && decided == qiyi_core::stats::SprtStatus::Continue {
+        let end = (at + step).min(range.end);
+        let part = matchplay::play_match_range(&pa, &pb, &config, at..end, &mut on_game)?;
+        let (n0, n1) = (report.games.len() as f64, part.games.len() as f64);
+        let mean = |x: f64, y: f64| (x * n0 + y * n1) / (n0 + n1).max(1.0);
+        report.ms_per_move = (
+            mean(report.ms_per_move.0, part.ms_per_move.0),
+            mean(report.ms_per_move.1, part.ms_per_move.1),
+        );
+        report.wdl.wins += part.wdl.wins;
+        report.wdl.draws += part.wdl.draws;
+        report.wdl.losses += part.wdl.losses;
+        report.games.extend(part.games);
+        at = end;
+        // Each pair: the same opening with the colours swapped.
+        penta = qiyi_core::stats::Pentanomial::default();
+        for pair in report.games.chunks_exact(2) {
+            penta.add_pair(pair[0].a_score, pair[1].a_score);
+        }
+        if let Some(t) = &sprt {
+            decided = t.status(&penta);
+        }
+    }
     bar.finish_and_clear();
     if let Some(e) = write_error {
         bail!("cannot write the games: {e}");
@@ -338,6 +390,22 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         seed: g.seed,
         failures: failures.len(),
         failures_file: (!failures.is_empty()).then(|| args.failures.display().to_string()),
+        sprt: sprt.map(|t| {
+            let (lower, upper) = t.bounds();
+            SprtSummary {
+                elo0: t.elo0,
+                elo1: t.elo1,
+                llr: t.llr(&penta),
+                lower,
+                upper,
+                pentanomial: penta.counts,
+                result: match decided {
+                    qiyi_core::stats::SprtStatus::H1 => "H1 accepted",
+                    qiyi_core::stats::SprtStatus::H0 => "H0 accepted",
+                    qiyi_core::stats::SprtStatus::Continue => "undecided",
+                },
+            }
+        }),
     };
     if json {
         return print_json(&summary);
@@ -358,6 +426,19 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
         "time per move: A {:.0} ms, B {:.0} ms ({}); rules: Asian/WXF (perpetual check/chase lose), 60-move rule, {}-ply cap; seed {}",
         summary.ms_per_move[0], summary.ms_per_move[1], summary.time_control, args.max_plies, g.seed
     );
+    if let Some(t) = &summary.sprt {
+        println!(
+            "SPRT({}, {}): {} after {} pairs, LLR {:+.2} (bounds {:+.2}, {:+.2}), pentanomial {:?}",
+            t.elo0,
+            t.elo1,
+            t.result,
+            t.pentanomial.iter().sum::<u64>(),
+            t.llr,
+            t.lower,
+            t.upper,
+            t.pentanomial
+        );
+    }
     Ok(())
 }
 

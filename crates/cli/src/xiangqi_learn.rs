@@ -154,6 +154,7 @@ pub struct TrainArgs {
 pub const NET: crate::learn::NetGame = crate::learn::NetGame {
     name: qiyi_xiangqi::learn::TAG,
     layout: qiyi_xiangqi::learn::LAYOUT,
+    mirror: Some(qiyi_xiangqi::learn::mirror_input),
 };
 
 /// Trains a Xiangqi network and writes it quantised.

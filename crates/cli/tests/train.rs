@@ -1,4 +1,4 @@
-//! `qiyi train checkers` from several workers' folders: the same network as from one folder
+//! `qiyi train checkers` (and `train xiangqi`, last test) from several workers' folders: the same network as from one folder
 //! holding the same shards, what each folder gave reported, and folders of another game or
 //! another run, a folder named twice, a shard found twice and an empty folder refused (exit 2,
 //! naming the folder or the file, no network written).
@@ -233,5 +233,123 @@ fn folders_of_another_game_or_run_are_refused_naming_them() {
         assert!(err.contains(dir.as_str()) && err.contains(want), "{err}");
     }
     assert!(!Path::new(&net).exists());
+    let _ = std::fs::remove_dir_all(root);
+}
+
+/// `qiyi train xiangqi`: trains from Xiangqi shards (resumable, the same net after a resume),
+/// writes a net named for Xiangqi that `--eval` loads, refuses checkers shards, and the engines
+/// refuse each other's nets.
+#[test]
+fn xiangqi_trains_resumes_and_nets_are_refused_by_the_other_game() {
+    let root = tmp("xiangqi");
+    let xq = join(&root, "xq");
+    let (code, _, err) = qiyi(&[
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "selfplay",
+        "xiangqi",
+        "--games",
+        "4",
+        "--games-per-shard",
+        "2",
+        "--depth",
+        "1",
+        "--out",
+        &xq,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let run = |out: &str, epochs: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--json",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+            "train",
+            "xiangqi",
+            "--out",
+            out,
+            "--epochs",
+            epochs,
+            "--hidden",
+            "16",
+            "--l2",
+            "8",
+            "--data",
+            &xq,
+        ];
+        args.extend_from_slice(extra);
+        qiyi(&args)
+    };
+    // Two epochs at once, and one epoch then a resume from the checkpoint: the same bytes.
+    let (whole, part) = (join(&root, "whole.qnet"), join(&root, "part.qnet"));
+    let ckpt = join(&root, "part.ckpt");
+    let (code, out, err) = run(&whole, "2", &["--mirror"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("json");
+    assert_eq!(v["game"], "xiangqi");
+    assert_eq!(v["layout"], "xiangqi-1260");
+    assert_eq!(v["mirrored"], true);
+    assert_eq!(v["arch"][0], 1260);
+    assert_eq!(v["epochs"].as_array().map(Vec::len), Some(2));
+    assert!(v["epochs"][1]["holdout_loss"]
+        .as_f64()
+        .is_some_and(f64::is_finite));
+    let (code, _, err) = run(&part, "1", &["--mirror", "--checkpoint", &ckpt]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&part, "2", &["--mirror", "--checkpoint", &ckpt]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(&whole).expect("net"),
+        std::fs::read(&part).expect("net")
+    );
+    let bytes = std::fs::read(&whole).expect("net");
+    assert_eq!(&bytes[..8], b"QIYINET2");
+    assert_eq!(&bytes[8..15], b"xiangqi");
+
+    // The Xiangqi engine searches with it; the checkers engine refuses it, naming it.
+    let (code, out, err) = qiyi(&["analyze", "xiangqi", "--depth", "3", "--eval", &whole]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bestmove"), "{out}");
+    let (code, _, err) = qiyi(&[
+        "match",
+        "checkers",
+        "--engine",
+        &format!("qiyi:eval={whole}"),
+        "--engine",
+        "qiyi",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&whole) && err.contains("xiangqi net") && err.contains("checkers"),
+        "{err}"
+    );
+
+    // Checkers shards are refused by `train xiangqi`, naming the file; checkers has no mirror.
+    let ck = join(&root, "ck");
+    selfplay("3", &ck, None);
+    let (code, _, err) = qiyi(&[
+        "train",
+        "xiangqi",
+        "--out",
+        &join(&root, "x.qnet"),
+        "--data",
+        &ck,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("checkers positions") && err.contains("not xiangqi"),
+        "{err}"
+    );
+    let (code, _, err) = train(&[&ck], &join(&root, "c.qnet"), &["--mirror"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no mirror symmetry"), "{err}");
     let _ = std::fs::remove_dir_all(root);
 }

@@ -505,6 +505,7 @@ impl Analysis {
                 use qiyi_xiangqi::engine::{Engine, EngineConfig};
                 let mut engine = Engine::new(EngineConfig {
                     hash_mib: self.hash_mib,
+                    net: crate::games::xiangqi::net(),
                     ..EngineConfig::default()
                 });
                 let slope = qiyi_xiangqi::review::WIN_SLOPE;

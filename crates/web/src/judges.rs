@@ -79,6 +79,7 @@ pub fn prepare(
             let r = read_record(record).map_err(bad_record)?;
             let options = JudgeOptions {
                 limits,
+                net: crate::games::xiangqi::net(),
                 ..JudgeOptions::default()
             };
             Ok(Box::new(move |p| {

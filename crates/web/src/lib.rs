@@ -88,6 +88,8 @@ pub struct ServeConfig {
     pub db: String,
     /// Host limits (body size, live connections, games per address per minute).
     pub limits: api::Limits,
+    /// The learned evaluation of the Xiangqi AI and analysis (`None`: the hand evaluation).
+    pub xiangqi_net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
 }
 
 #[cfg(feature = "server")]
@@ -115,6 +117,7 @@ impl Default for ServeConfig {
                 games_per_minute: Some(30),
                 ..api::Limits::default()
             },
+            xiangqi_net: None,
         }
     }
 }
@@ -180,6 +183,9 @@ async fn stop_signal() {
 /// SIGTERM; then ends live streams and searches, lets running requests finish (every write is
 /// committed before its answer) and checkpoints the database.
 pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    if let Some(net) = &config.xiangqi_net {
+        games::xiangqi::set_net(net.clone());
+    }
     let db = db::Db::open(&config.db)?;
     let addr = format!("{}:{}", config.host, config.port);
     let listener = tokio::net::TcpListener::bind(&addr)

@@ -160,6 +160,14 @@ pub fn input(perspective: usize, color: Color, kind: PieceKind, sq: Square) -> u
     (k * 90 + rank as usize * 9 + sq.file() as usize) as u16
 }
 
+/// The input of the same piece in the position's mirror image (files a-i read i-a): Xiangqi's
+/// rules are the same in a mirror, so `qiyi train xiangqi --mirror` trains on both.
+#[inline]
+pub fn mirror_input(input: u16) -> u16 {
+    let (k, p) = (input / 90, input % 90);
+    k * 90 + (p / 9) * 9 + (8 - p % 9)
+}
+
 impl FeatureSet<Position> for XiangqiFeatures {
     const INPUTS: usize = 14 * 90;
 

@@ -65,6 +65,8 @@ pub struct JudgeOptions {
     pub limits: SearchLimits,
     /// The logistic slope turning centipawns into win chances.
     pub slope: f64,
+    /// The learned evaluation to judge with (`None`: the hand evaluation).
+    pub net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
 }
 
 impl Default for JudgeOptions {
@@ -72,6 +74,7 @@ impl Default for JudgeOptions {
         JudgeOptions {
             limits: SearchLimits::depth(DEFAULT_DEPTH),
             slope: WIN_SLOPE,
+            net: None,
         }
     }
 }
@@ -85,7 +88,11 @@ impl JudgeOptions {
             (None, None, Some(n)) => format!("{n} nodes"),
             (None, None, None) => "no limit".into(),
         };
-        format!("qiyi xiangqi engine ({limit}, slope {})", self.slope)
+        let eval = match &self.net {
+            Some(n) => format!(", a {}-{}-{} net", n.arch.inputs, n.arch.hidden, n.arch.l2),
+            None => String::new(),
+        };
+        format!("qiyi xiangqi engine ({limit}{eval}, slope {})", self.slope)
     }
 }
 
@@ -493,13 +500,23 @@ impl XiangqiJudge {
     /// A judge with `options`; fails on limits a review cannot use (none, or too deep).
     pub fn new(options: JudgeOptions) -> Result<XiangqiJudge, XiangqiJudgeError> {
         check_limits(&options.limits)?;
+        let mut search = XiangqiSearch::new(Evaluation::default(), TT_MIB, 1);
+        search.set_net(options.net.clone());
         Ok(XiangqiJudge {
-            search: XiangqiSearch::new(Evaluation::default(), TT_MIB, 1),
+            search,
             options,
             memo: HashMap::new(),
             nodes: 0,
             searches: 0,
         })
+    }
+
+    /// Judges with the learned evaluation `net` (a Xiangqi net: [`crate::learn::load`]) instead
+    /// of the hand evaluation (`None`). Earlier judgements are forgotten.
+    pub fn set_net(&mut self, net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>) {
+        self.search.set_net(net);
+        self.search.clear();
+        self.memo.clear();
     }
 
     /// The engine's score of `pos` (side to move's view, centipawns or a mate score), its best

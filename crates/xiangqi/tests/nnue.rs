@@ -236,3 +236,77 @@ fn the_search_runs_with_a_net_deterministically_and_still_mates() {
         .as_slice()
         .contains(&r.best_move.expect("a move")));
 }
+
+/// The FEN of `pos`'s mirror image (files a-i read i-a).
+fn mirrored_fen(pos: &Position) -> String {
+    let fen = pos.to_fen();
+    let mut parts = fen.split(' ');
+    let board = parts.next().expect("a board");
+    let ranks: Vec<String> = board
+        .split('/')
+        .map(|r| {
+            // Expand digits, reverse, compress again.
+            let cells: String = r
+                .chars()
+                .flat_map(|c| match c.to_digit(10) {
+                    Some(n) => vec!['1'; n as usize],
+                    None => vec![c],
+                })
+                .collect::<String>()
+                .chars()
+                .rev()
+                .collect();
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in cells.chars() {
+                if c == '1' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let rest: Vec<&str> = parts.collect();
+    format!("{} {}", ranks.join("/"), rest.join(" "))
+}
+
+#[test]
+fn mirror_inputs_are_the_mirror_images_inputs() {
+    let mut rng = Rng::derive(31, 0);
+    let mut pos = Position::start();
+    let mut moves = Vec::new();
+    for _ in 0..80 {
+        if pos.turn() == Turn::Over {
+            break;
+        }
+        let mirror = Position::from_fen(&mirrored_fen(&pos)).expect("the mirror is legal");
+        for p in 0..2 {
+            let (mut a, mut b) = (Active::default(), Active::default());
+            XiangqiFeatures::active(&pos, p, &mut a);
+            XiangqiFeatures::active(&mirror, p, &mut b);
+            let mut flipped: Vec<u16> = a
+                .as_slice()
+                .iter()
+                .map(|&i| learn::mirror_input(i))
+                .collect();
+            let mut want = b.as_slice().to_vec();
+            flipped.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(flipped, want);
+        }
+        pos.legal_moves(&mut moves);
+        pos.make(moves[rng.below(moves.len())]);
+    }
+    for i in 0..XiangqiFeatures::INPUTS as u16 {
+        assert_eq!(learn::mirror_input(learn::mirror_input(i)), i);
+    }
+}

@@ -13,6 +13,22 @@ use serde_json::{json, Value};
 /// Xiangqi engines kept loaded between AI requests (each holds a 16 MiB table), by level.
 static ENGINES: EnginePool<Level, Engine> = EnginePool::new(4);
 
+/// The learned evaluation the server's Xiangqi AI and analysis search with (`qiyi serve
+/// --xiangqi-eval`); unset: the hand evaluation.
+static NET: std::sync::OnceLock<std::sync::Arc<qiyi_core::learn::QuantNet>> =
+    std::sync::OnceLock::new();
+
+/// Makes the server's Xiangqi engines search with `net` (once, before the first request: a
+/// second call is refused and returns `false`).
+pub fn set_net(net: std::sync::Arc<qiyi_core::learn::QuantNet>) -> bool {
+    NET.set(net).is_ok()
+}
+
+/// The net the server's Xiangqi engines search with, if one was set.
+pub fn net() -> Option<std::sync::Arc<qiyi_core::learn::QuantNet>> {
+    NET.get().cloned()
+}
+
 /// The Xiangqi adapter.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct XiangqiAdapter;
@@ -117,7 +133,7 @@ impl Adapter for XiangqiAdapter {
                 threads: 1,
                 level,
                 seed: request.seed,
-                net: None,
+                net: net(),
             })
         });
         // An empty table and this request's seed: the search is a new engine's.
