@@ -63,16 +63,16 @@ impl Visitor<'_> for WholeVisitor {
         if let Ok(n) = v.parse::<u64>() {
             return Ok(Whole(n));
         }
+        // Only number text: "inf", "NaN" and the like parse as floats but are not numbers.
+        let numeric = v
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b));
         match v.parse::<f64>() {
-            // Only number text: "inf", "NaN" and the like parse as floats but are not numbers.
-            Ok(f) if v.bytes().all(|b| b.is_ascii_digit() || b".eE+-".contains(&b)) => {
-                from_float(f)
-            }
+            Ok(f) if numeric => from_float(f),
             _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
         }
     }
 }
-
 
 fn narrow<T: TryFrom<u64>, E: de::Error>(n: u64) -> Result<T, E> {
     T::try_from(n).map_err(|_| {
@@ -208,8 +208,15 @@ mod tests {
         assert_eq!(q.ply, Some(12));
         let q: Query = serde_json::from_str(r#"{"ply": "12.0"}"#).expect("whole text");
         assert_eq!(q.ply, Some(12));
-        for text in [r#"{"ply": "12.5"}"#, r#"{"ply": "inf"}"#, r#"{"ply": "-3"}"#] {
-            assert!(serde_json::from_str::<Query>(text).is_err(), "{text} was read");
+        for text in [
+            r#"{"ply": "12.5"}"#,
+            r#"{"ply": "inf"}"#,
+            r#"{"ply": "-3"}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<Query>(text).is_err(),
+                "{text} was read"
+            );
         }
     }
 }
