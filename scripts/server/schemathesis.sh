@@ -7,9 +7,17 @@
 # The server runs on a fresh database in a temporary folder, on a free port, with no limit on games
 # created per minute (the fuzzer creates many). Every operation is tested in every phase
 # (examples, coverage, fuzzing, stateful: games created by POST /api/games are followed through
-# the document's links) with the checks:
-#   not_a_server_error, status_code_conformance, content_type_conformance,
-#   response_headers_conformance, response_schema_conformance, negative_data_rejection
+# the document's links) with every check schemathesis has (`--checks all`): no server error, the
+# answers as documented, invalid data refused, schema-valid data accepted (positive data
+# acceptance), tokens enforced (ignored_auth), ... scripts/server/schemathesis.toml lists the only
+# refusals of schema-valid requests it allows, each a text in a game's own grammar (a move, a
+# position, a record) or an option that depends on the game, which JSON Schema cannot say.
+# Two checks are left out, each an open finding (issue #60's report):
+#   missing_required_header: it wants 401 for a request without `Authorization`; the server
+#     answers 403 `forbidden` (the page and the tests know 403; changing it is an API change);
+#   ignored_auth: on DELETE it sends the request again without the token after the game is
+#     deleted, and gets 404; the other seat operations pass it (crates/web/tests/security.rs
+#     covers every 403).
 # The live event stream (GET /api/games/{id}/events) is left out: it never ends by design, so a
 # fuzzer would wait on it; scripts/server/soak.py opens and drops streams instead.
 # Exit code: schemathesis's (0 when every check passed). Reports go to target/schemathesis/.
@@ -56,8 +64,9 @@ if [ -n "$max_time" ]; then time_args=(--max-time "$max_time"); fi
 root="$PWD"
 cd "$out"
 PYTHONPATH="$root/scripts/server${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemathesis_hooks \
-  "$root/$venv/bin/schemathesis" run "$url/api/openapi.json" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection \
+  "$root/$venv/bin/schemathesis" --config-file "$root/scripts/server/schemathesis.toml" \
+  run "$url/api/openapi.json" \
+  --checks all --exclude-checks missing_required_header,ignored_auth \
   --exclude-operation-id events \
   --max-examples "$max_examples" "${time_args[@]}" \
   --request-timeout 90 --seed 1 --workers 1 \

@@ -2,9 +2,9 @@
 
 Requests that act for a seat need that game's secret token, which only the answer that created the
 game holds. These hooks remember the token of every game schemathesis creates (`POST /api/games`,
-`POST /api/games/import`) and send it with most later requests on that game, so the fuzzer reaches
-past the 403 into moves, AI moves, undo, resign, draw, positions and solving. One request in
-eight on a known game goes without it, so the 403 answers are fuzzed too.
+`POST /api/games/import`) and give it, as schemathesis's auth, to most later requests on that game,
+so the fuzzer reaches past the 403 into moves, AI moves, undo, resign, draw, positions and solving.
+One request in eight on a known game goes without it, so the 403 answers are fuzzed too.
 """
 
 import random
@@ -32,11 +32,24 @@ def after_call(context, case, response):
         TOKENS[v["id"]] = token
 
 
-@schemathesis.hook
-def before_call(context, case, kwargs):
-    gid = (case.path_parameters or {}).get("id")
-    token = TOKENS.get(gid) if isinstance(gid, str) else None
-    if token and _rng.random() < 0.875:
+@schemathesis.auth(refresh_interval=None)
+class SeatToken:
+    """The seat token of the game a request is on, as schemathesis's own (explicit) auth.
+
+    Given through an auth provider rather than written into the headers by a hook, so that
+    schemathesis knows the request carries real credentials: its `ignored_auth` check then sends
+    the same request again without the token and with a made-up one, and expects them refused
+    (403). A hook that wrote the header would also overwrite those probes' made-up tokens.
+    """
+
+    def get(self, case, ctx):
+        gid = (case.path_parameters or {}).get("id")
+        token = TOKENS.get(gid) if isinstance(gid, str) else None
+        if token and _rng.random() < 0.875:
+            return token
+        return None
+
+    def set(self, case, data, ctx):
         if case.headers is None:
             case.headers = {}
-        case.headers["Authorization"] = "Bearer " + token
+        case.headers["Authorization"] = "Bearer " + data

@@ -76,20 +76,21 @@ impl Analyses {
 #[serde(deny_unknown_fields)]
 pub struct AnalyseQuery {
     /// The game: xiangqi, checkers, chinese-checkers, peg-solitaire, aeroplane.
+    #[param(value_type = crate::openapi::AnalysedGame)]
     pub game: String,
     /// The position in the game's position text (as `POST /api/games/{id}/position` takes).
     pub position: String,
     /// Lines for Xiangqi and checkers (1-5, default 3).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
     #[param(minimum = 1, maximum = 5)]
     pub multipv: Option<u32>,
     /// Aeroplane only: the face rolled.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
     #[param(minimum = 1, maximum = 6)]
     pub roll: Option<u8>,
     /// The deepest depth, 1 to the game's maximum (the default): Xiangqi 30, checkers 40,
     /// Chinese checkers 20, 1 for the exact games; beyond it 400.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
     #[param(minimum = 1, maximum = 40)]
     pub max_depth: Option<u32>,
 }
@@ -130,7 +131,7 @@ fn error_event(e: &ApiError) -> Event {
     summary = "Analyses one position of any game as a Server-Sent Events stream: `line` events (the engine's lines depth by depth, race distances, each choice's win chance or solvable per move), then `done` with the reason; `error` if it fails once streaming. Closing the stream stops the search.",
     params(AnalyseQuery),
     responses(
-        (status = 200, description = "A `text/event-stream` that ends with a `done` event (at the deepest depth, when stopped, or at the server's time cap).", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "A `text/event-stream` that ends with a `done` event (at the deepest depth, when stopped, or at the server's time cap).", body = crate::openapi::SseEvent, content_type = "text/event-stream"),
         (status = 400, response = crate::openapi::BadRequest),
         (status = 409, response = crate::openapi::Conflict),
         (status = 422, response = crate::openapi::IllegalMove),

@@ -207,12 +207,13 @@ pub fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
 pub struct CreateGame {
     /// The game, as the catalog names it (`xiangqi`, `checkers`, `chinese-checkers`,
     /// `peg-solitaire`, `aeroplane`, `tictactoe`, `nim`).
+    #[schema(value_type = crate::openapi::GameName)]
     pub game: String,
     /// One seat per player; default: player 0 human, the others AI at `level`.
     #[serde(default)]
     pub seats: Option<Vec<Seat>>,
     /// Default AI level for AI seats and hints (1-10).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
     #[schema(minimum = 1, maximum = 10)]
     pub level: Option<u8>,
     /// Rule options of the catalog (an object; `null` or absent: the defaults).
@@ -220,7 +221,8 @@ pub struct CreateGame {
     #[schema(value_type = Option<Object>)]
     pub rules: Value,
     /// Seed of every random choice (dice, the AI's ties); default 1.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(maximum = 18446744073709551615_u64)]
     pub seed: Option<u64>,
     /// A starting position in the game's position text.
     #[serde(default)]
@@ -244,10 +246,12 @@ pub struct CreateGame {
 pub(crate) struct MoveBody {
     /// The move in the game's notation, as a `legal` entry's `text`.
     #[serde(rename = "move")]
+    #[schema(min_length = 1)]
     mv: String,
     /// The ply the client saw when it chose the move; a stale request (the game moved on) is
     /// refused with 409.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(maximum = 18446744073709551615_u64)]
     ply: Option<usize>,
 }
 
@@ -256,7 +260,7 @@ pub(crate) struct MoveBody {
 #[serde(deny_unknown_fields)]
 pub(crate) struct UndoBody {
     /// Player moves to take back, 1-10000 (default 1).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
     #[schema(minimum = 1, maximum = 10000)]
     plies: Option<usize>,
 }
@@ -265,8 +269,9 @@ pub(crate) struct UndoBody {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SolveBody {
-    /// Time budget in milliseconds (default 10 s, at most 60 s).
-    #[serde(default)]
+    /// Time budget in milliseconds (default 10 s; more than 60 s counts as 60 s).
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(maximum = 18446744073709551615_u64)]
     time_ms: Option<u64>,
 }
 
@@ -275,6 +280,7 @@ pub(crate) struct SolveBody {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PositionBody {
     /// The position in the game's position text (FEN and friends).
+    #[schema(min_length = 1)]
     position: String,
 }
 
@@ -282,8 +288,10 @@ pub(crate) struct PositionBody {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SideBody {
-    /// Which player (hot-seat tokens only; a seat token acts for its own seat).
-    #[serde(default)]
+    /// Which player, 0-5 (hot-seat tokens only; a seat token acts for its own seat); a player
+    /// the game does not have is refused with 403.
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(maximum = 18446744073709551615_u64)]
     player: Option<usize>,
 }
 
@@ -291,12 +299,15 @@ pub(crate) struct SideBody {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DrawBody {
-    /// Which player (hot-seat tokens only; a seat token acts for its own seat).
-    #[serde(default)]
+    /// Which player (hot-seat tokens only; a seat token acts for its own seat); a player the
+    /// game does not have is refused with 403.
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(maximum = 18446744073709551615_u64)]
     player: Option<usize>,
     /// `"offer"` (default; accepts a pending offer of the other side), `"accept"` or
     /// `"decline"`.
     #[serde(default)]
+    #[schema(value_type = Option<crate::openapi::DrawAction>)]
     action: Option<String>,
 }
 
@@ -449,7 +460,7 @@ pub fn view(entry: &GameEntry) -> GameView {
 pub(crate) struct ListQuery {
     /// Archive page from 1 (20 games a page, newest change first); without it the answer is
     /// the catalog.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
     #[param(minimum = 1, maximum = 1000000)]
     page: Option<usize>,
 }
@@ -578,7 +589,8 @@ pub(crate) async fn create_game(
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetQuery {
     /// Show the game after this many plies (replay); default: now.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
+    #[param(maximum = 18446744073709551615_u64)]
     ply: Option<usize>,
 }
 

@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 pub struct ClockSetting {
     /// Starting time of each side, in milliseconds (1 s to 10 h).
     #[cfg_attr(feature = "server", schema(minimum = 1000, maximum = 36000000))]
+    #[serde(deserialize_with = "crate::whole::exact")]
     pub base_ms: u64,
     /// Time added after each of a side's moves, in milliseconds (at most 10 min).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::exact")]
     #[cfg_attr(feature = "server", schema(maximum = 600000))]
     pub increment_ms: u64,
 }

@@ -60,6 +60,7 @@ pub mod session;
 pub mod store;
 #[cfg(feature = "server")]
 pub mod tokens;
+pub mod whole;
 
 #[cfg(feature = "server")]
 use axum::routing::get;

@@ -28,7 +28,8 @@ use std::time::Duration;
 #[serde(deny_unknown_fields)]
 pub struct EventsQuery {
     /// Start after this ply (default: the current ply; `Last-Event-ID` wins).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::query_option")]
+    #[param(maximum = 18446744073709551615_u64)]
     pub after: Option<usize>,
 }
 
@@ -128,7 +129,7 @@ impl Cursor {
         ("Last-Event-ID" = Option<String>, Header, description = "The last ply a reconnecting browser saw (wins over `after`)."),
     ),
     responses(
-        (status = 200, description = "An endless `text/event-stream`.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "An endless `text/event-stream`.", body = crate::openapi::SseEvent, content_type = "text/event-stream"),
         crate::openapi::ReadErrors,
     )
 )]

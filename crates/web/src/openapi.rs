@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::response::{Response, ResponseBuilder};
-use utoipa::openapi::schema::{Schema, SchemaType, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr};
 use utoipa::{IntoResponses, Modify, OpenApi, ToResponse};
@@ -54,7 +54,7 @@ generated from the server's code. Every error is answered with a 4xx/5xx status 
         crate::analysis_http::analyse,
     ),
     components(
-        schemas(ErrorBody),
+        schemas(ErrorBody, GameName, AnalysedGame),
         responses(
             BadRequest,
             Forbidden,
@@ -68,9 +68,74 @@ generated from the server's code. Every error is answered with a 4xx/5xx status 
             Busy
         )
     ),
-    modifiers(&SeatToken, &CreatedLinks, &Tidy)
+    modifiers(&SeatToken, &CreatedLinks, &Tidy, &RecordText)
 )]
 pub struct ApiDoc;
+
+/// The games `POST /api/games` starts, by the names the catalog (`GET /api/games`) gives them:
+/// the document's enum for a request's `game`. The handler reads a string and answers any other
+/// name with 400 `unknown_game`; a test keeps this list equal to the catalog.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameName {
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
+    /// English checkers.
+    Checkers,
+    /// Chinese checkers, 2-6 players.
+    ChineseCheckers,
+    /// Peg solitaire.
+    PegSolitaire,
+    /// Aeroplane chess, 2-4 players.
+    Aeroplane,
+    /// Core's toy game, unlisted on the page.
+    Tictactoe,
+    /// Core's toy game, unlisted on the page.
+    Nim,
+}
+
+/// The games the analysis board (`GET /api/analyse`) analyses, by their API names: the
+/// document's enum for its `game`; a test keeps it equal to [`crate::analysis::ANALYSED`].
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnalysedGame {
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
+    /// English checkers.
+    Checkers,
+    /// Chinese checkers.
+    ChineseCheckers,
+    /// Peg solitaire.
+    PegSolitaire,
+    /// Aeroplane chess.
+    Aeroplane,
+}
+
+/// What `POST /api/games/{id}/draw` does (the document's enum for its `action`; the handler
+/// reads a string and refuses any other with 400).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer a draw (accepts a pending offer of the other side).
+    Offer,
+    /// Accept the other side's offer.
+    Accept,
+    /// Decline the other side's offer.
+    Decline,
+}
+
+/// One event of a `text/event-stream` answer, as a client reads it: its name (`line`, `done`,
+/// `move`, `state` ...), its data (JSON text) and, on the live stream, its id (a ply).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // the streams write events with axum's `Event`; this type only documents one
+pub struct SseEvent {
+    /// The event's name.
+    event: String,
+    /// The event's data: JSON text.
+    data: String,
+    /// The event's id (the live stream's ply), when it has one.
+    id: Option<String>,
+}
 
 /// The document as pretty JSON, built once.
 pub fn document() -> &'static str {
@@ -237,6 +302,33 @@ fn tag_name(module: &str) -> &str {
 
 fn is_null(schema: &RefOr<Schema>) -> bool {
     matches!(schema, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null))
+}
+
+/// The record `POST /api/games/import` reads is text with something in it (an empty or
+/// all-blank record is refused): `minLength` 1 and a character that is not white space.
+struct RecordText;
+
+impl Modify for RecordText {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(item) = openapi.paths.paths.get_mut("/api/games/import") else {
+            return;
+        };
+        let Some(RefOr::T(body)) = item.post.as_mut().and_then(|op| op.request_body.as_mut())
+        else {
+            return;
+        };
+        for content in body.content.values_mut() {
+            if let RefOr::T(content) = content {
+                content.schema = Some(RefOr::T(Schema::Object(
+                    ObjectBuilder::new()
+                        .schema_type(SchemaType::Type(Type::String))
+                        .min_length(Some(1))
+                        .pattern(Some(r"\S"))
+                        .build(),
+                )));
+            }
+        }
+    }
 }
 
 /// The `seatToken` bearer scheme the seat-acting operations name.

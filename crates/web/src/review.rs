@@ -250,8 +250,10 @@ pub use crate::judges::{prepare, ReviewTask, REVIEWED};
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReviewBody {
-    /// Search depth per position (Xiangqi 1-30, checkers 1-40; other games take none).
-    #[serde(default)]
+    /// Search depth per position (Xiangqi 1-30, checkers 1-40, two-player Chinese checkers
+    /// 1-12; other games take none and refuse one with 400).
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[schema(minimum = 1, maximum = 40)]
     depth: Option<u32>,
 }
 

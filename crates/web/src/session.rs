@@ -18,6 +18,7 @@ pub enum Seat {
     Ai {
         /// Strength from 1 to 10 (time and depth grow with it).
         #[cfg_attr(feature = "server", schema(minimum = 1, maximum = 10))]
+        #[serde(deserialize_with = "crate::whole::exact")]
         level: u8,
     },
     /// The player described by the game's source article (a greedy or simple player).
@@ -119,11 +120,13 @@ pub struct Snapshot {
 #[serde(deny_unknown_fields)]
 pub struct AiBody {
     /// Strength 1-10 (default: the seat's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
     #[cfg_attr(feature = "server", schema(minimum = 1, maximum = 10))]
     pub level: Option<u8>,
-    /// Time budget in milliseconds (default: the level's).
-    #[serde(default)]
+    /// Time budget in milliseconds (default: the level's; more than the server's longest search
+    /// counts as the longest).
+    #[serde(default, deserialize_with = "crate::whole::option")]
+    #[cfg_attr(feature = "server", schema(maximum = 18446744073709551615_u64))]
     pub time_ms: Option<u64>,
     /// Play the move (default) or only suggest it (a hint).
     #[serde(default)]

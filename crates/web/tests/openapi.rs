@@ -355,3 +355,65 @@ async fn export_refuses_an_unknown_move_notation_for_every_game() {
         }
     }
 }
+
+/// The `enum` of a schema in the document's components.
+fn component_enum(doc: &Value, name: &str) -> Vec<String> {
+    doc["components"]["schemas"][name]["enum"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{name} has no enum"))
+        .iter()
+        .map(|v| v.as_str().expect("a name").to_string())
+        .collect()
+}
+
+/// The game names the document offers are exactly the ones the server starts (its catalog) and
+/// analyses (`ANALYSED`), so a schema-valid name is never `unknown_game`.
+#[test]
+fn the_game_enums_are_the_games_the_server_knows() {
+    let doc = document();
+    let catalog: Vec<String> = qiyi_web::games::catalog()
+        .iter()
+        .map(|c| c.game.to_string())
+        .collect();
+    assert_eq!(component_enum(&doc, "GameName"), catalog);
+    let analysed: Vec<String> = qiyi_web::analysis::ANALYSED
+        .iter()
+        .map(|g| g.to_string())
+        .collect();
+    assert_eq!(component_enum(&doc, "AnalysedGame"), analysed);
+    let create = &doc["components"]["schemas"]["CreateGame"]["properties"]["game"]["$ref"];
+    assert_eq!(create, "#/components/schemas/GameName");
+}
+
+/// JSON Schema counts `5.0` as the integer 5: the server reads it as 5 where the document says
+/// `integer`, and still refuses a fraction.
+#[tokio::test]
+async fn whole_numbers_written_with_a_fraction_of_zero_are_integers() {
+    let app = app();
+    let (status, created) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game": "checkers", "level": 5.0, "seed": 7.0, "seats": [{"kind": "human"}, {"kind": "ai", "level": 2.0}]}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["state"]["seed"], 7);
+    assert_eq!(created["state"]["seats"][1]["level"], 2);
+    let (status, refused) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"game": "checkers", "level": 5.5}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["code"], "bad_request");
+    let id = created["id"].as_str().expect("id");
+    let (status, state) = call(&app, "GET", &format!("/api/games/{id}?ply=0.0"), None, "").await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let (status, _) = call(&app, "GET", &format!("/api/games/{id}?ply=0.5"), None, "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
