@@ -148,7 +148,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
-    common: crate::learn::TrainArgs,
+    common: crate::learn::TrainOptions,
     /// Endgame database directory: positions it covers are labelled exactly (a won position's
     /// target is 1, a drawn one's 0.5, a lost one's 0) instead of by their score and result.
     #[arg(long)]

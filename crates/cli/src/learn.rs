@@ -55,7 +55,7 @@ pub fn parse_shards(text: &str, in_run: usize) -> anyhow::Result<Vec<usize>> {
 
 /// Options of `qiyi train GAME` that every game shares.
 #[derive(Args, Debug)]
-pub struct TrainArgs {
+pub struct TrainOptions {
     /// Folders of self-play shards (from `qiyi selfplay GAME` or `qiyi.cluster.selfplay`):
     /// any number, e.g. one per worker (`--data w1 w2` or `--data w1 --data w2`); a `*` or `?`
     /// in the last part of a path matches folders (`--data 'runs/worker-*'`). Every folder must
@@ -165,7 +165,7 @@ pub struct NetGame {
 /// returns a line that says what it did, printed before training.
 pub fn train<G, F>(
     g: &Global,
-    args: &TrainArgs,
+    args: &TrainOptions,
     game: &NetGame,
     relabel: impl FnOnce(&Dataset, &mut [Sample]) -> anyhow::Result<Option<String>>,
 ) -> anyhow::Result<()>

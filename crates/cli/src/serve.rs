@@ -39,8 +39,8 @@ pub struct ServeArgs {
     /// Game reviews that may wait for a slot; past slots + queue a review is refused (503).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub review_queue: u32,
-    /// The Xiangqi AI, analysis and review search with `hand` (the hand-written evaluation)
-    /// or the net file at this path (from `qiyi train xiangqi`).
+    /// The Xiangqi AI, analysis and review search with `hand` (the hand-written evaluation),
+    /// `net` (the shipped net) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long, default_value = "hand")]
     pub xiangqi_eval: String,
 }

@@ -147,7 +147,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
-    common: crate::learn::TrainArgs,
+    common: crate::learn::TrainOptions,
 }
 
 /// The Xiangqi net's game and input layout, as its file names them.

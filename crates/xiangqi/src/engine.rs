@@ -440,6 +440,7 @@ mod tests {
                 threads: 1,
                 level,
                 seed,
+                net: None,
             })
         };
         for level in [Level::Strength(3), Level::Strength(10), Level::Seed] {

@@ -212,38 +212,50 @@ pub fn load(path: &Path) -> Result<Arc<QuantNet>, LearnError> {
         .map_err(|e| e.in_file(path))
 }
 
+/// The Xiangqi net that ships with qiyi, embedded in the binary (`--eval net`); how it was made
+/// and how it measured: `nets/README.md` beside it.
+pub const EMBEDDED: &[u8] = include_bytes!("nets/xiangqi.qnet");
+
+/// The embedded net, read once.
+pub fn embedded() -> Arc<QuantNet> {
+    static NET: std::sync::OnceLock<Arc<QuantNet>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| {
+        // The embedded bytes are checked by a test, so this cannot fail in a release.
+        Arc::new(net_from_bytes(EMBEDDED).expect("the embedded Xiangqi net is valid"))
+    })
+    .clone()
+}
+
 /// Which evaluation the Xiangqi engine searches with.
 #[derive(Clone, Debug, Default)]
 pub enum EvalChoice {
     /// The hand-written, tuned evaluation ([`crate::eval`]): the default.
     #[default]
     Hand,
+    /// The embedded network ([`embedded`]).
+    Net,
     /// A network read from a file ([`load`]).
     NetFile(Arc<QuantNet>),
 }
 
 impl EvalChoice {
-    /// Reads `hand` or the path of a Xiangqi net file. (`net` names the net that ships with
-    /// qiyi: none does yet, which the error says.)
+    /// Reads `hand`, `net` (the embedded network) or the path of a Xiangqi net file.
     pub fn parse(text: &str) -> Result<EvalChoice, LearnError> {
         match text.trim() {
             "hand" => Ok(EvalChoice::Hand),
-            "net" => Err(LearnError::BadNet(
-                "no Xiangqi net ships with this build yet: give `hand` or the path of a net \
-                 file from `qiyi train xiangqi`"
-                    .into(),
-            )),
+            "net" => Ok(EvalChoice::Net),
             "" => Err(LearnError::Config(
-                "give `hand` or the path of a Xiangqi net file".into(),
+                "give `hand`, `net` or the path of a Xiangqi net file".into(),
             )),
             path => Ok(EvalChoice::NetFile(load(Path::new(path))?)),
         }
     }
 
-    /// A short name for results: `hand` or `net-file`.
+    /// A short name for results: `hand`, `net` or `net-file`.
     pub fn name(&self) -> &'static str {
         match self {
             EvalChoice::Hand => "hand",
+            EvalChoice::Net => "net",
             EvalChoice::NetFile(_) => "net-file",
         }
     }
@@ -252,6 +264,7 @@ impl EvalChoice {
     pub fn net(&self) -> Option<Arc<QuantNet>> {
         match self {
             EvalChoice::Hand => None,
+            EvalChoice::Net => Some(embedded()),
             EvalChoice::NetFile(n) => Some(n.clone()),
         }
     }

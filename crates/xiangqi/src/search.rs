@@ -1375,7 +1375,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let shared = SearchControl::new(&SearchLimits::default());
         let eval = Evaluation::default();
-        let mut w = Worker::new(&eval, &tt, &shared, 0, SearchTweaks::default(), &[]);
+        let mut w = Worker::new(&eval, &tt, &shared, 0, SearchTweaks::default(), &[], None);
         let m = mv(&pos, "h2e2");
         for bonus in [4000, 4000, -4000, 4000] {
             for _ in 0..2000 {

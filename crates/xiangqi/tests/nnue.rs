@@ -310,3 +310,17 @@ fn mirror_inputs_are_the_mirror_images_inputs() {
         assert_eq!(learn::mirror_input(learn::mirror_input(i)), i);
     }
 }
+
+#[test]
+fn the_embedded_net_is_a_xiangqi_net_and_evaluates_the_start_near_even() {
+    let n = learn::embedded();
+    assert_eq!((n.id.game.as_str(), n.id.layout.as_str()), (TAG, LAYOUT));
+    assert_eq!(n.arch.inputs, XiangqiFeatures::INPUTS);
+    assert!(matches!(EvalChoice::parse("net"), Ok(EvalChoice::Net)));
+    let mut stack = NetStack::new(n, 4);
+    let start = Position::start();
+    stack.reset(&start);
+    // The start is symmetric: whoever moves first has a small edge at most.
+    let s = stack.evaluate(&start, 0);
+    assert!(s.abs() < 150, "start scored {s}");
+}
