@@ -10,12 +10,32 @@ is not an import. Every strongly connected component of more than one file is a 
 
     python3 scripts/audit/module_cycles.py            # lists the circles, exit 1 if there is one
     python3 scripts/audit/module_cycles.py --edges    # also every arrow, for reading
+    python3 scripts/audit/module_cycles.py --known    # CI: exit 1 only on a circle not in KNOWN
 """
 
 import glob
 import os
 import re
 import sys
+
+# The circles that remain, by crate: issue #60 untied the ones in aeroplane, chinese-checkers,
+# checkers (engine book), peg-solitaire and cli (play, review) and left these for later, because
+# their crates were being changed by other work at the time (xiangqi's net, the server, the
+# Python and browser bindings). With --known a circle passes if all its files are in one of these
+# (one that shrinks or splits still passes); a new circle, or a known one that takes in another
+# file, fails. Remove an entry once its circle is untied (the run says when one is gone).
+KNOWN = {
+    "python": [{"batch.rs", "dynamic.rs"}],
+    "wasm": [{"job.rs", "local.rs"}],
+    "web": [
+        {"db.rs", "resign.rs", "store.rs", "tokens.rs"},
+        {"analysis_http.rs", "api.rs", "host.rs", "live.rs", "openapi.rs", "review.rs"},
+    ],
+    "xiangqi": [
+        {"eval.rs", "game.rs", "position.rs", "rules.rs"},
+        {"engine.rs", "learn.rs", "matchplay.rs", "nnue.rs", "protocol.rs", "search.rs"},
+    ],
+}
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -165,7 +185,9 @@ def sccs(edges):
 
 def main():
     show_edges = "--edges" in sys.argv[1:]
-    circles = 0
+    known_only = "--known" in sys.argv[1:]
+    circles = new = 0
+    seen_known = set()
     for src in sorted(glob.glob(os.path.join(ROOT, "crates", "*", "src"))):
         crate = os.path.basename(os.path.dirname(src))
         modules = crate_files(src)
@@ -178,10 +200,25 @@ def main():
         for comp in sccs(edges):
             if len(comp) > 1:
                 circles += 1
-                print(f"crates/{crate}/src: a circle of {len(comp)} files: "
+                files = {name(m) for m in comp}
+                known = [i for i, k in enumerate(KNOWN.get(crate, [])) if files <= k]
+                seen_known.update((crate, i) for i in known)
+                if not known:
+                    new += 1
+                mark = " (known)" if known_only and known else ""
+                print(f"crates/{crate}/src: a circle of {len(comp)} files{mark}: "
                       + ", ".join(name(m) for m in comp))
     print(f"{circles} circle(s) of imports inside crates")
-    return 1 if circles else 0
+    if not known_only:
+        return 1 if circles else 0
+    for crate, ks in sorted(KNOWN.items()):
+        for i, k in enumerate(ks):
+            if (crate, i) not in seen_known:
+                print(f"known circle in crates/{crate}/src is gone ({', '.join(sorted(k))}): "
+                      "remove it from KNOWN")
+    if new:
+        print(f"{new} circle(s) not in KNOWN: untie them (see issue #60)")
+    return 1 if new else 0
 
 
 if __name__ == "__main__":

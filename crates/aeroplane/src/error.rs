@@ -30,7 +30,7 @@ pub enum AeroError {
     /// A player type is unknown.
     #[error(
         "unknown player {0:?}: expected {names} or level-1..level-10",
-        names = crate::players::PlayerKind::NAMES.join(", ")
+        names = crate::kind::PlayerKind::NAMES.join(", ")
     )]
     UnknownPlayer(String),
     /// A table handed to [`crate::tables::install`] is not the shipped file.

@@ -11,6 +11,9 @@ use crate::rules::Rules;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// What a win is worth on the heuristic scale (turns saved).
+pub const WIN: f64 = 100.0;
+
 /// Two value scales of a plane at state `s`, in turns: `[0][s]` is what a lone plane at `s` has
 /// saved over a hangar plane (`E[turns from hangar] - E[turns from s]`, the exact chain);
 /// `[1][s]` is linear in progress from the launch pad (worth the take-off) to the centre.

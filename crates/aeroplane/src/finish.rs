@@ -16,6 +16,7 @@ use crate::board::{CENTRE, HANGAR, PLANES};
 use crate::position::{Aero, AeroMove};
 use crate::race::{all_multisets, race_table, rank, RaceTable, MULTISETS};
 use crate::rules::Rules;
+pub use crate::tables::{checksum, FINISH_HAZARD_CHECKSUM, FINISH_RANDOM_HAZARD_CHECKSUM};
 use qiyi_core::{Game, Turn};
 use std::sync::OnceLock;
 
@@ -200,24 +201,6 @@ pub const SHIPPED_SWEEPS: usize = 3000;
 
 /// Stop tolerance of those sweeps (absolute for the mean, relative for the second moment).
 pub const SHIPPED_TOLERANCE: f64 = 1e-9;
-
-/// FNV-1a (64-bit) checksum of a table file (to pin the shipped bytes in a test).
-pub fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// [`checksum`] of the shipped `data/finish-hazard.u16`: written by
-/// `cargo run --release -p qiyi-aeroplane --example finish_tables` with its defaults
-/// ([`SHIPPED_HAZARD`], [`SHIPPED_ROUNDS`], [`SHIPPED_SWEEPS`], [`SHIPPED_TOLERANCE`], from
-/// `data/race-standard.u16`). `tests/finish.rs` checks the file against it, and an ignored test
-/// regenerates the table with these parameters and compares the bytes.
-pub const FINISH_HAZARD_CHECKSUM: u64 = 0xde97_025b_759e_09d2;
-
-/// [`checksum`] of the shipped `data/finish-random-hazard.u16` (same generator, random play
-/// under [`SHIPPED_RANDOM_HAZARD`]).
-pub const FINISH_RANDOM_HAZARD_CHECKSUM: u64 = 0xde79_a580_c282_6d53;
 
 /// The bytes of the shipped `data/finish-hazard.u16` and `data/finish-random-hazard.u16` (in a
 /// build with the feature `embedded-tables`, the default).

@@ -6,7 +6,7 @@
 //! every choice; [`GameRecord::replay`] plays them back through the rules and checks each step.
 
 use crate::error::AeroError;
-use crate::players::Player;
+use crate::player::Player;
 use crate::position::{Aero, AeroMove};
 use crate::rules::Rules;
 use qiyi_core::{Game, Rng, Turn};

@@ -19,7 +19,8 @@
 use crate::board::{on_ring, send_home, PLANES};
 use crate::error::AeroError;
 use crate::eval::danger_with;
-use crate::players::{Player, WinPlayer, WinWeights};
+use crate::oneply::{WinPlayer, WinWeights};
+use crate::player::Player;
 use crate::position::{Aero, AeroMove};
 use crate::race::RaceTable;
 use crate::winprob::WinModel;

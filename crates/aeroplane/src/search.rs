@@ -3,7 +3,8 @@
 //! the greedy score as the playout policy.
 
 use crate::eval::{all_scores, relative_score, value_table, ValueTable, Weights};
-use crate::players::{greedy_choice, Player};
+use crate::oneply::greedy_choice;
+use crate::player::Player;
 use crate::position::{Aero, AeroMove};
 use qiyi_core::search::expectimax::expectimax;
 use qiyi_core::search::mcts::{mcts, MctsOptions};
@@ -11,8 +12,7 @@ use qiyi_core::search::SearchLimits;
 use qiyi_core::{MultiEvaluator, Policy, Rng};
 use std::sync::Arc;
 
-/// What a win is worth on the heuristic scale (turns saved).
-pub const WIN: f64 = 100.0;
+pub use crate::eval::WIN;
 
 /// The heuristic as a core [`MultiEvaluator`]: each player's relative score (see
 /// [`crate::eval::relative_score`]); a win is worth [`WIN`].

@@ -7,13 +7,34 @@
 //! played, so the other games' first visit does not download them. Until then (or if they are
 //! never installed) [`crate::race::race_table`] and [`crate::finish::finish_tables`] answer
 //! `None`, as for rules without tables, and [`available`] says so.
+//!
+//! The checksums that pin the shipped files live here too, so [`install`] checks what it is
+//! handed without reaching up into [`crate::finish`] (which reads the tables from here).
 
 use crate::error::AeroError;
-use crate::finish::{checksum, FINISH_HAZARD_CHECKSUM, FINISH_RANDOM_HAZARD_CHECKSUM};
 use std::sync::OnceLock;
 
 /// [`checksum`] of the shipped `data/race-standard.u16`.
 pub const RACE_STANDARD_CHECKSUM: u64 = 0xf59e_7e5c_98ca_1d34;
+
+/// FNV-1a (64-bit) checksum of a table file (to pin the shipped bytes in a test).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// [`checksum`] of the shipped `data/finish-hazard.u16`: written by
+/// `cargo run --release -p qiyi-aeroplane --example finish_tables` with its defaults
+/// ([`crate::finish::SHIPPED_HAZARD`], [`crate::finish::SHIPPED_ROUNDS`],
+/// [`crate::finish::SHIPPED_SWEEPS`], [`crate::finish::SHIPPED_TOLERANCE`], from
+/// `data/race-standard.u16`). `tests/finish.rs` checks the file against it, and an ignored test
+/// regenerates the table with these parameters and compares the bytes.
+pub const FINISH_HAZARD_CHECKSUM: u64 = 0xde97_025b_759e_09d2;
+
+/// [`checksum`] of the shipped `data/finish-random-hazard.u16` (same generator, random play
+/// under [`crate::finish::SHIPPED_RANDOM_HAZARD`]).
+pub const FINISH_RANDOM_HAZARD_CHECKSUM: u64 = 0xde79_a580_c282_6d53;
 
 /// The three shipped tables, as stored (little-endian `u16`).
 #[derive(Clone, Copy, Debug)]

@@ -20,15 +20,16 @@
 //!
 //! Module map: [`board`] (holes, coordinates, tables), [`movegen`] (steps and hop chains),
 //! [`position`] (the [`qiyi_core::Game`] implementation), [`rules`] (options, seats, ranking),
-//! [`notation`] (hole names, moves, position text, pictures), [`eval`] (distance evaluators and
-//! the playout policy), [`engine`] (the players), [`tournament`] (rotating-seat matches),
-//! [`solitaire`] (the proven-optimal crossing solver).
+//! [`notation`] (hole names, moves, position text, pictures), [`error`] (the error type, below
+//! all of them), [`eval`] (distance evaluators and the playout policy), [`engine`] (the players),
+//! [`tournament`] (rotating-seat matches), [`solitaire`] (the proven-optimal crossing solver).
 
 #![warn(missing_docs)]
 
 pub mod board;
 pub mod encode;
 pub mod engine;
+pub mod error;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
@@ -38,6 +39,6 @@ pub mod rules;
 pub mod solitaire;
 pub mod tournament;
 
-pub use notation::Error;
+pub use error::Error;
 pub use position::{Move, Position};
 pub use rules::{Options, Status};

@@ -12,32 +12,11 @@
 //!   `2 10 s 200 1 0 2/22/222/2222/............./..../1111/111/11/1` (middle rows shortened here).
 
 use crate::board::{bit, geometry, Cell, CELLS, ROWS, ROW_LEN};
+pub use crate::error::Error;
 use crate::movegen;
 use crate::position::{Move, Position};
 use crate::rules::Options;
 use qiyi_core::{Game, Notation};
-
-/// Everything that can be wrong with text given to this crate.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// A hole name that is not a row letter a-q followed by a number within the row.
-    #[error(
-        "unknown hole `{0}`: a hole is a row letter a-q and its number from the left, e.g. i5"
-    )]
-    BadCell(String),
-    /// A move that is not legal in the position.
-    #[error("illegal move `{0}`")]
-    IllegalMove(String),
-    /// A move that cannot be read at all.
-    #[error("cannot read move `{0}`: write from-to (e.g. m4-l4) or a hop chain (m4:k4:i5)")]
-    BadMove(String),
-    /// A position line that cannot be read.
-    #[error("bad position: {0}")]
-    BadPosition(String),
-    /// Unsupported game options.
-    #[error("unsupported options: {0}")]
-    BadOptions(String),
-}
 
 /// The name of a hole (`a1` ... `q1`).
 pub fn cell_name(cell: Cell) -> String {

@@ -66,7 +66,7 @@ impl Default for Position {
 
 impl Position {
     /// The start position of a game with these options.
-    pub fn start(opts: Options) -> Result<Self, crate::Error> {
+    pub fn start(opts: Options) -> Result<Self, crate::error::Error> {
         opts.validate()?;
         let mut pos = Position::empty(opts);
         for (p, &point) in seats(opts.players).iter().enumerate() {

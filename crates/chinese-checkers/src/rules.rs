@@ -20,7 +20,7 @@
 //! upper right), so no one's goal is someone's start; 4 on two opposite pairs (lower right,
 //! lower left, upper left, upper right); 6 on all points, clockwise from the bottom.
 
-use crate::notation::Error;
+use crate::error::Error;
 
 /// The options of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

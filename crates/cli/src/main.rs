@@ -24,6 +24,7 @@ mod review_aeroplane;
 mod review_checkers;
 mod review_chinese_checkers;
 mod review_peg;
+mod review_shared;
 mod review_xiangqi;
 mod serve;
 mod xiangqi;

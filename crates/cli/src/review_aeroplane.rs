@@ -4,7 +4,7 @@
 //! rolls, choices), or on a bare JSON list of move texts (four players, standard rules).
 
 use crate::common::{progress, Global};
-use crate::review::print_review;
+use crate::review_shared::print_review;
 
 /// Reviews the aeroplane record `text` and prints the review.
 pub fn run(g: &Global, text: &str) -> anyhow::Result<()> {

@@ -10,7 +10,7 @@ use qiyi_core::search::SearchLimits;
 use std::time::Instant;
 
 use crate::common::{progress, Global};
-use crate::review::{print_review, ReviewArgs};
+use crate::review_shared::{print_review, ReviewArgs};
 
 /// Reviews the checkers record `text` with the options of `args` and prints the review.
 pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {

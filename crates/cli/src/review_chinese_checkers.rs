@@ -18,7 +18,7 @@ use serde::Serialize;
 use std::time::Instant;
 
 use crate::common::{print_depth, print_json, progress, Global};
-use crate::review::{print_review, ReviewArgs};
+use crate::review_shared::{print_review, ReviewArgs};
 
 /// Reviews the Chinese checkers record `text` with the options of `args` and prints the review
 /// and the race table.

@@ -2,7 +2,7 @@
 //! record `qiyi games export` writes, or on a bare JSON list of move texts.
 
 use crate::common::{progress, Global};
-use crate::review::print_review;
+use crate::review_shared::print_review;
 
 /// Reviews the peg-solitaire record `text` and prints the review.
 pub fn run(g: &Global, text: &str) -> anyhow::Result<()> {

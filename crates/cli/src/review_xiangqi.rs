@@ -9,7 +9,7 @@ use qiyi_xiangqi::review::{annotated_pgn, check_limits, read_record, JudgeOption
 use std::time::Instant;
 
 use crate::common::{progress, Global};
-use crate::review::{print_review, ReviewArgs};
+use crate::review_shared::{print_review, ReviewArgs};
 
 /// Reviews the Xiangqi record `text` with the options of `args` and prints the review.
 pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {

@@ -26,6 +26,7 @@
 //! after a translation.
 
 use crate::error::PegError;
+pub use crate::jump::Jump;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -36,28 +37,6 @@ pub enum Lattice {
     Square,
     /// Triangular lattice, jumps along its three directions.
     Triangular,
-}
-
-/// One jump: the peg in `from` jumps over `over` into the empty hole `to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Jump {
-    /// The hole the jumping peg leaves.
-    pub from: u8,
-    /// The hole whose peg is removed.
-    pub over: u8,
-    /// The hole the peg lands in.
-    pub to: u8,
-}
-
-impl Jump {
-    /// The three holes as a bitboard.
-    pub fn mask(&self) -> u128 {
-        (1u128 << self.from) | (1u128 << self.over) | (1u128 << self.to)
-    }
-    /// `from` and `over` as a bitboard (the pegs a legal jump needs).
-    pub fn need(&self) -> u128 {
-        (1u128 << self.from) | (1u128 << self.over)
-    }
 }
 
 /// A board shape with its derived tables.
@@ -553,5 +532,38 @@ impl Board {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // The class masks come from `crate::classes::invariant_masks`; these check them on real
+    // boards, so they live with the board (classes.rs stays below board.rs).
+    use super::Board;
+
+    #[test]
+    fn every_jump_keeps_every_invariant() {
+        for name in [
+            "english",
+            "french",
+            "wiegleb",
+            "diamond",
+            "triangle:5",
+            "triangle:8",
+        ] {
+            let b = Board::named(name).unwrap();
+            assert!(!b.class_masks().is_empty(), "{name} has no invariant");
+            for j in b.jumps() {
+                for &m in b.class_masks() {
+                    assert_eq!((j.mask() & m).count_ones() % 2, 0, "{name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn english_board_has_sixteen_classes() {
+        let b = Board::named("english").unwrap();
+        assert_eq!(b.class_masks().len(), 4);
     }
 }

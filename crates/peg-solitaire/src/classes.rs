@@ -10,7 +10,7 @@
 //! Two positions with different classes can never be reached from one another, which proves, for
 //! instance, that the French board's centre start cannot end with one peg.
 
-use crate::board::Jump;
+use crate::jump::Jump;
 
 /// A basis of the invariants: bitmasks `m` such that the parity of `pegs & m` is kept by every jump.
 pub fn invariant_masks(holes: usize, jumps: &[Jump]) -> Vec<u128> {
@@ -50,35 +50,4 @@ pub fn invariant_masks(holes: usize, jumps: &[Jump]) -> Vec<u128> {
         basis.push(v);
     }
     basis
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::board::Board;
-
-    #[test]
-    fn every_jump_keeps_every_invariant() {
-        for name in [
-            "english",
-            "french",
-            "wiegleb",
-            "diamond",
-            "triangle:5",
-            "triangle:8",
-        ] {
-            let b = Board::named(name).unwrap();
-            assert!(!b.class_masks().is_empty(), "{name} has no invariant");
-            for j in b.jumps() {
-                for &m in b.class_masks() {
-                    assert_eq!((j.mask() & m).count_ones() % 2, 0, "{name}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn english_board_has_sixteen_classes() {
-        let b = Board::named("english").unwrap();
-        assert_eq!(b.class_masks().len(), 4);
-    }
 }

@@ -15,11 +15,11 @@
 //! assert_eq!(solution.len(), 31);
 //! ```
 //!
-//! Modules: [`board`] (shapes, hole names, jumps, symmetry group), [`classes`] (rule-of-three
-//! position classes), [`pagoda`] (pagoda functions found by linear programming), [`position`]
-//! (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve, count, fewest moves, count
-//! solutions, classify) over the fast bitboard solvers in [`solver`], [`review`] (the exact judge
-//! of a game for core's review model).
+//! Modules: [`board`] (shapes, hole names, jumps, symmetry group), [`jump`] (one jump, as hole
+//! indices), [`classes`] (rule-of-three position classes), [`pagoda`] (pagoda functions found by
+//! linear programming), [`position`] (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve,
+//! count, fewest moves, count solutions, classify) over the fast bitboard solvers in [`solver`],
+//! [`review`] (the exact judge of a game for core's review model).
 
 #![warn(missing_docs)]
 
@@ -28,13 +28,15 @@ pub mod board;
 pub mod classes;
 pub mod encode;
 pub mod error;
+pub mod jump;
 pub mod pagoda;
 pub mod position;
 pub mod problem;
 pub mod review;
 pub mod solver;
 
-pub use board::{Board, Jump, Lattice};
+pub use board::{Board, Lattice};
 pub use error::PegError;
+pub use jump::Jump;
 pub use position::{PegPosition, PegPuzzle};
 pub use problem::{classify, load_board, with_threads, Finish, Problem};

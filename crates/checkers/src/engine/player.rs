@@ -1,7 +1,7 @@
 //! The players: levels 1-10 for people and full strength over the checkers search
 //! ([`super::search`]), and the article's seed player over core's plain alpha-beta [`Searcher`].
 
-use super::book::Book;
+use super::book::table::Book;
 use super::egdb::Egdb;
 use super::eval::{CheckersEval, MaterialEval, Weights};
 use super::nn::{self, NetEval, NetPosition};

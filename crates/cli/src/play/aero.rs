@@ -1,7 +1,6 @@
 //! Aeroplane chess as a [`GameSession`]: the web crate has no adapter for it, so this one plugs
 //! the aeroplane crate's rules and players into the web crate's generic [`Session`].
 
-use super::draw::Style;
 use anyhow::{anyhow, Result};
 use qiyi_aeroplane::board::{HANGAR, SEAT_NAMES};
 use qiyi_aeroplane::players::{make_player, PlayerKind};
@@ -18,7 +17,8 @@ pub struct AeroAdapter {
     rules: Rules,
 }
 
-fn progress_text(d: u8) -> String {
+/// Where a plane is, in words: `hangar`, `home`, or its steps flown from the launch pad.
+pub(super) fn progress_text(d: u8) -> String {
     if d == HANGAR {
         "hangar".into()
     } else if d == qiyi_aeroplane::board::CENTRE {
@@ -135,31 +135,6 @@ pub fn create(rules: &Value, position: Option<&str>, seed: u64) -> Result<Box<dy
     };
     let adapter = AeroAdapter { rules: pos.rules() };
     Ok(Box::new(Session::new(adapter, pos, seed)))
-}
-
-/// The planes of every player (progress along the player's own route; 56 is home), drawn from
-/// the position text so it works whichever adapter made the session.
-pub fn picture(position: &str, names: &[String], style: &Style) -> Option<String> {
-    let pos = Aero::from_text(position).ok()?;
-    let mut out = String::from(
-        "        a       b       c       d      (plane: steps flown from the launch pad, 56 = home)\n",
-    );
-    let to_move = pos.to_move();
-    for p in 0..pos.players() {
-        let name = names.get(p).cloned().unwrap_or(format!("player {p}"));
-        let cells: String = pos
-            .planes(p)
-            .iter()
-            .map(|&d| format!("{:<8}", progress_text(d)))
-            .collect();
-        let marker = match (p == to_move, style.unicode) {
-            (true, true) => "▶",
-            (true, false) => ">",
-            _ => " ",
-        };
-        out.push_str(&format!("{marker}{name:<7}{}\n", cells.trim_end()));
-    }
-    Some(out)
 }
 
 /// The roll of the player to move and the planes it can move.

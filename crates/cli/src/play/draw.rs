@@ -2,7 +2,8 @@
 //! coordinates on the edges.
 
 use super::PlayGame;
-use qiyi_core::Notation;
+use qiyi_aeroplane::Aero;
+use qiyi_core::{Game, Notation};
 use qiyi_web::session::Snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -45,7 +46,7 @@ pub fn board(game: PlayGame, snap: &Snapshot, style: &Style) -> String {
         PlayGame::Checkers => checkers(&snap.position, style),
         PlayGame::ChineseCheckers => chinese_checkers(&snap.position, style),
         PlayGame::PegSolitaire => peg(&snap.view, style),
-        PlayGame::Aeroplane => super::aero::picture(&snap.position, &snap.player_names, style),
+        PlayGame::Aeroplane => aeroplane(&snap.position, &snap.player_names, style),
     };
     body.unwrap_or_else(|| format!("position: {}\n", snap.position))
 }
@@ -260,5 +261,30 @@ fn peg(view: &Value, style: &Style) -> Option<String> {
             .and_then(Value::as_str)
             .unwrap_or("one peg")
     ));
+    Some(out)
+}
+
+/// The planes of every player (progress along the player's own route; 56 is home), drawn from
+/// the position text so it works whichever adapter made the session.
+fn aeroplane(position: &str, names: &[String], style: &Style) -> Option<String> {
+    let pos = Aero::from_text(position).ok()?;
+    let mut out = String::from(
+        "        a       b       c       d      (plane: steps flown from the launch pad, 56 = home)\n",
+    );
+    let to_move = pos.to_move();
+    for p in 0..pos.players() {
+        let name = names.get(p).cloned().unwrap_or(format!("player {p}"));
+        let cells: String = pos
+            .planes(p)
+            .iter()
+            .map(|&d| format!("{:<8}", super::aero::progress_text(d)))
+            .collect();
+        let marker = match (p == to_move, style.unicode) {
+            (true, true) => "▶",
+            (true, false) => ">",
+            _ => " ",
+        };
+        out.push_str(&format!("{marker}{name:<7}{}\n", cells.trim_end()));
+    }
     Some(out)
 }

@@ -1,12 +1,7 @@
-//! The opening book: the engine's own choice, searched deeply once, for the start, every
-//! position one and two plies in, and every position after a three-move ballot.
-//!
-//! `book.tsv` (embedded) holds one `FEN<TAB>move<TAB>score<TAB>depth` line per position; it is
-//! written by [`build_lines`] (`qiyi book checkers --depth D --out FILE`; its first line,
-//! [`book_header`], names the budget). Lookups go by the
-//! position (not the move order), so transpositions share entries.
+//! The book itself: reading book lines, looking a position up, the positions a book covers, the
+//! budget a book was built with and the header that names it. It needs no engine, so the engine
+//! ([`crate::engine::player`]) can consult it without a circle.
 
-use super::player::{Engine, Level};
 use crate::ballot::all_ballots;
 use crate::board::Board;
 use crate::movegen::Move;
@@ -16,7 +11,7 @@ use qiyi_core::search::SearchLimits;
 use std::collections::HashMap;
 use std::time::Duration;
 
-const EMBEDDED: &str = include_str!("book.tsv");
+const EMBEDDED: &str = include_str!("../book.tsv");
 
 /// Positions with the move to play there.
 #[derive(Clone, Debug, Default)]
@@ -115,7 +110,8 @@ impl BookBudget {
         !matches!(self, BookBudget::MoveTime(_))
     }
 
-    fn limits(&self) -> SearchLimits {
+    /// The search limits of the budget (what [`super::builder`] searches each position with).
+    pub(super) fn limits(&self) -> SearchLimits {
         match *self {
             BookBudget::Depth(d) => SearchLimits::depth(d),
             BookBudget::Nodes(n) => SearchLimits::nodes(n),
@@ -144,44 +140,4 @@ pub fn book_header_budget(text: &str) -> Option<String> {
 /// The positions of a book text that already have a valid line (a resumed build skips them).
 pub fn positions_in(text: &str) -> std::collections::HashSet<Board> {
     Book::parse(text).moves.into_keys().collect()
-}
-
-/// Searches one position within `budget` with the tables cleared first, so its line does not
-/// depend on which positions were searched before it (a resumed or split build is identical to
-/// one run). `None` when the position has no move.
-pub fn book_line(engine: &mut Engine, board: &Board, budget: &BookBudget) -> Option<String> {
-    engine.new_game();
-    let pos = Checkers::from_board(*board);
-    let r = engine.analyse(&pos, &budget.limits(), |_| {});
-    let mv = r.best_move?;
-    Some(format!(
-        "{}\t{}\t{}\t{}\n",
-        notation::board_to_fen(board),
-        notation::move_to_pdn(&mv),
-        r.score,
-        r.stats.depth
-    ))
-}
-
-/// Searches every position of `positions` not in `done` within `budget`, handing each finished
-/// line to `emit` as soon as it exists (the CLI appends it to the book file, so an interrupted
-/// build resumes where it stopped); `progress` sees (positions finished, positions in all).
-pub fn build_lines(
-    positions: &[Board],
-    done: &std::collections::HashSet<Board>,
-    budget: &BookBudget,
-    threads: usize,
-    mut emit: impl FnMut(&str) -> std::io::Result<()>,
-    mut progress: impl FnMut(usize, usize),
-) -> std::io::Result<()> {
-    let mut engine = Engine::new(Level::MAX, threads);
-    for (i, b) in positions.iter().enumerate() {
-        if !done.contains(b) {
-            if let Some(line) = book_line(&mut engine, b, budget) {
-                emit(&line)?;
-            }
-        }
-        progress(i + 1, positions.len());
-    }
-    Ok(())
 }
