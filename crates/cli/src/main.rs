@@ -19,6 +19,7 @@ mod lab;
 mod learn;
 mod peg_solitaire;
 mod play;
+mod puzzles;
 mod review;
 mod review_aeroplane;
 mod review_checkers;
@@ -86,6 +87,8 @@ enum Command {
     Bench(BenchArgs),
     /// Solve a puzzle exactly (peg solitaire: solve, count, fewest moves, classify).
     Solve(SolveArgs),
+    /// Mine puzzles (each proven before it is kept) and check a puzzle file (`mine`, `check`).
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play any game in the terminal against the AI, hot-seat, or watch AI against AI.
     Play(play::PlayArgs),
     /// Compare the search algorithms side by side on fixed positions: tables and SVG charts.
@@ -369,6 +372,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Lab(a) => lab::lab(g, a),
         Command::Completions(a) => docs::completions::<Cli>(&a),
         Command::Man => docs::man::<Cli>(),
+        Command::Puzzles(a) => puzzles::puzzles(g, a),
         Command::Solve(args) => match args.game {
             SolveGame::PegSolitaire(a) => peg_solitaire::solve(g, a),
             SolveGame::ChineseCheckers(a) => chinese_checkers::solve(g, a),

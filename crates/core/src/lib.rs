@@ -5,6 +5,9 @@
 //! - [`search`]: minimax, alpha-beta with its options, iterative deepening, the transposition
 //!   table and Lazy SMP; every search reports nodes, depth, time and principal variation.
 //! - [`platform`]: the clock and thread count of the target (native or the browser).
+//! - [`puzzle`]: generic single-agent solvers (BFS, A*, IDA*) over the [`Puzzle`] trait.
+//! - [`puzzles`]: the puzzle model players solve (position, solution, proof, rating) and its
+//!   JSON Lines file.
 //! - [`review`]: the post-game review model (per ply and per player) every game's judge fills.
 //! - [`rng`]: seeded randomness and deterministic Zobrist keys.
 //! - [`learn`]: self-play data, training, quantised networks with incremental first layers.
@@ -38,6 +41,7 @@ pub mod learn;
 pub mod lines;
 pub mod platform;
 pub mod puzzle;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod rng;

@@ -17,9 +17,10 @@
 //!
 //! Modules: [`board`] (shapes, hole names, jumps, symmetry group), [`jump`] (one jump, as hole
 //! indices), [`classes`] (rule-of-three position classes), [`pagoda`] (pagoda functions found by
-//! linear programming), [`position`] (core's `Game`, `Notation` and `Puzzle`), [`problem`] (solve,
-//! count, fewest moves, count solutions, classify) over the fast bitboard solvers in [`solver`],
-//! [`review`] (the exact judge of a game for core's review model).
+//! linear programming), [`position`] (core's `Game`, `Notation` and `Puzzle`), [`puzzles`] (the
+//! puzzle miner and prover for core's puzzle model), [`problem`] (solve, count, fewest moves,
+//! count solutions, classify) over the fast bitboard solvers in [`solver`], [`review`] (the exact
+//! judge of a game for core's review model).
 
 #![warn(missing_docs)]
 
@@ -32,6 +33,7 @@ pub mod jump;
 pub mod pagoda;
 pub mod position;
 pub mod problem;
+pub mod puzzles;
 pub mod review;
 pub mod solver;
 

@@ -1,0 +1,112 @@
+//! `qiyi puzzles`: mine a few peg-solitaire puzzles, check them, and see a tampered puzzle, a
+//! puzzle of a game not yet supported and a broken line fail `check` with exit code 2 and the
+//! line named.
+
+mod common;
+use common::qiyi;
+
+#[test]
+fn mined_puzzles_check_and_tampered_ones_fail() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("peg.jsonl");
+    let f = file.to_string_lossy().into_owned();
+    let (code, out, err) = qiyi(&[
+        "--seed",
+        "9",
+        "puzzles",
+        "mine",
+        "peg-solitaire",
+        "--count",
+        "4",
+        "--out",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("seed 9") && out.contains("one peg in d4"),
+        "{out}"
+    );
+    assert!(out.contains("4 puzzles in"), "{out}");
+    let text = std::fs::read_to_string(&file).expect("the puzzle file");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+
+    // The same seed mines the same file.
+    let again = dir.join("again.jsonl");
+    let (code, _, err) = qiyi(&[
+        "--seed",
+        "9",
+        "--threads",
+        "1",
+        "puzzles",
+        "mine",
+        "peg-solitaire",
+        "--count",
+        "4",
+        "--out",
+        &again.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&again).expect("again"), text);
+
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["proven"], 4);
+
+    // Tamper with the third puzzle: its second move (the first reply shown) replaced by the
+    // first move of another puzzle's line, or its first move swapped with another legal jump.
+    let mut puzzles: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect();
+    let write = |ps: &[serde_json::Value], name: &str| {
+        let path = dir.join(name);
+        let body: String = ps.iter().map(|p| format!("{p}\n")).collect();
+        std::fs::write(&path, body).expect("write");
+        path.to_string_lossy().into_owned()
+    };
+    let second = puzzles[2]["solution"][1]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let first = puzzles[2]["solution"][0]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    puzzles[2]["solution"][0] = serde_json::Value::String(second.clone());
+    puzzles[2]["solution"][1] = serde_json::Value::String(first);
+    let swapped = write(&puzzles, "swapped.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &swapped]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("qiyi: error: ") && err.contains("line 3"),
+        "{err}"
+    );
+
+    // Another game's puzzle: a clear "not yet".
+    let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
+    other.push(other[0].clone());
+    other[1]["game"] = "xiangqi".into();
+    let other = write(&other, "other.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &other]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 2") && err.contains("xiangqi") && err.contains("not"),
+        "{err}"
+    );
+
+    // A broken line.
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(&broken, format!("{}\n{{\"id\":\n", lines[0])).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &broken.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+
+    let (code, _, err) = qiyi(&["puzzles", "check", "/nonexistent/qiyi-puzzles.jsonl"]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
