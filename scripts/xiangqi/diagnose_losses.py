@@ -100,13 +100,19 @@ class Uci:
             if line is None:
                 raise RuntimeError("engine exited")
             t = line.split()
-            if t and t[0] == "info" and "score" in t:
-                i = t.index("score")
-                if t[i + 1] == "cp":
-                    score = int(t[i + 2])
-                elif t[i + 1] == "mate":
-                    m = int(t[i + 2])
-                    score = 30000 - abs(m) if m > 0 else -30000 + abs(m)
+            # `info ... score cp N` (UCI), or `info ... cp N` / `mate N` without the word
+            # `score` (NewGG).
+            if t and t[0] == "info" and ("cp" in t or "mate" in t):
+                kind = "cp" if "cp" in t else "mate"
+                i = t.index(kind)
+                try:
+                    v = int(t[i + 1])
+                except (IndexError, ValueError):
+                    continue
+                if kind == "cp":
+                    score = v
+                else:
+                    score = 30000 - abs(v) if v > 0 else -30000 + abs(v)
             if t and t[0] == "bestmove":
                 return score, t[1]
 
@@ -133,7 +139,11 @@ def diagnose(g, judge, args, qiyi):
     if decide is None and after and after[0][1] <= -args.loss:
         decide = (after[0][0], after[0][1], None)
     if decide is None:
-        return {"game": g["game"], "class": "unclear", "ply": None, "note": "no lasting -LOSS point"}
+        # A rules ending (perpetual check or chase) the judge's score need not foresee.
+        rules = "perpetual" in g["reason"] or "repetition" in g["reason"]
+        return {"game": g["game"], "class": "rules" if rules else "unclear", "ply": None,
+                "reason": g["reason"], "plies": len(moves),
+                "note": "no lasting -LOSS point before the end"}
     ply, score, before = decide
     fen_before = sf.get_fen(V, START, [to_ff(m) for m in moves[:ply]])
     a_is_red = g["a_red"]
