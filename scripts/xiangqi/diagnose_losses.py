@@ -100,19 +100,24 @@ class Uci:
             if line is None:
                 raise RuntimeError("engine exited")
             t = line.split()
-            # `info ... score cp N` (UCI), or `info ... cp N` / `mate N` without the word
-            # `score` (NewGG).
-            if t and t[0] == "info" and ("cp" in t or "mate" in t):
-                kind = "cp" if "cp" in t else "mate"
-                i = t.index(kind)
-                try:
-                    v = int(t[i + 1])
-                except (IndexError, ValueError):
-                    continue
-                if kind == "cp":
+            # `info ... score cp N` / `score mate N` (UCI), or `info ... score N` and
+            # `info ... mate N` (NewGG).
+            if t and t[0] == "info":
+                v = None
+                if "mate" in t:
+                    i = t.index("mate")
+                    if i + 1 < len(t) and t[i + 1].lstrip("-").isdigit():
+                        m = int(t[i + 1])
+                        v = 30000 - abs(m) if m > 0 else -30000 + abs(m)
+                elif "score" in t:
+                    i = t.index("score")
+                    rest = t[i + 1:i + 3]
+                    if rest and rest[0] == "cp":
+                        rest = rest[1:]
+                    if rest and rest[0].lstrip("-").isdigit():
+                        v = int(rest[0])
+                if v is not None:
                     score = v
-                else:
-                    score = 30000 - abs(v) if v > 0 else -30000 + abs(v)
             if t and t[0] == "bestmove":
                 return score, t[1]
 
