@@ -633,6 +633,38 @@ mod tests {
     }
 
     #[test]
+    fn evalfile_loads_the_net_or_says_why_not() {
+        for dialect in [Dialect::Uci, Dialect::Ucci] {
+            let (set, hello) = match dialect {
+                Dialect::Uci => ("setoption name EvalFile value", "uci"),
+                Dialect::Ucci => ("setoption EvalFile", "ucci"),
+            };
+            let out = talk(
+                dialect,
+                &format!(
+                    "{hello}\n{set} /nonexistent/x.qnet\n{set} net\nposition startpos\ngo depth 3\n\
+                     {set} hand\nisready\n"
+                ),
+            );
+            assert!(
+                out.contains("option name EvalFile type string default hand"),
+                "{out}"
+            );
+            assert!(
+                out.contains("EvalFile: ") && out.contains("/nonexistent/x.qnet"),
+                "{out}"
+            );
+            assert!(
+                out.contains("info string EvalFile net: a 1260-128-32 Xiangqi net"),
+                "{out}"
+            );
+            assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+            assert!(out.contains("info string EvalFile hand"), "{out}");
+            assert!(out.contains("readyok"), "{out}");
+        }
+    }
+
+    #[test]
     fn uci_handshake_and_search() {
         let out = talk(
             Dialect::Uci,
