@@ -143,7 +143,7 @@ impl PlayerSpec {
                 } else if opt == "eval=hand" {
                     net = None;
                 } else if let Some(path) = opt.strip_prefix("eval=") {
-                    let choice = crate::learn::EvalChoice::parse(path)
+                    let choice = crate::nnue::EvalChoice::parse(path)
                         .map_err(|e| bad(&format!("eval: {e}")))?;
                     net = choice.net().map(|n| (path.to_string(), n));
                 } else if let Some(v) = opt.strip_prefix("level=") {

@@ -8,14 +8,151 @@
 //! their node evaluates (futility after the move is made, cut-offs from the table) therefore
 //! cost no row of W1. Taking a move back costs nothing: the parent's entry is still there.
 //!
-//! The network and its file: [`crate::learn`] (inputs, `load`, the embedded net).
+//! This module also holds what a net is over: its inputs ([`XiangqiFeatures`], documented in
+//! [`crate::learn`]), the net file's game and layout names, reading a net ([`load`]), the net
+//! that ships embedded ([`embedded`]) and the `--eval` choice ([`EvalChoice`]); [`crate::learn`]
+//! (self-play, the record encoding) re-exports them.
 
-use crate::learn::XiangqiFeatures;
+use crate::board::{Color, PieceKind, Square};
 use crate::position::{Move, Position};
 use qiyi_core::eval::Score;
 use qiyi_core::learn::features::{Active, Delta, FeatureSet};
-use qiyi_core::learn::QuantNet;
+use qiyi_core::learn::{LearnError, QuantNet};
+use std::path::Path;
 use std::sync::Arc;
+
+/// The tag of Xiangqi shards (and the game a Xiangqi net file names).
+pub const TAG: &str = "xiangqi";
+
+/// The input layout a Xiangqi net file names: [`XiangqiFeatures`].
+pub const LAYOUT: &str = "xiangqi-1260";
+
+/// Reads a Xiangqi net from the bytes of a net file: a net named for another game or input
+/// layout (a checkers net) is refused, saying what it is.
+pub fn net_from_bytes(bytes: &[u8]) -> Result<QuantNet, LearnError> {
+    let net = QuantNet::from_bytes(bytes)?;
+    net.check_for(TAG, LAYOUT, XiangqiFeatures::INPUTS)?;
+    Ok(net)
+}
+
+/// Reads the Xiangqi net file at `path` ([`net_from_bytes`]; errors name the file).
+pub fn load(path: &Path) -> Result<Arc<QuantNet>, LearnError> {
+    let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
+    net_from_bytes(&bytes)
+        .map(Arc::new)
+        .map_err(|e| e.in_file(path))
+}
+
+/// The Xiangqi net that ships with qiyi, embedded in the binary (`--eval net`); how it was made
+/// and how it measured: `nets/README.md` beside it.
+pub const EMBEDDED: &[u8] = include_bytes!("nets/xiangqi.qnet");
+
+/// The embedded net, read once.
+pub fn embedded() -> Arc<QuantNet> {
+    static NET: std::sync::OnceLock<Arc<QuantNet>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| {
+        // The embedded bytes are checked by a test, so this cannot fail in a release.
+        Arc::new(net_from_bytes(EMBEDDED).expect("the embedded Xiangqi net is valid"))
+    })
+    .clone()
+}
+
+/// Which evaluation the Xiangqi engine searches with.
+#[derive(Clone, Debug, Default)]
+pub enum EvalChoice {
+    /// The hand-written, tuned evaluation ([`crate::eval`]): the default.
+    #[default]
+    Hand,
+    /// The embedded network ([`embedded`]).
+    Net,
+    /// A network read from a file ([`load`]).
+    NetFile(Arc<QuantNet>),
+}
+
+impl EvalChoice {
+    /// Reads `hand`, `net` (the embedded network) or the path of a Xiangqi net file.
+    pub fn parse(text: &str) -> Result<EvalChoice, LearnError> {
+        match text.trim() {
+            "hand" => Ok(EvalChoice::Hand),
+            "net" => Ok(EvalChoice::Net),
+            "" => Err(LearnError::Config(
+                "give `hand`, `net` or the path of a Xiangqi net file".into(),
+            )),
+            path => Ok(EvalChoice::NetFile(load(Path::new(path))?)),
+        }
+    }
+
+    /// A short name for results: `hand`, `net` or `net-file`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Hand => "hand",
+            EvalChoice::Net => "net",
+            EvalChoice::NetFile(_) => "net-file",
+        }
+    }
+
+    /// The network to search with (`None`: the hand evaluation).
+    pub fn net(&self) -> Option<Arc<QuantNet>> {
+        match self {
+            EvalChoice::Hand => None,
+            EvalChoice::Net => Some(embedded()),
+            EvalChoice::NetFile(n) => Some(n.clone()),
+        }
+    }
+}
+
+/// The network's inputs for Xiangqi (see the module documentation).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XiangqiFeatures;
+
+/// Input index of a `color` piece of `kind` on `sq`, seen by `perspective` (0 Red, 1 Black).
+#[inline]
+pub fn input(perspective: usize, color: Color, kind: PieceKind, sq: Square) -> u16 {
+    let own = color.index() == perspective;
+    let k = kind as usize + if own { 0 } else { 7 };
+    let rank = if perspective == 0 {
+        sq.rank()
+    } else {
+        9 - sq.rank()
+    };
+    (k * 90 + rank as usize * 9 + sq.file() as usize) as u16
+}
+
+/// The input of the same piece in the position's mirror image (files a-i read i-a): Xiangqi's
+/// rules are the same in a mirror, so `qiyi train xiangqi --mirror` trains on both.
+#[inline]
+pub fn mirror_input(input: u16) -> u16 {
+    let (k, p) = (input / 90, input % 90);
+    k * 90 + (p / 9) * 9 + (8 - p % 9)
+}
+
+impl FeatureSet<Position> for XiangqiFeatures {
+    const INPUTS: usize = 14 * 90;
+
+    fn active(pos: &Position, perspective: usize, out: &mut Active) {
+        out.clear();
+        for i in 0..90u8 {
+            let Some(sq) = Square::from_index(i) else {
+                continue;
+            };
+            if let Some((kind, color)) = pos.piece_at(sq) {
+                out.push(input(perspective, color, kind, sq));
+            }
+        }
+    }
+
+    fn delta(pos: &Position, mv: Move, out: &mut Delta) {
+        out.clear();
+        let both = |color, kind, sq| [input(0, color, kind, sq), input(1, color, kind, sq)];
+        if let Some((kind, color)) = pos.piece_at(mv.from()) {
+            out.push(both(color, kind, mv.from()), false);
+            out.push(both(color, kind, mv.to()), true);
+        }
+        if let Some((kind, color)) = pos.piece_at(mv.to()) {
+            out.push(both(color, kind, mv.to()), false);
+        }
+    }
+}
 
 /// The largest score the network may give: far from any mate or rule win.
 pub const NET_SCORE_LIMIT: Score = 15_000;

@@ -265,7 +265,7 @@ impl Session {
                 Ok(v) => config.seed = v,
                 Err(_) => return self.error(&format!("Seed must be a number, not '{value}'")),
             },
-            "evalfile" => match crate::learn::EvalChoice::parse(&value) {
+            "evalfile" => match crate::nnue::EvalChoice::parse(&value) {
                 Ok(choice) => {
                     let note = match choice.net() {
                         Some(n) => format!(

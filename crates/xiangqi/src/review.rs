@@ -511,7 +511,7 @@ impl XiangqiJudge {
         })
     }
 
-    /// Judges with the learned evaluation `net` (a Xiangqi net: [`crate::learn::load`]) instead
+    /// Judges with the learned evaluation `net` (a Xiangqi net: [`crate::nnue::load`]) instead
     /// of the hand evaluation (`None`). Earlier judgements are forgotten.
     pub fn set_net(&mut self, net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>) {
         self.search.set_net(net);

@@ -436,7 +436,7 @@ impl<E: SearchEval> XiangqiSearch<E> {
         }
     }
 
-    /// Scores positions with `net` (a Xiangqi net: [`crate::learn::load`] checks the file)
+    /// Scores positions with `net` (a Xiangqi net: [`crate::nnue::load`] checks the file)
     /// instead of the evaluator's own score, or with the evaluator again (`None`). The
     /// evaluator's rules, move ordering and [`SearchEval::net_score`] still apply.
     pub fn set_net(&mut self, net: Option<Arc<QuantNet>>) {
