@@ -32,18 +32,18 @@ fn xiangqi_net(quick: bool, path: &std::path::Path) -> Result<(GameBench, GameBe
         format!("search of {n} fixed positions to depth {depth}, hand evaluation"),
         || Ok(qiyi_xiangqi::search::bench_eval(depth, tweaks, None).nodes),
     )?;
+    let mut with_net = measure(String::new(), || {
+        Ok(qiyi_xiangqi::search::bench_eval(depth, tweaks, Some(net.clone())).nodes)
+    })?;
     let a = net.arch;
-    let with_net = measure(
-        format!(
-            "the same with the {}-{}-{} net {} ({}% of the hand evaluation's speed)",
-            a.inputs,
-            a.hidden,
-            a.l2,
-            path.display(),
-            "{pct}"
-        ),
-        || Ok(qiyi_xiangqi::search::bench_eval(depth, tweaks, Some(net.clone())).nodes),
-    )?;
+    with_net.what = format!(
+        "the same with the {}-{}-{} net {} ({}% of the hand evaluation's speed)",
+        a.inputs,
+        a.hidden,
+        a.l2,
+        path.display(),
+        100 * with_net.nps / hand.nps.max(1)
+    );
     Ok((hand, with_net))
 }
 
@@ -171,9 +171,7 @@ pub fn run(g: &Global, a: &SuiteArgs) -> Result<()> {
         out.insert(name.to_string(), serde_json::to_value(&b)?);
     }
     if let Some(path) = &a.xiangqi_net {
-        let (hand, mut net) = xiangqi_net(q, path)?;
-        let pct = 100 * net.nps / hand.nps.max(1);
-        net.what = net.what.replace("{pct}", &pct.to_string());
+        let (hand, net) = xiangqi_net(q, path)?;
         for (name, b) in [("xiangqi-search-hand", hand), ("xiangqi-search-net", net)] {
             if !g.json {
                 println!(

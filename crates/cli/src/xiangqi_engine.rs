@@ -331,7 +331,11 @@ pub fn play_match(g: &Global, args: MatchArgs) -> anyhow::Result<()> {
     while at < range.end && decided == qiyi_core::stats::SprtStatus::Continue {
         let end = (at + step).min(range.end);
         let part = matchplay::play_match_range(&pa, &pb, &config, at..end, &mut on_game)?;
-        let (n0, n1) = (report.games.len() as f64, part.games.len() as f64);
+        // Each part's mean weighted by its plies (both engines move in every game).
+        let plies = |games: &[matchplay::GameRecord]| {
+            games.iter().map(|g| g.moves.len()).sum::<usize>() as f64
+        };
+        let (n0, n1) = (plies(&report.games), plies(&part.games));
         let mean = |x: f64, y: f64| (x * n0 + y * n1) / (n0 + n1).max(1.0);
         report.ms_per_move = (
             mean(report.ms_per_move.0, part.ms_per_move.0),

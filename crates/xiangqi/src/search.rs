@@ -484,7 +484,8 @@ impl<E: SearchEval> XiangqiSearch<E> {
         self.tt.new_search();
         let shared = SearchControl::new(limits);
         let net = self.net.as_ref();
-        let mut result = if self.threads == 1 {
+        // The worker that reports (thread 0), with or without helpers.
+        let main = || {
             Worker::new(
                 &self.eval,
                 &self.tt,
@@ -494,7 +495,9 @@ impl<E: SearchEval> XiangqiSearch<E> {
                 &self.exclude,
                 net,
             )
-            .iterate(pos, &mut on_info)
+        };
+        let mut result = if self.threads == 1 {
+            main().iterate(pos, &mut on_info)
         } else {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..self.threads)
@@ -509,16 +512,7 @@ impl<E: SearchEval> XiangqiSearch<E> {
                         })
                     })
                     .collect();
-                let mut r = Worker::new(
-                    &self.eval,
-                    &self.tt,
-                    &shared,
-                    0,
-                    self.tweaks,
-                    &self.exclude,
-                    net,
-                )
-                .iterate(pos, &mut on_info);
+                let mut r = main().iterate(pos, &mut on_info);
                 shared.stop.store(true, Ordering::Relaxed);
                 for h in helpers {
                     if let Ok(stats) = h.join() {
