@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The SPRT of a match log, recomputed outside qiyi: pentanomial counts of ballot pairs (games
-2k-1 and 2k of a `qiyi match --log` or `ck_match.py --log` file, the first engine's results),
+2k-1 and 2k of a `qiyi match --log`, `ck_match.py --log` or `xq_match.py --log` file, the first
+engine's results),
 and the generalised log-likelihood ratio fishtest uses (Van den Bergh; empty counts as 1e-3 of a
 pair), game by game, so it also says where a sequential test would have stopped.
 
@@ -13,12 +14,29 @@ usage: sprt_log.py LOG [LOG ...] ELO0 ELO1 [--alpha 0.05] [--beta 0.05]
 import argparse, math
 
 
+def result(f):
+    """The first engine's score in one log line's fields, or None for a line that is no game.
+
+    Two formats: `qiyi match --log` / `ck_match.py` (`game N<TAB>...<TAB>...<TAB>win|draw|loss`)
+    and `xq_match.py` (`game N<TAB>A red|A black<TAB>+1|0|-1 (red's view)<TAB>reason<TAB>moves`).
+    """
+    if len(f) < 4 or not f[0].startswith("game "):
+        return None
+    if f[3] in ("win", "draw", "loss"):
+        return {"win": 1.0, "draw": 0.5, "loss": 0.0}[f[3]]
+    red = {"A red": 1, "A black": -1}.get(f[1])
+    view = f[2].split(" ")[0]
+    if red is None or view not in ("+1", "0", "+0", "-0", "-1"):
+        raise SystemExit(f"unreadable game line: {chr(9).join(f[:3])!r}")
+    return (1 + red * int(view)) / 2
+
+
 def results(path):
     out = []
     for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if len(f) >= 4 and f[0].startswith("game "):
-            out.append({"win": 1.0, "draw": 0.5, "loss": 0.0}[f[3]])
+        r = result(line.rstrip("\n").split("\t"))
+        if r is not None:
+            out.append(r)
     return out
 
 
