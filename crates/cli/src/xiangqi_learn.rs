@@ -37,6 +37,10 @@ pub struct SelfplayArgs {
     /// every share writes the bytes one machine would.
     #[arg(long)]
     shards: Option<String>,
+    /// The evaluation the games are searched with: `hand`, `net` (the embedded network) or
+    /// the path of a Xiangqi net file.
+    #[arg(long, default_value = "hand")]
+    eval: String,
 }
 
 #[derive(Serialize)]
@@ -57,6 +61,7 @@ struct SelfplayReport {
     depth: u32,
     nodes: u64,
     random_plies: u32,
+    eval: String,
     max_plies: usize,
     rules: &'static str,
 }
@@ -70,6 +75,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         depth: args.depth,
         nodes: args.nodes,
         random_plies: args.random_plies,
+        eval: args.eval.clone(),
     };
     let in_run = options.shards();
     let shards = match &args.shards {
@@ -116,6 +122,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         depth: args.depth,
         nodes: args.nodes,
         random_plies: args.random_plies,
+        eval: args.eval,
         max_plies: MAX_PLIES,
         rules: RULES,
     };
@@ -123,10 +130,11 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         return print_json(&report);
     }
     println!(
-        "self-play xiangqi ({}, {}-ply cap), seed {}: {} games, {} positions in {} shards ({} already there) \
+        "self-play xiangqi ({}, {}-ply cap, eval {}), seed {}: {} games, {} positions in {} shards ({} already there) \
          to {}; Red +{} ={} Black +{}; {:.1} s, {:.0} positions/s on {} threads",
         report.rules,
         report.max_plies,
+        report.eval,
         report.seed,
         report.games,
         report.positions,

@@ -211,14 +211,13 @@ impl GameDef for Xiangqi {
                 )))
             }
         };
-        match spec.evaluation.as_deref() {
-            None | Some("tuned") | Some("default") => {}
-            Some(other) => {
-                return Err(QiyiError::Search(format!(
-                    "xiangqi has one evaluation (tuned), not {other:?}"
-                )))
-            }
-        }
+        // `tuned` is the old name of the hand evaluation, kept so existing scripts still run.
+        let net = match spec.evaluation.as_deref() {
+            None | Some("tuned") | Some("default") => None,
+            Some(text) => qiyi_xiangqi::nnue::EvalChoice::parse(text)
+                .map_err(|e| QiyiError::Search(format!("xiangqi evaluation {text:?}: {e}")))?
+                .net(),
+        };
         if spec.endgame.is_some() {
             return Err(QiyiError::Search(
                 "xiangqi has no endgame database (only checkers takes endgame=)".into(),
@@ -229,7 +228,7 @@ impl GameDef for Xiangqi {
             threads: 1,
             level,
             seed: spec.seed,
-            net: None,
+            net,
         }))
     }
     fn engine_search(

@@ -86,6 +86,7 @@ fn xiangqi_options(
     depth: u32,
     nodes: u64,
     random_plies: u32,
+    eval: String,
 ) -> qiyi_xiangqi::learn::SelfplayOptions {
     qiyi_xiangqi::learn::SelfplayOptions {
         games,
@@ -94,6 +95,7 @@ fn xiangqi_options(
         depth,
         nodes,
         random_plies,
+        eval,
     }
 }
 
@@ -101,7 +103,7 @@ fn xiangqi_options(
 /// `threads` threads and returns what it did, as [`checkers_selfplay`] does. The options are
 /// `qiyi selfplay xiangqi`'s; the bytes are the CLI's for the same seed and options.
 #[pyfunction]
-#[pyo3(signature = (out, *, games, games_per_shard=200, seed=1, depth=4, nodes=0, random_plies=6, shards=None, threads=1))]
+#[pyo3(signature = (out, *, games, games_per_shard=200, seed=1, depth=4, nodes=0, random_plies=6, eval="hand".to_string(), shards=None, threads=1))]
 #[allow(clippy::too_many_arguments)]
 pub fn xiangqi_selfplay<'py>(
     py: Python<'py>,
@@ -112,10 +114,19 @@ pub fn xiangqi_selfplay<'py>(
     depth: u32,
     nodes: u64,
     random_plies: u32,
+    eval: String,
     shards: Option<Vec<usize>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let options = xiangqi_options(games, games_per_shard, seed, depth, nodes, random_plies);
+    let options = xiangqi_options(
+        games,
+        games_per_shard,
+        seed,
+        depth,
+        nodes,
+        random_plies,
+        eval,
+    );
     let t = std::time::Instant::now();
     let summary = py
         .detach(|| {
@@ -136,7 +147,8 @@ pub fn xiangqi_selfplay<'py>(
 /// Checks a Xiangqi self-play run's options and claims `out` for it (the caller's check before
 /// any worker starts): returns the run's shard count.
 #[pyfunction]
-#[pyo3(signature = (out, *, games, games_per_shard=200, seed=1, depth=4, nodes=0, random_plies=6))]
+#[pyo3(signature = (out, *, games, games_per_shard=200, seed=1, depth=4, nodes=0, random_plies=6, eval="hand".to_string()))]
+#[allow(clippy::too_many_arguments)]
 pub fn xiangqi_selfplay_claim(
     out: PathBuf,
     games: usize,
@@ -145,8 +157,17 @@ pub fn xiangqi_selfplay_claim(
     depth: u32,
     nodes: u64,
     random_plies: u32,
+    eval: String,
 ) -> PyResult<usize> {
-    let options = xiangqi_options(games, games_per_shard, seed, depth, nodes, random_plies);
+    let options = xiangqi_options(
+        games,
+        games_per_shard,
+        seed,
+        depth,
+        nodes,
+        random_plies,
+        eval,
+    );
     // Zero shards: checks the options and the directory, plays nothing.
     qiyi_xiangqi::learn::selfplay(&out, &options, Some(&[]), 1, |_| {})
         .map_err(|e| QiyiError::Rule(e.to_string()))?;

@@ -202,7 +202,7 @@ def test_cluster_selfplay_bad_driver_options_write_nothing(tmp_path, monkeypatch
         (dict(level=3), "level"),
         (dict(max_plies=100), "max_plies"),
         (dict(players=2), "players"),
-        (dict(eval="net"), "eval"),  # Xiangqi has no eval option
+        (dict(eval="/nonexistent/x.qnet"), "nonexistent"),  # no such net file
     ]:
         with pytest.raises(qiyi.RuleError, match=match):
             qiyi.cluster.selfplay("xiangqi", 2, str(out), depth=1, **kwargs)

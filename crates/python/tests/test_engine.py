@@ -1,5 +1,7 @@
 """Engines that stay loaded: built once, reused across searches, truthful about their work."""
 
+import os
+
 import pytest
 
 import qiyi
@@ -82,3 +84,33 @@ def test_bad_engine_input():
             engine.search(s, **bad)
     with pytest.raises(qiyi.SearchError, match="xiangqi"):
         engine.search(first_state("xiangqi"), depth=1)
+
+
+XIANGQI_NETS = os.path.join(os.path.dirname(__file__), "..", "..", "xiangqi", "src", "nets")
+CHECKERS_NET = os.path.join(
+    os.path.dirname(__file__), "..", "..", "checkers", "src", "engine", "nets", "checkers.qnet"
+)
+
+
+def test_xiangqi_evaluations():
+    s = first_state("xiangqi")
+    for _ in range(4):
+        s.apply_action(s.legal_actions()[0])
+    hand = qiyi.Engine("xiangqi", evaluation="hand", hash_mib=4).search(s, depth=4)
+    default = qiyi.Engine("xiangqi", hash_mib=4).search(s, depth=4)
+    assert (hand.action, hand.score, hand.nodes) == (default.action, default.score, default.nodes)
+    net = qiyi.Engine("xiangqi", evaluation="net", hash_mib=4).search(s, depth=4)
+    assert net.action in s.legal_actions() and net.depth == 4
+    # Another evaluation: the same depth searches another tree or scores it otherwise.
+    assert (net.score, net.nodes) != (hand.score, hand.nodes)
+    # The embedded net read from its file is the same evaluation.
+    path = os.path.join(XIANGQI_NETS, "xiangqi.qnet")
+    from_file = qiyi.Engine("xiangqi", evaluation=path, hash_mib=4).search(s, depth=4)
+    assert (from_file.action, from_file.score, from_file.nodes) == (net.action, net.score, net.nodes)
+
+
+def test_xiangqi_refuses_other_nets():
+    with pytest.raises(qiyi.SearchError, match="checkers"):
+        qiyi.Engine("xiangqi", evaluation=CHECKERS_NET)
+    with pytest.raises(qiyi.SearchError, match="xiangqi evaluation"):
+        qiyi.Engine("xiangqi", evaluation="/nonexistent.qnet")

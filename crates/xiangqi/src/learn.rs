@@ -154,6 +154,10 @@ pub struct SelfplayOptions {
     pub nodes: u64,
     /// Random plies after the opening: uniformly `0..=random_plies`.
     pub random_plies: u32,
+    /// The evaluation the games are searched with, as [`EvalChoice::parse`] reads it: `hand`,
+    /// `net` (the embedded network) or a net file's path. Named in the manifest as given
+    /// (`hand` as `tuned`, the manifests' name for it before nets existed).
+    pub eval: String,
 }
 
 impl SelfplayOptions {
@@ -172,8 +176,17 @@ impl SelfplayOptions {
     /// The run's manifest (written to the shard directory; another run's is refused).
     pub fn manifest(&self) -> String {
         format!(
-            "qiyi selfplay xiangqi: games {} games_per_shard {} seed {} depth {} nodes {} random_plies {} eval tuned max_plies {MAX_PLIES}\n",
-            self.games, self.games_per_shard, self.seed, self.depth, self.nodes, self.random_plies
+            "qiyi selfplay xiangqi: games {} games_per_shard {} seed {} depth {} nodes {} random_plies {} eval {} max_plies {MAX_PLIES}\n",
+            self.games,
+            self.games_per_shard,
+            self.seed,
+            self.depth,
+            self.nodes,
+            self.random_plies,
+            match self.eval.trim() {
+                "hand" => "tuned",
+                other => other,
+            }
         )
     }
 
@@ -215,6 +228,7 @@ pub fn selfplay(
             "give a depth or a node budget of at least 1".into(),
         ));
     }
+    let net = EvalChoice::parse(&options.eval)?.net();
     let openings = openings()?;
     let config = options.config(threads);
     let all: Vec<usize>;
@@ -248,7 +262,7 @@ pub fn selfplay(
                 threads: 1,
                 level: Level::Strength(10),
                 seed: options.seed,
-                net: None,
+                net: net.clone(),
             });
             let limits = limits.clone();
             move |pos: &Position| {
@@ -402,6 +416,7 @@ mod tests {
             depth: 2,
             nodes: 0,
             random_plies: 4,
+            eval: "hand".into(),
         };
         let (one, two) = (tmp("one"), tmp("two"));
         let a = selfplay(&one, &opts, None, 1, |_| {}).unwrap();
@@ -446,5 +461,52 @@ mod tests {
         assert!(selfplay(&one, &opts, Some(&[2]), 1, |_| {}).is_err());
         let _ = std::fs::remove_dir_all(&one);
         let _ = std::fs::remove_dir_all(&two);
+    }
+
+    #[test]
+    fn selfplay_searches_with_the_chosen_evaluation() {
+        let hand = SelfplayOptions {
+            games: 2,
+            games_per_shard: 2,
+            seed: 5,
+            depth: 2,
+            nodes: 0,
+            random_plies: 2,
+            eval: "hand".into(),
+        };
+        // The hand evaluation keeps the manifests' old name, so existing runs still resume.
+        assert!(
+            hand.manifest().contains(" eval tuned "),
+            "{}",
+            hand.manifest()
+        );
+        let net = SelfplayOptions {
+            eval: "net".into(),
+            ..hand.clone()
+        };
+        assert!(net.manifest().contains(" eval net "), "{}", net.manifest());
+        let (a, b) = (tmp("eval-hand"), tmp("eval-net"));
+        selfplay(&a, &hand, None, 1, |_| {}).unwrap();
+        selfplay(&b, &net, None, 1, |_| {}).unwrap();
+        let shard = |d: &Path| std::fs::read(SelfPlayConfig::shard_path(d, 0)).unwrap();
+        assert_ne!(
+            shard(&a),
+            shard(&b),
+            "the net's games and labels are its own"
+        );
+        // A net run does not resume in a hand run's directory.
+        let err = selfplay(&a, &net, None, 1, |_| {}).unwrap_err();
+        assert!(err.to_string().contains("another run"), "{err}");
+        // A missing net file is refused before the directory is claimed.
+        let missing = SelfplayOptions {
+            eval: "/nonexistent/x.qnet".into(),
+            ..hand.clone()
+        };
+        let c = tmp("eval-missing");
+        assert!(selfplay(&c, &missing, None, 1, |_| {}).is_err());
+        assert!(!c.exists(), "nothing claimed for a refused run");
+        for d in [a, b] {
+            let _ = std::fs::remove_dir_all(d);
+        }
     }
 }

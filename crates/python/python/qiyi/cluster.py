@@ -95,7 +95,7 @@ def tournament(game, seats, games, seed=1, *, workers=None, address=None, level=
 # functions of the extension, the default depth, and the options besides the budget.
 _DRIVERS = {
     "checkers": ("checkers_selfplay", "checkers_selfplay_claim", 6, ("random_plies", "eval")),
-    "xiangqi": ("xiangqi_selfplay", "xiangqi_selfplay_claim", 4, ("random_plies",)),
+    "xiangqi": ("xiangqi_selfplay", "xiangqi_selfplay_claim", 4, ("random_plies", "eval")),
 }
 
 
@@ -111,8 +111,8 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
     and the CLI (``qiyi --seed SEED selfplay GAME --games ... --games-per-shard ... --depth
     ...``) write identical files. A rerun skips complete shards (resumable); a directory holding
     another run's shards is refused before any task starts. ``depth`` defaults to the CLI's (6
-    for checkers, 4 for Xiangqi); ``eval`` (``hand``, ``net`` or a net file) is for checkers
-    only. Returns ``written``, ``skipped``, ``games``, ``positions``, ``shards``, ``seconds``,
+    for checkers, 4 for Xiangqi); ``eval`` (``hand``, ``net`` or a net file of the game) is the
+    evaluation the games are searched with. Returns ``written``, ``skipped``, ``games``, ``positions``, ``shards``, ``seconds``,
     ``results`` (first player's wins, draws, second player's wins of the games played now),
     ``paths`` (the shard files written now) and ``node_ids`` (the Ray node that ran each shard's
     task, in shard order: how the work spread over a cluster).
@@ -125,10 +125,7 @@ def selfplay_records(out_dir, games, seed=1, *, game="checkers", games_per_shard
         depth = default_depth if not nodes else 0
     opts = dict(games=games, games_per_shard=games_per_shard, seed=seed, depth=depth,
                 nodes=nodes, random_plies=random_plies)
-    if game == "checkers":
-        opts["eval"] = "hand" if eval is None else eval
-    elif eval is not None:
-        raise _qiyi.RuleError(f"eval= is for checkers; {game} plays its tuned evaluation")
+    opts["eval"] = "hand" if eval is None else eval
     for key in ("games", "games_per_shard", "depth", "nodes", "random_plies", "seed"):
         if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
             raise _qiyi.RuleError(f"{key} must be a whole number >= 0, not {opts[key]!r}")
