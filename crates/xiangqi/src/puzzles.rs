@@ -954,4 +954,58 @@ mod tests {
             mine_game(&opts, &openings, 0).0
         );
     }
+
+    /// The shipped set (`crates/xiangqi/puzzles/xiangqi.jsonl`): a sample of it proven again,
+    /// and every mate in 1 or 2 of the sample unique by the plain search written here.
+    #[test]
+    fn the_shipped_set_is_proven_on_a_sample() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/xiangqi.jsonl");
+        let file = std::fs::File::open(path).expect("the shipped puzzle file");
+        let puzzles = qiyi_core::puzzles::read_puzzles(std::io::BufReader::new(file)).unwrap();
+        assert!(puzzles.len() >= 100, "{} puzzles", puzzles.len());
+        let mut ids = std::collections::HashSet::new();
+        for p in &puzzles {
+            assert!(ids.insert(p.id.clone()), "duplicate id {}", p.id);
+            assert_eq!(p.game, GAME);
+        }
+        let step = (puzzles.len() / 40).max(1);
+        for p in puzzles.iter().step_by(step) {
+            check_puzzle(p, 50_000_000).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            let n = p.solution.len().div_ceil(2) as u32;
+            if n <= 2 {
+                let pos = Position::from_fen(&p.position).unwrap();
+                assert_eq!(
+                    plain_winners(&pos, n),
+                    vec![p.solution[0].clone()],
+                    "{}",
+                    p.id
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Checking never panics, whatever the position, the moves and the asked indices.
+        #[test]
+        fn checking_a_mangled_puzzle_never_panics(
+            fen in "[rnbakcpRNBAKCP1-9/]{0,60}( [wb])?",
+            moves in proptest::collection::vec("[a-j][0-9][a-j][0-9]|[A-Z][0-9][=+-][0-9]|.{0,6}", 0..10),
+            cut in 0usize..100,
+            asked in proptest::collection::vec(0usize..12, 0..6),
+        ) {
+            let pos = Position::from_fen(MATE_IN_2).unwrap();
+            let s = unique(MATE_IN_2, 3);
+            let mut p = record("t".into(), &pos, &s, source());
+            p.position = fen.clone();
+            let _ = check_puzzle(&p, 20_000);
+            let mut q = record("t".into(), &pos, &s, source());
+            q.solution = moves.clone();
+            q.asked = asked.clone();
+            let _ = check_puzzle(&q, 20_000);
+            let mut r = record("t".into(), &pos, &s, source());
+            r.position = r.position.chars().take(cut).collect();
+            let _ = check_puzzle(&r, 20_000);
+        }
+    }
 }
