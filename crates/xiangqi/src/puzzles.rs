@@ -168,9 +168,14 @@ impl MateSearch {
         for &r in replies.as_slice() {
             self.tick()?;
             let undo = pos.make(r);
-            let lost = pos.any_attacker() && self.wins_within(pos, n - 1)?;
+            // Taken back before `?`: a search out of budget leaves the position as it found it.
+            let lost = if pos.any_attacker() {
+                self.wins_within(pos, n - 1)
+            } else {
+                Ok(false)
+            };
             pos.unmake(r, undo);
-            if !lost {
+            if !lost? {
                 return Ok(false);
             }
         }
@@ -246,9 +251,9 @@ fn longest_defences(
     let mut out = Vec::new();
     for &r in replies.as_slice() {
         let undo = pos.make(r);
-        let longest = !s.wins_within(pos, k - 2)?;
+        let faster = s.wins_within(pos, k - 2);
         pos.unmake(r, undo);
-        if longest {
+        if !faster? {
             out.push(r);
         }
     }
@@ -275,13 +280,27 @@ fn build_line(
         return Ok(Ok(vec![mv]));
     }
     let undo = pos.make(mv);
-    let defences = longest_defences(s, pos, k)?;
+    let defences = longest_defences(s, pos, k);
+    let defences = match defences {
+        Ok(d) => d,
+        Err(e) => {
+            pos.unmake(mv, undo);
+            return Err(e);
+        }
+    };
     let mut first_failure = None;
     let mut found = None;
     for &r in &defences {
         let u2 = pos.make(r);
-        let rest = build_line(s, pos, k - 1, step + 1)?;
+        let rest = build_line(s, pos, k - 1, step + 1);
         pos.unmake(r, u2);
+        let rest = match rest {
+            Ok(rest) => rest,
+            Err(e) => {
+                pos.unmake(mv, undo);
+                return Err(e);
+            }
+        };
         match rest {
             Ok(rest) => {
                 let mut line = vec![mv, r];
@@ -820,6 +839,19 @@ mod tests {
         assert!(p.themes.contains(&"mate-in-1".to_string()));
         assert!(p.themes.contains(&"chariot".to_string()));
         check_puzzle(&p, 10_000_000).unwrap();
+    }
+
+    #[test]
+    fn a_search_out_of_budget_leaves_the_position_unchanged() {
+        let start = Position::from_fen(MATE_IN_2).unwrap().played_on();
+        for budget in [1, 5, 50, 500, 1_500] {
+            let mut s = MateSearch::new(budget);
+            let mut pos = start.clone();
+            let _ = s.wins_within(&mut pos, 3);
+            assert_eq!(pos.to_fen(), start.to_fen());
+            assert_eq!(pos.zobrist(), start.zobrist());
+            assert_eq!(prove(&start, 3, budget), Verdict::Undecided, "{budget}");
+        }
     }
 
     #[test]
