@@ -40,6 +40,7 @@ pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 pub mod search;

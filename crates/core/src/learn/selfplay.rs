@@ -96,7 +96,7 @@ pub struct SelfPlaySummary {
 }
 
 /// Plays game `index` of a run and returns its recorded positions (position, score, ply) and the
-/// first player's return (1, 0 or -1).
+/// first player's return (1, 0 or -1): the quiet ones ([`SelfPlay::is_quiet`]).
 pub fn play_game<G, S>(
     openings: &[G],
     index: u64,
@@ -106,6 +106,24 @@ pub fn play_game<G, S>(
 where
     G: SelfPlay,
     S: FnMut(&G) -> Option<(G::Move, Score)>,
+{
+    play_game_keeping(openings, index, config, search, |p: &G, _| p.is_quiet())
+}
+
+/// [`play_game`] recording the searched positions `keep` accepts (it sees the position and the
+/// search's score) instead of the quiet ones: the same game, move for move. Puzzle miners keep
+/// the positions the search scores as a forced win.
+pub fn play_game_keeping<G, S, K>(
+    openings: &[G],
+    index: u64,
+    config: &SelfPlayConfig,
+    search: &mut S,
+    mut keep: K,
+) -> (Vec<(G, Score, usize)>, i8)
+where
+    G: Game,
+    S: FnMut(&G) -> Option<(G::Move, Score)>,
+    K: FnMut(&G, Score) -> bool,
 {
     let mut rng = Rng::derive(config.seed, index);
     let mut pos = openings[(index % openings.len() as u64) as usize].clone();
@@ -126,7 +144,7 @@ where
         let Some((mv, score)) = search(&pos) else {
             break;
         };
-        if pos.is_quiet() {
+        if keep(&pos, score) {
             seen.push((pos.clone(), score, ply));
         }
         pos.make(mv);
