@@ -59,6 +59,14 @@ pub const MAX_MULTIPV: u32 = 5;
 /// The lines reported when none are asked for (Xiangqi and checkers).
 pub const DEFAULT_MULTIPV: u32 = 3;
 
+/// The most the Chinese checkers race solver allocates in one analysis or review, in MiB
+/// (measured by `examples/memory.rs`, rounded up).
+pub const CC_RACE_MIB: usize = 16;
+
+/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB (measured by
+/// `examples/memory.rs`, rounded up).
+pub const PEG_JUDGE_MIB: usize = 16;
+
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
 
@@ -354,7 +362,7 @@ pub fn prepare(
         kind,
         max_depth: options.max_depth.unwrap_or(cap),
         time: options.time_ms.map(Duration::from_millis),
-        hash_mib: options.hash_mib.unwrap_or(64).clamp(1, 1024),
+        hash_mib: crate::memory::budget().table_mib(options.hash_mib.unwrap_or(64).clamp(1, 1024)),
     })
 }
 
@@ -484,6 +492,24 @@ pub fn race_distances(pos: &qiyi_chinese_checkers::Position) -> (Vec<u32>, Vec<b
 }
 
 impl Analysis {
+    /// The MiB this analysis allocates at most (its engine's table, or its solver's working
+    /// set), to reserve in the memory budget before it runs.
+    pub fn memory_mib(&self) -> usize {
+        match &self.kind {
+            Kind::Xiangqi { .. } | Kind::Checkers { .. } => self.hash_mib,
+            Kind::ChineseCheckers { pos } => {
+                let search = if pos.num_players() == 2 {
+                    self.hash_mib.min(16)
+                } else {
+                    0
+                };
+                search + CC_RACE_MIB
+            }
+            Kind::Peg { .. } => PEG_JUDGE_MIB,
+            Kind::Aeroplane { .. } => 1,
+        }
+    }
+
     /// Runs the analysis, handing each line to `on_line` as it comes; ends at the deepest
     /// depth, when `cancel` is raised (checked between depths and inside the searches) or when
     /// the time limit passes, and says which.
@@ -521,8 +547,9 @@ impl Analysis {
                 });
             }
             Kind::Checkers { pos, lines } => {
-                use qiyi_checkers::engine::{Engine, Level};
-                let mut engine = Engine::new(Level::MAX, 1);
+                use qiyi_checkers::engine::Level;
+                let mut engine =
+                    crate::games::checkers::engine_with_table(Level::MAX, self.hash_mib);
                 let slope = qiyi_checkers::review::WIN_SLOPE;
                 engine.multipv(&pos, &limits, lines, |info| {
                     for l in multipv_lines(info, slope, |pv| pv_text(&pos, pv), |_| None) {
