@@ -124,10 +124,13 @@ impl Drop for Reservation {
 
 static BUDGET: OnceLock<Arc<MemoryBudget>> = OnceLock::new();
 
-/// Sets the process's budget to `total_mib` MiB (once, before the first request: a second call
-/// is refused and returns `false`).
+/// Sets the process's budget to `total_mib` MiB for the whole process: [`BASELINE_MIB`] of it is
+/// kept for what the process needs anyway, the rest is lent to large allocations (once, before
+/// the first request: a second call is refused and returns `false`).
 pub fn set_budget(total_mib: usize) -> bool {
-    BUDGET.set(MemoryBudget::new(total_mib)).is_ok()
+    BUDGET
+        .set(MemoryBudget::new(total_mib.saturating_sub(BASELINE_MIB)))
+        .is_ok()
 }
 
 /// The process's budget (unlimited when none was set).
