@@ -37,8 +37,10 @@ pub fn ai_table_mib(level: Level) -> usize {
 
 /// A checkers engine of `level` whose table takes `mib` MiB.
 pub fn engine_with_table(level: Level, mib: usize) -> Engine {
-    let mut config = SearchConfig::default();
-    config.tt_mib = mib;
+    let config = SearchConfig {
+        tt_mib: mib,
+        ..SearchConfig::default()
+    };
     Engine::with_search(
         level,
         1,
