@@ -22,6 +22,8 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use qiyi_core::review::{self, ChanceVerdict, DecisionVerdict, Judge, Review, ReviewError};
 use qiyi_core::{Game, Notation};
@@ -34,7 +36,15 @@ pub struct PegJudge {
     memo: HashMap<u128, u32>,
     /// Positions the search expanded.
     pub nodes: u64,
+    /// The most positions the memo holds (`None`: no limit); past it the memo is emptied.
+    memo_limit: Option<usize>,
+    /// Raised to end the search early (its answers are then meaningless and not memoised).
+    stop: Option<Arc<AtomicBool>>,
 }
+
+/// Bytes one memo entry takes, about (a `u128` key, a `u32` value and the hash map's overhead):
+/// for turning a memory budget into [`PegJudge::with_memo_limit`]'s entries.
+pub const MEMO_ENTRY_BYTES: usize = 48;
 
 /// Why judging failed (it cannot: the search is exhaustive; the type keeps core's signature).
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +55,29 @@ impl PegJudge {
     /// A judge with an empty memo.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A judge whose memo holds at most `entries` positions: past it the memo is emptied and
+    /// filled again (the answers stay exact; only time is spent again). Without a limit one
+    /// judgement from a position that cannot be solved on the English board expands millions of
+    /// positions and the memo grows past gigabytes.
+    pub fn with_memo_limit(entries: usize) -> Self {
+        PegJudge {
+            memo_limit: Some(entries.max(1)),
+            ..Self::default()
+        }
+    }
+
+    /// Makes the search end early when `stop` is raised (checked every 4,096 positions); the
+    /// answers of a stopped search are meaningless, and the caller throws them away.
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// The fewest pegs reachable from `pos` (1 = solvable).
@@ -59,6 +92,9 @@ impl PegJudge {
             return v;
         }
         self.nodes += 1;
+        if self.nodes % 4096 == 0 && self.stopped() {
+            return pos.peg_count();
+        }
         if buffers.len() <= depth {
             buffers.push(Vec::new());
         }
@@ -75,6 +111,15 @@ impl PegJudge {
             }
         }
         buffers[depth] = moves;
+        if self.stopped() {
+            return best;
+        }
+        if self
+            .memo_limit
+            .is_some_and(|limit| self.memo.len() >= limit)
+        {
+            self.memo.clear();
+        }
         self.memo.insert(pegs, best);
         best
     }

@@ -97,6 +97,27 @@ fn analysis(game: &str, position: &str, options: AnalysisOptions) {
     let _ = analyse(game, position, &options, cancel, &mut |_| {});
 }
 
+/// `plies` seeded random legal moves from `start`.
+fn random_moves<G: qiyi_core::Game>(start: &G, plies: usize, seed: u64) -> Vec<G::Move> {
+    let mut rng = qiyi_core::Rng::new(seed);
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    for _ in 0..plies {
+        if pos.is_over() {
+            break;
+        }
+        pos.legal_moves(&mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())];
+        moves.push(m);
+        pos = pos.after(m);
+    }
+    moves
+}
+
 fn main() {
     println!("| work (one request) | peak heap MiB | kept after MiB |");
     println!("|---|---|---|");
@@ -199,6 +220,50 @@ fn main() {
     measure("aeroplane review judge (built once per review)", || {
         let judge = qiyi_aeroplane::review::AeroJudge::new(&qiyi_aeroplane::Rules::default());
         drop(judge);
+    });
+    for (board, plies) in [
+        ("english", 8),
+        ("english", 20),
+        ("french", 8),
+        ("wiegleb", 8),
+    ] {
+        measure(
+            &format!("peg solitaire review, {board}, {plies} random jumps"),
+            || {
+                let (_, start) =
+                    qiyi_web::games::peg::PegAdapter::start(board, None).expect("board");
+                let moves = random_moves(&start, plies, 3);
+                // The server's judge: its memo bounded ([`qiyi_web::analysis::peg_judge`]).
+                let mut judge = qiyi_web::analysis::peg_judge();
+                let _ = qiyi_core::review::review(
+                    "peg-solitaire",
+                    "exact",
+                    &start,
+                    &moves,
+                    &mut judge,
+                    |p, m| qiyi_core::Notation::move_to_text(p, m),
+                    |_, _| {},
+                );
+            },
+        );
+    }
+    measure("xiangqi review, 20 random plies, depth 4", || {
+        let start = qiyi_xiangqi::Position::start();
+        let moves = random_moves(&start, 20, 3);
+        let options = qiyi_xiangqi::review::JudgeOptions {
+            limits: qiyi_core::search::SearchLimits::depth(4),
+            ..Default::default()
+        };
+        let _ = qiyi_xiangqi::review::review_game(&start, &moves, &options, |_, _| {});
+    });
+    measure("checkers review, 20 random plies, depth 6", || {
+        let start = qiyi_checkers::Checkers::start();
+        let moves = random_moves(&start, 20, 3);
+        let options = qiyi_checkers::review::JudgeOptions {
+            limits: qiyi_core::search::SearchLimits::depth(6),
+            ..Default::default()
+        };
+        let _ = qiyi_checkers::review::review_game(&start, &moves, &options, |_, _| {});
     });
     println!();
     println!(

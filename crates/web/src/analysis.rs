@@ -63,9 +63,9 @@ pub const DEFAULT_MULTIPV: u32 = 3;
 /// (measured by `examples/memory.rs`, rounded up).
 pub const CC_RACE_MIB: usize = 16;
 
-/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB (measured by
-/// `examples/memory.rs`, rounded up).
-pub const PEG_JUDGE_MIB: usize = 16;
+/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB: its memo is
+/// bounded to fit ([`peg_judge`]).
+pub const PEG_JUDGE_MIB: usize = 64;
 
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
@@ -616,9 +616,17 @@ fn search_line(info: &SearchInfo<impl Copy>, pv: &[String]) -> SearchLine {
     }
 }
 
+/// Peg solitaire's exact judge with its memo bounded to [`PEG_JUDGE_MIB`] (unbounded, one
+/// judgement from an unsolvable English position grew it past 8 GiB).
+pub fn peg_judge() -> qiyi_peg_solitaire::review::PegJudge {
+    use qiyi_peg_solitaire::review::{PegJudge, MEMO_ENTRY_BYTES};
+    PegJudge::with_memo_limit(PEG_JUDGE_MIB * 1024 * 1024 / MEMO_ENTRY_BYTES / 2)
+}
+
 /// Peg solitaire by the review's exact judge; `None` when cancelled between jumps.
-fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &AtomicBool) -> Option<Line> {
-    let mut judge = qiyi_peg_solitaire::review::PegJudge::new();
+fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &Arc<AtomicBool>) -> Option<Line> {
+    let mut judge = peg_judge();
+    judge.set_stop(cancel.clone());
     let fewest = judge.fewest_pegs(pos);
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);

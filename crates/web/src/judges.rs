@@ -143,10 +143,9 @@ pub fn prepare(
             let (start, moves) =
                 qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
             Ok(Box::new(move |p| {
-                let mut judge = Cancellable {
-                    inner: qiyi_peg_solitaire::review::PegJudge::new(),
-                    cancel,
-                };
+                let mut inner = crate::analysis::peg_judge();
+                inner.set_stop(cancel.clone());
+                let mut judge = Cancellable { inner, cancel };
                 qiyi_core::review::review(
                     "peg-solitaire",
                     "exact (fewest pegs reachable)",
