@@ -40,6 +40,8 @@ pub struct PegJudge {
     memo_limit: Option<usize>,
     /// Raised to end the search early (its answers are then meaningless and not memoised).
     stop: Option<Arc<AtomicBool>>,
+    /// The stop was seen: every search from now on returns at once.
+    halted: bool,
 }
 
 /// Bytes one memo entry takes, about (a `u128` key, a `u32` value and the hash map's overhead):
@@ -92,7 +94,8 @@ impl PegJudge {
             return v;
         }
         self.nodes += 1;
-        if self.nodes % 4096 == 0 && self.stopped() {
+        if self.halted || (self.nodes % 4096 == 0 && self.stopped()) {
+            self.halted = true;
             return pos.peg_count();
         }
         if buffers.len() <= depth {
@@ -106,12 +109,12 @@ impl PegJudge {
             let v = self.fewest(pos.clone(), depth + 1, buffers);
             pos.unmake(m, ());
             best = best.min(v);
-            if best <= 1 {
+            if best <= 1 || self.halted {
                 break;
             }
         }
         buffers[depth] = moves;
-        if self.stopped() {
+        if self.halted {
             return best;
         }
         if self
@@ -351,6 +354,38 @@ mod tests {
             lost_somewhere > 50,
             "random play loses the triangle most of the time"
         );
+    }
+
+    #[test]
+    fn a_bounded_memo_gives_the_same_answers_and_stays_bounded() {
+        let board = Arc::new(Board::named("triangle").expect("built-in board"));
+        let start = PegPosition::start(board);
+        for seed in 0..20 {
+            let moves = random_game(&start, seed);
+            let mut free = PegJudge::new();
+            let mut bounded = PegJudge::with_memo_limit(16);
+            let mut pos = start.clone();
+            for &m in &moves {
+                assert_eq!(
+                    free.fewest_pegs(&pos),
+                    bounded.fewest_pegs(&pos),
+                    "seed {seed}"
+                );
+                assert!(bounded.memo.len() <= 16);
+                pos.make(m);
+            }
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_search_at_once() {
+        let board = Arc::new(Board::named("english").expect("built-in board"));
+        let start = PegPosition::start(board);
+        let mut judge = PegJudge::new();
+        judge.set_stop(Arc::new(AtomicBool::new(true)));
+        judge.fewest_pegs(&start);
+        assert!(judge.nodes <= 4096, "{} nodes", judge.nodes);
+        assert!(judge.memo.len() < 4096);
     }
 
     #[test]
