@@ -63,9 +63,15 @@ pub const DEFAULT_MULTIPV: u32 = 3;
 /// (measured by `examples/memory.rs`, rounded up).
 pub const CC_RACE_MIB: usize = 16;
 
-/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB: its memo is
-/// bounded to fit ([`peg_judge`]).
+/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB, before the
+/// budget's cap ([`peg_judge_mib`]): its memo is bounded to fit ([`peg_judge`]).
 pub const PEG_JUDGE_MIB: usize = 64;
+
+/// The MiB peg solitaire's exact judge may take: [`PEG_JUDGE_MIB`] capped like an engine table
+/// (an eighth of the budget), so that a small budget is not taken by one review.
+pub fn peg_judge_mib() -> usize {
+    crate::memory::budget().table_mib(PEG_JUDGE_MIB)
+}
 
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
@@ -505,7 +511,7 @@ impl Analysis {
                 };
                 search + CC_RACE_MIB
             }
-            Kind::Peg { .. } => PEG_JUDGE_MIB,
+            Kind::Peg { .. } => peg_judge_mib(),
             Kind::Aeroplane { .. } => 1,
         }
     }
@@ -616,11 +622,11 @@ fn search_line(info: &SearchInfo<impl Copy>, pv: &[String]) -> SearchLine {
     }
 }
 
-/// Peg solitaire's exact judge with its memo bounded to [`PEG_JUDGE_MIB`] (unbounded, one
+/// Peg solitaire's exact judge with its memo bounded to [`peg_judge_mib`] (unbounded, one
 /// judgement from an unsolvable English position grew it past 8 GiB).
 pub fn peg_judge() -> qiyi_peg_solitaire::review::PegJudge {
     use qiyi_peg_solitaire::review::{PegJudge, MEMO_ENTRY_BYTES};
-    PegJudge::with_memo_limit(PEG_JUDGE_MIB * 1024 * 1024 / MEMO_ENTRY_BYTES / 2)
+    PegJudge::with_memo_limit(peg_judge_mib() * 1024 * 1024 / MEMO_ENTRY_BYTES / 2)
 }
 
 /// Peg solitaire by the review's exact judge; `None` when cancelled between jumps.

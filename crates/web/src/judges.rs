@@ -44,7 +44,7 @@ pub fn review_mib(game: &str) -> usize {
         "xiangqi" => qiyi_xiangqi::review::TT_MIB + 8,
         "checkers" => qiyi_checkers::engine::player::TT_MIB + 8,
         "chinese-checkers" => 16 + crate::analysis::CC_RACE_MIB,
-        "peg-solitaire" => crate::analysis::PEG_JUDGE_MIB,
+        "peg-solitaire" => crate::analysis::peg_judge_mib(),
         _ => 4,
     }
 }
