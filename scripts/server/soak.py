@@ -112,8 +112,9 @@ class Server:
     server answers. A request that saw the generation change, or started while the server was
     down, was in a kill window."""
 
-    def __init__(self, qiyi, db, threads, log):
+    def __init__(self, qiyi, db, threads, log, memory=None):
         self.qiyi = qiyi
+        self.memory = memory
         self.db = db
         self.threads = threads
         self.log = log
@@ -128,9 +129,12 @@ class Server:
     def start(self, t0):
         for attempt in range(50):
             err = open(self.log, "a")
+            cmd = [self.qiyi, "serve", "--db", self.db, "--port", str(self.port),
+                   "--games-per-minute", "0", "--threads", str(self.threads), "--json"]
+            if self.memory:
+                cmd += ["--memory", str(self.memory)]
             proc = subprocess.Popen(
-                [self.qiyi, "serve", "--db", self.db, "--port", str(self.port),
-                 "--games-per-minute", "0", "--threads", str(self.threads), "--json"],
+                cmd,
                 stdout=subprocess.PIPE, stderr=err, text=True)
             err.close()
             line = proc.stdout.readline()
@@ -560,6 +564,10 @@ def main():
     ap.add_argument("--kill-every", type=float, default=0.0, metavar="MINUTES",
                     help="SIGKILL the server every so many minutes and restart it on the same "
                          "database and port (with --qiyi; 0: never)")
+    ap.add_argument("--memory", type=int, metavar="MIB",
+                    help="start the server with this memory budget (qiyi serve --memory; with --qiyi)")
+    ap.add_argument("--max-rss-mib", type=int, metavar="MIB",
+                    help="fail when any RSS sample passes this many MiB (give the server's budget)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the figures to this JSON file")
     args = ap.parse_args()
@@ -576,7 +584,7 @@ def main():
     if args.qiyi:
         tmp = tempfile.TemporaryDirectory()
         server = Server(args.qiyi, os.path.join(tmp.name, "games.sqlite"), args.threads,
-                        os.path.join(tmp.name, "server.log"))
+                        os.path.join(tmp.name, "server.log"), args.memory)
         server.start(t0)
         server.sample(t0)
         base = None
@@ -772,7 +780,17 @@ def main():
                 pass
     if tmp:
         tmp.cleanup()
-    return 0 if not stats.unexpected and not lost and not server_errors else 1
+    over = []
+    if args.max_rss_mib and samples:
+        over = [(t, rss) for t, rss, _ in samples if rss > args.max_rss_mib * 1024]
+        if over:
+            print(f"  RSS PASSED THE BUDGET of {args.max_rss_mib} MiB in {len(over)} of {len(samples)} "
+                  f"samples (first at {over[0][0]:.0f} s: {over[0][1] // 1024} MiB; "
+                  f"max {max(r for _, r in over) // 1024} MiB)")
+        else:
+            print(f"  RSS stayed under the budget of {args.max_rss_mib} MiB in all {len(samples)} samples "
+                  f"(max {max(s[1] for s in samples) // 1024} MiB)")
+    return 0 if not stats.unexpected and not lost and not server_errors and not over else 1
 
 
 if __name__ == "__main__":

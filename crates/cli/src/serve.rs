@@ -43,10 +43,16 @@ pub struct ServeArgs {
     /// `net` (the shipped net) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long, default_value = "hand")]
     pub xiangqi_eval: String,
+    /// Memory budget in MiB: engine tables, solvers, analyses and reviews draw from it; work that
+    /// does not fit waits (reviews) or is refused with 503 and Retry-After. The default fits a
+    /// 512 MiB machine.
+    #[arg(long, default_value_t = qiyi_web::memory::DEFAULT_MIB)]
+    pub memory: usize,
 }
 
 /// Runs the server until Ctrl-C, printing its URL first (as JSON with `--json`).
 pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
+    let memory_mib = qiyi_web::memory::check_mib(args.memory)?;
     let config = qiyi_web::ServeConfig {
         host: args.host.clone(),
         port: args.port,
@@ -67,14 +73,20 @@ pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
         },
         xiangqi_net: crate::xiangqi_engine::eval_net(&args.xiangqi_eval)
             .context("--xiangqi-eval")?,
+        memory_mib,
     };
     let json = g.json;
     let db = config.db.clone();
     qiyi_web::serve_blocking(&config, |url| {
         if json {
-            let _ = print_json(&serde_json::json!({ "url": url, "db": db }));
+            let _ =
+                print_json(&serde_json::json!({ "url": url, "db": db, "memory_mib": memory_mib }));
         } else {
             println!("qiyi serve: open {url} (Ctrl-C stops); games stored in {db}");
+            println!(
+                "memory budget: {memory_mib} MiB (engine tables, solvers, analyses and reviews \
+                 draw from it; --memory changes it)"
+            );
         }
     })
     .with_context(|| format!("serving on {}:{}", args.host, args.port))

@@ -22,6 +22,8 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use qiyi_core::review::{self, ChanceVerdict, DecisionVerdict, Judge, Review, ReviewError};
 use qiyi_core::{Game, Notation};
@@ -34,7 +36,17 @@ pub struct PegJudge {
     memo: HashMap<u128, u32>,
     /// Positions the search expanded.
     pub nodes: u64,
+    /// The most positions the memo holds (`None`: no limit); past it the memo is emptied.
+    memo_limit: Option<usize>,
+    /// Raised to end the search early (its answers are then meaningless and not memoised).
+    stop: Option<Arc<AtomicBool>>,
+    /// The stop was seen: every search from now on returns at once.
+    halted: bool,
 }
+
+/// Bytes one memo entry takes, about (a `u128` key, a `u32` value and the hash map's overhead):
+/// for turning a memory budget into [`PegJudge::with_memo_limit`]'s entries.
+pub const MEMO_ENTRY_BYTES: usize = 48;
 
 /// Why judging failed (it cannot: the search is exhaustive; the type keeps core's signature).
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +57,29 @@ impl PegJudge {
     /// A judge with an empty memo.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A judge whose memo holds at most `entries` positions: past it the memo is emptied and
+    /// filled again (the answers stay exact; only time is spent again). Without a limit one
+    /// judgement from a position that cannot be solved on the English board expands millions of
+    /// positions and the memo grows past gigabytes.
+    pub fn with_memo_limit(entries: usize) -> Self {
+        PegJudge {
+            memo_limit: Some(entries.max(1)),
+            ..Self::default()
+        }
+    }
+
+    /// Makes the search end early when `stop` is raised (checked every 4,096 positions); the
+    /// answers of a stopped search are meaningless, and the caller throws them away.
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// The fewest pegs reachable from `pos` (1 = solvable).
@@ -59,6 +94,10 @@ impl PegJudge {
             return v;
         }
         self.nodes += 1;
+        if self.halted || (self.nodes % 4096 == 0 && self.stopped()) {
+            self.halted = true;
+            return pos.peg_count();
+        }
         if buffers.len() <= depth {
             buffers.push(Vec::new());
         }
@@ -70,11 +109,20 @@ impl PegJudge {
             let v = self.fewest(pos.clone(), depth + 1, buffers);
             pos.unmake(m, ());
             best = best.min(v);
-            if best <= 1 {
+            if best <= 1 || self.halted {
                 break;
             }
         }
         buffers[depth] = moves;
+        if self.halted {
+            return best;
+        }
+        if self
+            .memo_limit
+            .is_some_and(|limit| self.memo.len() >= limit)
+        {
+            self.memo.clear();
+        }
         self.memo.insert(pegs, best);
         best
     }
@@ -306,6 +354,38 @@ mod tests {
             lost_somewhere > 50,
             "random play loses the triangle most of the time"
         );
+    }
+
+    #[test]
+    fn a_bounded_memo_gives_the_same_answers_and_stays_bounded() {
+        let board = Arc::new(Board::named("triangle").expect("built-in board"));
+        let start = PegPosition::start(board);
+        for seed in 0..20 {
+            let moves = random_game(&start, seed);
+            let mut free = PegJudge::new();
+            let mut bounded = PegJudge::with_memo_limit(16);
+            let mut pos = start.clone();
+            for &m in &moves {
+                assert_eq!(
+                    free.fewest_pegs(&pos),
+                    bounded.fewest_pegs(&pos),
+                    "seed {seed}"
+                );
+                assert!(bounded.memo.len() <= 16);
+                pos.make(m);
+            }
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_search_at_once() {
+        let board = Arc::new(Board::named("english").expect("built-in board"));
+        let start = PegPosition::start(board);
+        let mut judge = PegJudge::new();
+        judge.set_stop(Arc::new(AtomicBool::new(true)));
+        judge.fewest_pegs(&start);
+        assert!(judge.nodes <= 4096, "{} nodes", judge.nodes);
+        assert!(judge.memo.len() < 4096);
     }
 
     #[test]

@@ -59,6 +59,20 @@ pub const MAX_MULTIPV: u32 = 5;
 /// The lines reported when none are asked for (Xiangqi and checkers).
 pub const DEFAULT_MULTIPV: u32 = 3;
 
+/// The most the Chinese checkers race solver allocates in one analysis or review, in MiB
+/// (measured by `examples/memory.rs`, rounded up).
+pub const CC_RACE_MIB: usize = 16;
+
+/// The most peg solitaire's exact judge allocates in one analysis or review, in MiB, before the
+/// budget's cap ([`peg_judge_mib`]): its memo is bounded to fit ([`peg_judge`]).
+pub const PEG_JUDGE_MIB: usize = 64;
+
+/// The MiB peg solitaire's exact judge may take: [`PEG_JUDGE_MIB`] capped like an engine table
+/// (an eighth of the budget), so that a small budget is not taken by one review.
+pub fn peg_judge_mib() -> usize {
+    crate::memory::budget().table_mib(PEG_JUDGE_MIB)
+}
+
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
 
@@ -354,7 +368,7 @@ pub fn prepare(
         kind,
         max_depth: options.max_depth.unwrap_or(cap),
         time: options.time_ms.map(Duration::from_millis),
-        hash_mib: options.hash_mib.unwrap_or(64).clamp(1, 1024),
+        hash_mib: crate::memory::budget().table_mib(options.hash_mib.unwrap_or(64).clamp(1, 1024)),
     })
 }
 
@@ -484,6 +498,24 @@ pub fn race_distances(pos: &qiyi_chinese_checkers::Position) -> (Vec<u32>, Vec<b
 }
 
 impl Analysis {
+    /// The MiB this analysis allocates at most (its engine's table, or its solver's working
+    /// set), to reserve in the memory budget before it runs.
+    pub fn memory_mib(&self) -> usize {
+        match &self.kind {
+            Kind::Xiangqi { .. } | Kind::Checkers { .. } => self.hash_mib,
+            Kind::ChineseCheckers { pos } => {
+                let search = if pos.num_players() == 2 {
+                    self.hash_mib.min(16)
+                } else {
+                    0
+                };
+                search + CC_RACE_MIB
+            }
+            Kind::Peg { .. } => peg_judge_mib(),
+            Kind::Aeroplane { .. } => 1,
+        }
+    }
+
     /// Runs the analysis, handing each line to `on_line` as it comes; ends at the deepest
     /// depth, when `cancel` is raised (checked between depths and inside the searches) or when
     /// the time limit passes, and says which.
@@ -521,8 +553,9 @@ impl Analysis {
                 });
             }
             Kind::Checkers { pos, lines } => {
-                use qiyi_checkers::engine::{Engine, Level};
-                let mut engine = Engine::new(Level::MAX, 1);
+                use qiyi_checkers::engine::Level;
+                let mut engine =
+                    crate::games::checkers::engine_with_table(Level::MAX, self.hash_mib);
                 let slope = qiyi_checkers::review::WIN_SLOPE;
                 engine.multipv(&pos, &limits, lines, |info| {
                     for l in multipv_lines(info, slope, |pv| pv_text(&pos, pv), |_| None) {
@@ -589,9 +622,17 @@ fn search_line(info: &SearchInfo<impl Copy>, pv: &[String]) -> SearchLine {
     }
 }
 
+/// Peg solitaire's exact judge with its memo bounded to [`peg_judge_mib`] (unbounded, one
+/// judgement from an unsolvable English position grew it past 8 GiB).
+pub fn peg_judge() -> qiyi_peg_solitaire::review::PegJudge {
+    use qiyi_peg_solitaire::review::{PegJudge, MEMO_ENTRY_BYTES};
+    PegJudge::with_memo_limit(peg_judge_mib() * 1024 * 1024 / MEMO_ENTRY_BYTES / 2)
+}
+
 /// Peg solitaire by the review's exact judge; `None` when cancelled between jumps.
-fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &AtomicBool) -> Option<Line> {
-    let mut judge = qiyi_peg_solitaire::review::PegJudge::new();
+fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &Arc<AtomicBool>) -> Option<Line> {
+    let mut judge = peg_judge();
+    judge.set_stop(cancel.clone());
     let fewest = judge.fewest_pegs(pos);
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);

@@ -167,12 +167,16 @@ pub async fn analyse(
                 limits.running.max(1)
             ))
         })?;
+    // Its table drawn from the memory budget before it is built (503 and Retry-After if it does
+    // not fit), given back when the search has returned.
+    let lease = crate::memory::reserve(analysis.memory_mib(), "an analysis")?;
     let cancel = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let flag = cancel.clone();
     tokio::task::spawn_blocking(move || {
-        // The slot is this thread's until the search has returned.
+        // The slot and the memory are this thread's until the search has returned.
         let _permit = permit;
+        let _lease = lease;
         let stop = flag.clone();
         let result = analysis.run(flag, &mut |line| {
             if tx.send(line_event(&line)).is_err() {

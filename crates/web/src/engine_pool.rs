@@ -2,7 +2,9 @@
 //! table (64 MiB for checkers), which cost more than a short AI move under load and made the
 //! server's memory swing by the table's size per request. A pool hands back an idle engine of
 //! the asked kind (the caller starts a new game on it, which empties its table in O(1)) and
-//! keeps at most a few idle ones.
+//! keeps at most a few idle ones. The adapters pool each engine with its
+//! [`crate::memory::Reservation`], so an idle engine's table stays counted in the memory budget
+//! until [`EnginePool::clear`] drops it.
 
 use std::sync::Mutex;
 
@@ -24,13 +26,22 @@ impl<K: PartialEq, E> EnginePool<K, E> {
 
     /// An idle engine built for `key` (the most recently returned one), else `make()`.
     pub fn take(&self, key: &K, make: impl FnOnce() -> E) -> E {
-        let found = {
-            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-            idle.iter()
-                .rposition(|(k, _)| k == key)
-                .map(|i| idle.remove(i).1)
-        };
-        found.unwrap_or_else(make)
+        self.take_idle(key).unwrap_or_else(make)
+    }
+
+    /// An idle engine built for `key` (the most recently returned one), if there is one.
+    pub fn take_idle(&self, key: &K) -> Option<E> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        idle.iter()
+            .rposition(|(k, _)| k == key)
+            .map(|i| idle.remove(i).1)
+    }
+
+    /// Drops every idle engine (when the memory budget needs their tables back).
+    pub fn clear(&self) {
+        let dropped = std::mem::take(&mut *self.idle.lock().unwrap_or_else(|e| e.into_inner()));
+        // Dropped outside the lock: freeing a large table takes a while.
+        drop(dropped);
     }
 
     /// Returns `engine`, built for `key`, for later requests; the least recently returned idle
@@ -83,5 +94,9 @@ mod tests {
         pool.give_back(5, "first".into());
         pool.give_back(5, "second".into());
         assert_eq!(pool.take(&5, || "new".into()), "second");
+        // Cleared: nothing idle, every kind is built again.
+        pool.clear();
+        assert_eq!(pool.idle(), 0);
+        assert_eq!(pool.take_idle(&5), None);
     }
 }

@@ -93,6 +93,10 @@ pub enum ApiError {
     /// The server runs as many analyses as it may; try again when one ends.
     #[error("{0}")]
     Busy(String),
+    /// The work would take more memory than the server's budget has free now (`503` with
+    /// `Retry-After`).
+    #[error("{0}")]
+    NoMemory(String),
     /// A search task failed unexpectedly.
     #[error("internal error: {0}")]
     Internal(String),
@@ -113,6 +117,7 @@ impl ApiError {
             ApiError::TooManyGames(_) => ErrorCode::TooManyGames,
             ApiError::Unavailable(_) => ErrorCode::Unavailable,
             ApiError::Busy(_) => ErrorCode::Busy,
+            ApiError::NoMemory(_) => ErrorCode::Unavailable,
             ApiError::Internal(_) => ErrorCode::Internal,
         }
     }
@@ -138,17 +143,30 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::IllegalMove(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::TooManyGames(_) | ApiError::Unavailable(_) | ApiError::Busy(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::TooManyGames(_)
+            | ApiError::Unavailable(_)
+            | ApiError::Busy(_)
+            | ApiError::NoMemory(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
 
+/// The `Retry-After` (seconds) of a [`ApiError::NoMemory`] answer: tables are given back as
+/// searches end, within a few seconds.
+#[cfg(feature = "server")]
+pub const NO_MEMORY_RETRY_AFTER_S: &str = "2";
+
 #[cfg(feature = "server")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let mut resp = (self.status(), Json(self.body())).into_response();
+        if let ApiError::NoMemory(_) = self {
+            resp.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static(NO_MEMORY_RETRY_AFTER_S),
+            );
+        }
+        resp
     }
 }

@@ -36,6 +36,19 @@ fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
     }
 }
 
+/// The MiB a review of `game` allocates at most while it runs (its judge's table and working
+/// set), to reserve in the memory budget before it starts; measured by `examples/memory.rs`.
+pub fn review_mib(game: &str) -> usize {
+    match game {
+        // The judges' engines hold a 64 MiB table, plus their memo of judged positions.
+        "xiangqi" => qiyi_xiangqi::review::TT_MIB + 8,
+        "checkers" => qiyi_checkers::engine::player::TT_MIB + 8,
+        "chinese-checkers" => 16 + crate::analysis::CC_RACE_MIB,
+        "peg-solitaire" => crate::analysis::peg_judge_mib(),
+        _ => 4,
+    }
+}
+
 /// Reads `record` (the game's export) with `game`'s record reader and prepares its judge:
 /// Xiangqi at `depth` (default [`qiyi_xiangqi::review::DEFAULT_DEPTH`], 1 to
 /// [`qiyi_xiangqi::review::MAX_REVIEW_DEPTH`]) and checkers at `depth` (default
@@ -103,10 +116,13 @@ pub fn prepare(
                 ..JudgeOptions::default()
             };
             let describe = options.describe(players);
-            let inner = CcJudge::new(options)
-                .map_err(|e| ApiError::BadRequest(e.to_string()))?
-                .for_players(players);
+            // Built when the review runs, not when it is asked for: its table (16 MiB) is then
+            // drawn from the memory budget, and a request answered from the stored review or
+            // refused by the queue builds nothing.
             Ok(Box::new(move |p| {
+                let inner = CcJudge::new(options)
+                    .map_err(|e| e.to_string())?
+                    .for_players(players);
                 let mut judge = Cancellable { inner, cancel };
                 qiyi_core::review::review(
                     "chinese-checkers",
@@ -127,10 +143,9 @@ pub fn prepare(
             let (start, moves) =
                 qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
             Ok(Box::new(move |p| {
-                let mut judge = Cancellable {
-                    inner: qiyi_peg_solitaire::review::PegJudge::new(),
-                    cancel,
-                };
+                let mut inner = crate::analysis::peg_judge();
+                inner.set_stop(cancel.clone());
+                let mut judge = Cancellable { inner, cancel };
                 qiyi_core::review::review(
                     "peg-solitaire",
                     "exact (fewest pegs reachable)",

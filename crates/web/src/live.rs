@@ -194,6 +194,8 @@ pub async fn events(
 /// answer when it comes (then looks again: the next seat may be an AI too). True when a search
 /// was started.
 pub fn drive_ai(app: &AppState, handle: &Handle) -> bool {
+    /// How long an AI seat refused memory waits before it asks again.
+    const NO_MEMORY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
     if *app.shutdown.borrow() {
         return false;
     }
@@ -218,8 +220,16 @@ pub fn drive_ai(app: &AppState, handle: &Handle) -> bool {
     let handle = handle.clone();
     tokio::spawn(async move {
         let start = search.start_ply;
-        let Ok(answer) = run_search(&app, &handle, search).await else {
-            return;
+        let answer = match run_search(&app, &handle, search).await {
+            Ok(answer) => answer,
+            // The memory budget had no room for its table: the seat waits and tries again (a
+            // person asking for a move gets 503 and Retry-After instead).
+            Err(crate::ApiError::NoMemory(_)) => {
+                tokio::time::sleep(NO_MEMORY_RETRY).await;
+                drive_ai(&app, &handle);
+                return;
+            }
+            Err(_) => return,
         };
         let played = {
             let mut e = lock(&handle);

@@ -26,6 +26,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 
 /// How many reviews may run and wait.
@@ -413,12 +414,30 @@ pub async fn start_review(
         job
     };
     job.set(ReviewState::Queued);
-    tokio::spawn(run(app.clone(), id, hash, job, task));
+    tokio::spawn(run(
+        app.clone(),
+        id,
+        hash,
+        job,
+        task,
+        crate::judges::review_mib(&game),
+    ));
     Ok((StatusCode::ACCEPTED, Json(ReviewState::Queued.status())).into_response())
 }
 
-/// Waits for a slot, runs the review on a blocking thread, stores it if it was not cancelled.
-async fn run(app: AppState, id: String, hash: [u8; 32], job: Arc<Job>, task: ReviewTask) {
+/// How long a review waiting for memory waits before it asks the budget again.
+const MEMORY_RETRY: Duration = Duration::from_millis(250);
+
+/// Waits for a slot and for `mib` MiB of the memory budget, runs the review on a blocking thread,
+/// stores it if it was not cancelled.
+async fn run(
+    app: AppState,
+    id: String,
+    hash: [u8; 32],
+    job: Arc<Job>,
+    task: ReviewTask,
+    mib: usize,
+) {
     let slots = app.reviews.slots.clone();
     let permit = tokio::select! {
         p = slots.acquire_owned() => p,
@@ -431,6 +450,22 @@ async fn run(app: AppState, id: String, hash: [u8; 32], job: Arc<Job>, task: Rev
     if job.cancel.load(Ordering::Relaxed) {
         return;
     }
+    // The judge's memory drawn from the budget: while it does not fit (searches and other
+    // reviews hold it), the review stays queued and tries again, never growing past the budget.
+    let _lease = loop {
+        match crate::memory::reserve(mib, "a review") {
+            Ok(lease) => break lease,
+            Err(_) => {
+                tokio::select! {
+                    _ = tokio::time::sleep(MEMORY_RETRY) => {},
+                    _ = job.wake.notified() => return,
+                }
+                if job.cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
+        }
+    };
     job.set(ReviewState::Running { done: 0, total: 0 });
     let reporter = job.clone();
     // At background priority: reviews on every core must not slow the players' moves.

@@ -5,14 +5,51 @@ use crate::engine;
 use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
+use crate::memory::{self, Reservation};
 use crate::session::{AiRequest, Progress};
-use qiyi_checkers::engine::player::{Engine, Level};
+use qiyi_checkers::engine::eval::Weights;
+use qiyi_checkers::engine::player::{Engine, EvalChoice, Level, SearchChoice};
+use qiyi_checkers::engine::search::SearchConfig;
 use qiyi_checkers::{Checkers, Color, Move, Outcome};
 use serde_json::{json, Value};
 
-/// Checkers engines kept loaded between AI requests (a new one zeroes a 64 MiB table): as many
-/// as searches usually run at once, plus a few levels.
-static ENGINES: EnginePool<Level, Engine> = EnginePool::new(4);
+/// Checkers engines kept loaded between AI requests (a new one zeroes its table): as many as
+/// searches usually run at once, plus a few levels; each with the reservation of its table in
+/// the memory budget.
+static ENGINES: EnginePool<Level, (Engine, Reservation)> = EnginePool::new(4);
+
+/// Drops the idle engines (their tables go back to the memory budget).
+pub fn evict_idle() {
+    ENGINES.clear();
+}
+
+/// The table of a checkers AI player of `level`, in MiB, before the budget's cap (the engine's
+/// own default is 64 MiB, sized for long analyses; a 0.2 s search fills under 2 MiB).
+pub fn ai_table_mib(level: Level) -> usize {
+    match level {
+        Level::Seed { .. } => 1,
+        Level::Level(l) if l <= 3 => 2,
+        Level::Level(l) if l <= 6 => 8,
+        Level::Level(l) if l <= 8 => 16,
+        Level::Level(_) => 32,
+    }
+}
+
+/// A checkers engine of `level` whose table takes `mib` MiB.
+pub fn engine_with_table(level: Level, mib: usize) -> Engine {
+    let config = SearchConfig {
+        tt_mib: mib,
+        ..SearchConfig::default()
+    };
+    Engine::with_search(
+        level,
+        1,
+        Weights::default(),
+        None,
+        &EvalChoice::default(),
+        &SearchChoice::Selective(config),
+    )
+}
 
 /// The checkers adapter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,7 +119,14 @@ impl Adapter for CheckersAdapter {
         } else {
             Level::Level(request.level.clamp(1, 10))
         };
-        let mut engine = ENGINES.take(&level, || Engine::new(level, 1));
+        let (mut engine, lease) = match ENGINES.take_idle(&level) {
+            Some(pooled) => pooled,
+            None => {
+                let mib = memory::budget().table_mib(ai_table_mib(level));
+                let lease = memory::reserve(mib, "a checkers AI move")?;
+                (engine_with_table(level, mib), lease)
+            }
+        };
         // A new game empties the tables (in O(1)): the search is a fresh engine's.
         engine.new_game();
         engine.set_noise_seed(request.seed);
@@ -90,7 +134,7 @@ impl Adapter for CheckersAdapter {
         let choice = engine::think(pos, request, progress, &name, |limits, on_info| {
             engine.think(pos, limits, on_info)
         });
-        ENGINES.give_back(level, engine);
+        ENGINES.give_back(level, (engine, lease));
         choice.ok_or_else(|| ApiError::Conflict("no legal move".into()))
     }
 }

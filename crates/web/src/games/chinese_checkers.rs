@@ -128,6 +128,9 @@ impl Adapter for ChineseCheckersAdapter {
         } else {
             PlayerKind::best(pos.num_players())
         };
+        // The alpha-beta player builds a 16 MiB table; the others' working sets are small.
+        let mib = if kind == PlayerKind::AlphaBeta { 16 } else { 2 };
+        let _lease = crate::memory::reserve(mib, "a Chinese checkers AI move")?;
         let mut player = Player::new(kind, u32::from(request.level), request.seed);
         let mv = player.choose(pos);
         let engine = if request.seed_player {

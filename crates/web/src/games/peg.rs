@@ -3,6 +3,7 @@
 
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
+use crate::memory::{self, Reservation};
 use crate::session::{AiRequest, Progress, SolveAnswer};
 use qiyi_core::platform::Instant;
 use qiyi_core::{Game, Notation};
@@ -19,6 +20,24 @@ const MIN_AI_NODES: u64 = 5_000_000;
 
 /// The node budget of a solver's first round (about 0.1 s on one core).
 const FIRST_ROUND_NODES: u64 = 200_000;
+
+/// Solver nodes per MiB of the memory budget a run is lent: `examples/memory.rs` measured a
+/// 4-million-node Wiegleb solve peaking at 21 MiB (about 5 bytes a node for the dead-position
+/// memo); this allows 10 bytes a node.
+const NODES_PER_MIB: u64 = 100_000;
+
+/// The most a solver run asks of the budget, in MiB.
+const MAX_SOLVER_MIB: usize = 1024;
+
+/// Draws a solver run's memory from the budget (a quarter of it, at most [`MAX_SOLVER_MIB`])
+/// and caps `max_nodes` to what fits in it: the dead-position memo grows with the nodes, and a
+/// 60 s solve on the Wiegleb board would otherwise grow it by hundreds of MiB.
+fn solver_memory(max_nodes: u64) -> Result<(Reservation, u64), ApiError> {
+    let mib = (memory::budget().total_mib() / 4).clamp(1, MAX_SOLVER_MIB);
+    let lease = memory::reserve(mib, "the peg solitaire solver")?;
+    let cap = (mib as u64).saturating_mul(NODES_PER_MIB);
+    Ok((lease, max_nodes.min(cap)))
+}
 
 /// Runs the solver within `time`: rounds of doubling node budgets, from
 /// [`FIRST_ROUND_NODES`] up to `max_nodes`, until one finds a solution or proves there is none,
@@ -194,6 +213,7 @@ impl Adapter for PegAdapter {
         let budget = (request.time.as_millis() as u64)
             .saturating_mul(NODES_PER_MS)
             .max(MIN_AI_NODES);
+        let (_lease, budget) = solver_memory(budget)?;
         let solve = solve_in_time(&self.problem(pos), request.time, budget);
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
@@ -238,6 +258,10 @@ impl Adapter for PegAdapter {
     fn solve(&self, pos: &PegPosition, budget: Duration) -> Option<Result<SolveAnswer, ApiError>> {
         let start = Instant::now();
         let nodes = (budget.as_millis() as u64).saturating_mul(NODES_PER_MS);
+        let (_lease, nodes) = match solver_memory(nodes) {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
         let solve = solve_in_time(&self.problem(pos), budget, nodes);
         let mut moves = Vec::new();
         let mut paths = Vec::new();

@@ -5,13 +5,32 @@ use crate::engine;
 use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::generic::{Adapter, AiChoice};
+use crate::memory::{self, Reservation};
 use crate::session::{AiRequest, Progress};
 use qiyi_xiangqi::engine::{Engine, EngineConfig, Level};
 use qiyi_xiangqi::{Color, EndReason, Move, PieceKind, Position, Square};
 use serde_json::{json, Value};
 
-/// Xiangqi engines kept loaded between AI requests (each holds a 16 MiB table), by level.
-static ENGINES: EnginePool<Level, Engine> = EnginePool::new(4);
+/// Xiangqi engines kept loaded between AI requests, by level, each with the reservation of its
+/// table in the memory budget.
+static ENGINES: EnginePool<Level, (Engine, Reservation)> = EnginePool::new(4);
+
+/// Drops the idle engines (their tables go back to the memory budget).
+pub fn evict_idle() {
+    ENGINES.clear();
+}
+
+/// The table of a Xiangqi AI player of `level`, in MiB, before the budget's cap: the short
+/// searches of the low levels fill a small one (a 0.2 s search stores about 100,000 positions,
+/// under 2 MiB).
+pub fn ai_table_mib(level: Level) -> usize {
+    match level {
+        Level::Seed => 1,
+        Level::Strength(l) if l <= 3 => 2,
+        Level::Strength(l) if l <= 6 => 8,
+        Level::Strength(_) => 16,
+    }
+}
 
 /// The learned evaluation the server's Xiangqi AI and analysis search with (`qiyi serve
 /// --xiangqi-eval`); unset: the hand evaluation.
@@ -127,15 +146,21 @@ impl Adapter for XiangqiAdapter {
         } else {
             Level::Strength(request.level.clamp(1, 10))
         };
-        let mut engine = ENGINES.take(&level, || {
-            Engine::new(EngineConfig {
-                hash_mib: 16,
-                threads: 1,
-                level,
-                seed: request.seed,
-                net: net(),
-            })
-        });
+        let (mut engine, lease) = match ENGINES.take_idle(&level) {
+            Some(pooled) => pooled,
+            None => {
+                let mib = memory::budget().table_mib(ai_table_mib(level));
+                let lease = memory::reserve(mib, "a Xiangqi AI move")?;
+                let engine = Engine::new(EngineConfig {
+                    hash_mib: mib,
+                    threads: 1,
+                    level,
+                    seed: request.seed,
+                    net: net(),
+                });
+                (engine, lease)
+            }
+        };
         // An empty table and this request's seed: the search is a new engine's.
         engine.new_game();
         engine.set_seed(request.seed);
@@ -146,7 +171,7 @@ impl Adapter for XiangqiAdapter {
         let choice = engine::think(pos, request, progress, &name, |limits, on_info| {
             engine.think(pos, limits, on_info)
         });
-        ENGINES.give_back(level, engine);
+        ENGINES.give_back(level, (engine, lease));
         choice.ok_or_else(|| ApiError::Conflict("no legal move".into()))
     }
 }
