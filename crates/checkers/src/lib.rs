@@ -34,6 +34,7 @@ pub mod movegen;
 pub mod notation;
 pub mod pdn;
 pub mod perft;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 
