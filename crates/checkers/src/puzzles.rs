@@ -368,7 +368,7 @@ pub fn prove(b: &Board, max_n: u32, egdb: Option<&Egdb>, budget: u64) -> Verdict
 /// The value a line of `n` player moves must reach from a position worth `base`: a database win,
 /// or at least a piece more.
 fn gained(value: i32, base: i32) -> bool {
-    value == WIN && base < WIN || value < WIN && value >= base + 1 && value > -WIN
+    (value == WIN && base < WIN) || (value < WIN && value > base && value > -WIN)
 }
 
 fn prove_with(s: &mut ShotSearch, b: &Board, max_n: u32) -> Result<Verdict, OutOfBudget> {
