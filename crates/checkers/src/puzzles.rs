@@ -26,9 +26,10 @@
 //! - at each of the player's steps, the solution's move is the only legal move that keeps the
 //!   value: every alternative is proven worse within the same horizon (two capture paths that
 //!   leave the same position count as one move);
-//! - each recorded reply is a best defence (the value does not move), and when several are, the
-//!   first after which every later step is unique is recorded; the player's moves are proven
-//!   against every reply by the minimax itself.
+//! - each recorded reply is a best defence (the value does not move) that holds out longest
+//!   when one can (the player does not reach the value a move sooner after it); when several
+//!   are, the first after which every later step is unique is recorded; the player's moves are
+//!   proven against every reply by the minimax itself.
 //!
 //! **Themes**: `shot` (the player gives pieces in the line and takes more), `T-for-G` (takes `T`
 //! for `G` given: `2-for-1`, `3-for-1`, ...), `win-material` or `win-in-database`, `breakthrough`
@@ -326,18 +327,8 @@ fn build_line(
         }));
     }
     let mut first_failure = None;
-    let mut seen: Vec<Board> = Vec::new();
-    for r in moves {
+    for r in best_defences(s, b, rem, target)? {
         let next = b.play(r);
-        if seen.contains(&next) {
-            continue;
-        }
-        seen.push(next);
-        // A best defence: the player still reaches the target, and no more.
-        let v = s.value(&next, rem.saturating_sub(1), target - 1, target + 1)?;
-        if v != target {
-            continue;
-        }
         match build_line(s, &next, rem.saturating_sub(1), target, true, step)? {
             Ok(rest) => {
                 let mut line = vec![r];
@@ -351,6 +342,54 @@ fn build_line(
     }
     // No best defence: cannot happen when the value is exact; reported as not unique.
     Ok(Err(first_failure.unwrap_or((step, Vec::new()))))
+}
+
+/// Whether the reply leading to `next` (`rem` full-width plies left before it) holds out
+/// longest: the player does not reach `target` a move sooner after it.
+fn holds_longest(
+    s: &mut ShotSearch,
+    next: &Board,
+    rem: u32,
+    target: i32,
+) -> Result<bool, OutOfBudget> {
+    let after = rem.saturating_sub(1);
+    if after < 2 {
+        return Ok(true);
+    }
+    Ok(s.value(next, after - 2, target - 1, target)? < target)
+}
+
+/// The defender's best defences in `b` (`rem` full-width plies left), one per resulting
+/// position, in move order: the replies after which the player reaches `target` and no more,
+/// and among them, when some hold out longest (the player does not reach it a move sooner), only
+/// those.
+fn best_defences(
+    s: &mut ShotSearch,
+    b: &Board,
+    rem: u32,
+    target: i32,
+) -> Result<Vec<Move>, OutOfBudget> {
+    let mut moves = Vec::new();
+    b.generate(&mut moves);
+    let mut seen: Vec<Board> = Vec::new();
+    let mut best = Vec::new();
+    let mut longest = Vec::new();
+    for r in moves {
+        let next = b.play(r);
+        if seen.contains(&next) {
+            continue;
+        }
+        seen.push(next);
+        let v = s.value(&next, rem.saturating_sub(1), target - 1, target + 1)?;
+        if v != target {
+            continue;
+        }
+        best.push(r);
+        if holds_longest(s, &next, rem, target)? {
+            longest.push(r);
+        }
+    }
+    Ok(if longest.is_empty() { best } else { longest })
 }
 
 /// Proves a position: the fewest player moves (at most `max_n`) to a gain of at least a piece
@@ -760,8 +799,8 @@ pub enum CheckError {
         /// The solution's move.
         played: String,
     },
-    /// A recorded reply is not a best defence.
-    #[error("reply {index} `{text}` is not a best defence")]
+    /// A recorded reply is not a best defence, or gives up sooner than another.
+    #[error("reply {index} `{text}` is not a best defence that holds out longest")]
     NotBestDefence {
         /// Its index in the solution.
         index: usize,
@@ -885,9 +924,11 @@ pub fn check_puzzle(p: &PuzzleRecord, egdb: Option<&Egdb>, budget: u64) -> Resul
                 }
             } else {
                 // A best defence leaves the value unchanged (the player's previous move was
-                // proven against every reply by the minimax above).
-                let v = s.value(&b.play(mv), rem.saturating_sub(1), value - 1, value + 1)?;
-                if v != value {
+                // proven against every reply by the minimax above) and holds out longest when
+                // a reply can.
+                let next = b.play(mv);
+                let defences = best_defences(&mut s, &b, rem, value)?;
+                if !defences.iter().any(|&r| b.play(r) == next) {
                     return Ok(Err(CheckError::NotBestDefence {
                         index: i,
                         text: p.solution[i].clone(),
