@@ -1144,6 +1144,31 @@ mod tests {
         }
     }
 
+    /// Met in game 285 of seed 1: three kings against two, a database win in three moves. The
+    /// reply 22-25 gives it up a move sooner (29x22 enters a won 4-piece ending at once); 22-26
+    /// holds out longest and is the one recorded.
+    #[test]
+    fn a_reply_that_gives_up_sooner_is_not_the_defence() {
+        let db = Egdb::build_in_memory(4).unwrap();
+        let b = board("W:WK5,K10,K29:BK13,K22");
+        let s = match prove(&b, 4, Some(&db), 10_000_000) {
+            Verdict::Unique(s) => s,
+            other => panic!("{other:?}"),
+        };
+        let p = record("t".into(), &b, &s, source());
+        assert_eq!(p.goal.as_deref(), Some("win in 3 moves"));
+        assert_eq!(p.solution.len(), 6, "{:?}", p.solution);
+        assert_eq!(p.solution[..2], ["10-14", "22-26"]);
+        check_puzzle(&p, Some(&db), 10_000_000).unwrap();
+        let mut bad = p.clone();
+        bad.solution = vec!["10-14".into(), "22-25".into(), "29x22".into()];
+        bad.asked = vec![0, 2];
+        assert!(matches!(
+            check_puzzle(&bad, Some(&db), 10_000_000),
+            Err(CheckError::NotBestDefence { index: 1, .. })
+        ));
+    }
+
     #[test]
     fn mined_games_give_proven_puzzles() {
         let openings = openings().unwrap();
