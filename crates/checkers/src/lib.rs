@@ -22,7 +22,8 @@
 //! Modules: [`board`] (bitboards, tables, Zobrist), [`movegen`] (moves and captures),
 //! [`rules`] (the game with history, draws, the core `Game` trait), [`notation`] (PDN FEN and
 //! moves), [`pdn`] (game files), [`perft`], [`ballot`] (3-move openings), [`engine`] (the
-//! players, with the learned evaluation in [`engine::nn`]).
+//! players, with the learned evaluation in [`engine::nn`]), [`puzzles`] (shots: the miner and
+//! the prover, docs/puzzles.md).
 
 #![warn(missing_docs)]
 
@@ -34,6 +35,7 @@ pub mod movegen;
 pub mod notation;
 pub mod pdn;
 pub mod perft;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 

@@ -4,15 +4,15 @@
 
 use crate::common::{print_json, progress, Global};
 use anyhow::{bail, Context};
-use qiyi_core::puzzles::{read_puzzles, read_puzzles_numbered, write_puzzles, PuzzleRecord};
+use qiyi_checkers::puzzles::{self as ck, MineStats as CkStats};
+use qiyi_core::puzzles::{read_puzzles_numbered, write_puzzles, MiningRun, PuzzleRecord};
 use qiyi_peg_solitaire::puzzles::{self as peg, MineOptions};
 use qiyi_peg_solitaire::{with_threads, Board};
 use qiyi_xiangqi::puzzles::{self as xq, MineStats as XqStats};
 use rayon::prelude::*;
 use serde_json::json;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::BufWriter;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -46,6 +46,42 @@ enum MineGame {
     PegSolitaire(PegMineArgs),
     /// Xiangqi: mate in N (杀法) from seeded self-play games, unique at every step.
     Xiangqi(XqMineArgs),
+    /// Checkers: shots (a forced line that wins material or reaches a won ending) from seeded
+    /// self-play games, unique at every step.
+    Checkers(CkMineArgs),
+}
+
+/// Options of `qiyi puzzles mine checkers`.
+#[derive(clap::Args, Debug)]
+struct CkMineArgs {
+    /// Mine positions of seeded self-play games (the engine at a fixed depth plays both sides
+    /// from the 156 tournament ballots; the only source so far).
+    #[arg(long)]
+    selfplay: bool,
+    /// Games of the run (game `i` uses `Rng::derive(seed, i)`; a resumed run skips the games
+    /// already mined).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The JSON Lines file to append to; `FILE.games` records the run and the games mined, so
+    /// the same command resumes (or extends with a larger `--games`).
+    #[arg(long)]
+    out: PathBuf,
+    /// The engine's depth per move in the self-play games.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
+    /// Random plies after each ballot: uniformly 0..=R.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// The longest shot kept, in the player's moves (1..=4).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
+    max_n: u32,
+    /// Search nodes per position before it is given up.
+    #[arg(long, default_value_t = 5_000_000)]
+    budget: u64,
+    /// An endgame database directory (`qiyi egdb build checkers`): positions it covers are worth
+    /// their exact result (win, draw, loss) instead of their material.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
 }
 
 /// Options of `qiyi puzzles mine xiangqi`.
@@ -106,6 +142,10 @@ struct CheckArgs {
     /// puzzle before giving up.
     #[arg(long, default_value_t = 50_000_000)]
     budget: u64,
+    /// The checkers endgame database, for checkers puzzles proven with it (also read from
+    /// `QIYI_CHECKERS_EGDB`).
+    #[arg(long)]
+    egdb: Option<PathBuf>,
 }
 
 /// Runs `qiyi puzzles`.
@@ -114,6 +154,7 @@ pub fn puzzles(g: &Global, a: PuzzlesArgs) -> anyhow::Result<()> {
         PuzzlesAction::Mine(m) => match m.game {
             MineGame::PegSolitaire(p) => mine_peg(g, p),
             MineGame::Xiangqi(x) => mine_xiangqi(g, x),
+            MineGame::Checkers(c) => mine_checkers(g, c),
         },
         PuzzlesAction::Check(c) => check(g, c),
     }
@@ -192,7 +233,7 @@ fn mine_peg(g: &Global, a: PegMineArgs) -> anyhow::Result<()> {
 }
 
 /// The games puzzles exist for, and whether `check` can prove them yet.
-const PLANNED: &[&str] = &["checkers", "chinese-checkers", "aeroplane"];
+const PLANNED: &[&str] = &["chinese-checkers", "aeroplane"];
 
 fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let file =
@@ -200,12 +241,12 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let puzzles = read_puzzles_numbered(std::io::BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
     for (line, p) in &puzzles {
-        if p.game == peg::GAME || p.game == xq::GAME {
+        if p.game == peg::GAME || p.game == xq::GAME || p.game == ck::GAME {
             continue;
         }
         if PLANNED.contains(&p.game.as_str()) {
             bail!(
-                "{}: line {line}: puzzles for `{}` cannot be checked yet (only peg-solitaire and xiangqi so far)",
+                "{}: line {line}: puzzles for `{}` cannot be checked yet (only peg-solitaire, xiangqi and checkers so far)",
                 a.file.display(),
                 p.game
             );
@@ -216,6 +257,11 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
             p.game
         );
     }
+    let egdb = if puzzles.iter().any(|(_, p)| p.game == ck::GAME) {
+        crate::checkers_engine::load_egdb(&a.egdb)?
+    } else {
+        None
+    };
     let bar = progress(puzzles.len() as u64, "checking");
     let started = Instant::now();
     let results: Vec<Result<(), String>> = with_threads(g.threads(), || {
@@ -224,6 +270,8 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
             .map(|(_, p)| {
                 let r = if p.game == xq::GAME {
                     xq::check_puzzle(p, a.budget).map_err(|e| e.to_string())
+                } else if p.game == ck::GAME {
+                    ck::check_puzzle(p, egdb.as_deref(), a.budget).map_err(|e| e.to_string())
                 } else {
                     peg::check_puzzle(p, a.budget).map_err(|e| e.to_string())
                 };
@@ -284,65 +332,9 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         max_n: a.max_n,
         budget: a.budget,
     };
-    let manifest = opts.manifest();
-    let mut log_path = a.out.clone().into_os_string();
-    log_path.push(".games");
-    let log_path = PathBuf::from(log_path);
-    // Resume: the log names the run and lists the games mined; the file holds their puzzles.
-    let mut done = HashSet::new();
-    let mut keys = HashSet::new();
-    let mut ids = HashSet::new();
-    let mut kept_before = 0usize;
-    if log_path.exists() {
-        let text = std::fs::read_to_string(&log_path)
-            .with_context(|| format!("reading {}", log_path.display()))?;
-        let mut lines = text.lines();
-        let head = lines.next().unwrap_or("");
-        if head != manifest {
-            bail!(
-                "{} belongs to another run ({head}); this one is: {manifest}",
-                log_path.display()
-            );
-        }
-        for l in lines.filter(|l| !l.trim().is_empty()) {
-            let i: u64 = l
-                .trim()
-                .parse()
-                .with_context(|| format!("{}: `{l}` is not a game index", log_path.display()))?;
-            done.insert(i);
-        }
-    } else if a.out.exists() && std::fs::metadata(&a.out)?.len() > 0 {
-        bail!(
-            "{} exists without {}: not a run this command can resume",
-            a.out.display(),
-            log_path.display()
-        );
-    }
-    if a.out.exists() {
-        let file =
-            std::fs::File::open(&a.out).with_context(|| format!("opening {}", a.out.display()))?;
-        for p in read_puzzles(std::io::BufReader::new(file))
-            .with_context(|| format!("reading {}", a.out.display()))?
-        {
-            keys.insert(fen_key(&p.position));
-            ids.insert(p.id);
-            kept_before += 1;
-        }
-    }
-    let mut log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log_path)
-        .with_context(|| format!("opening {}", log_path.display()))?;
-    if done.is_empty() && std::fs::metadata(&log_path)?.len() == 0 {
-        writeln!(log, "{manifest}")?;
-    }
-    let mut out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&a.out)
-        .with_context(|| format!("opening {}", a.out.display()))?;
-    let todo: Vec<u64> = (0..a.games).filter(|i| !done.contains(i)).collect();
+    let mut run = MiningRun::open(&a.out, &opts.manifest(), |p| fen_key(&p.position))?;
+    let kept_before = run.kept_before;
+    let todo = run.todo(a.games);
     if !g.json {
         println!(
             "mining xiangqi puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, mates in 1..={}, {} puzzles in {} so far",
@@ -357,44 +349,15 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         );
     }
     let openings = qiyi_xiangqi::learn::openings()?;
-    let threads = g.threads();
-    let bar = progress(todo.len() as u64, "mining");
     let started = Instant::now();
     let mut stats = XqStats::default();
-    let mut duplicates = 0u64;
-    let mut found: Vec<PuzzleRecord> = Vec::new();
-    // Games in chunks, each chunk in parallel; written in game order so a seed gives the same
-    // file on any thread count.
-    for chunk in todo.chunks(threads * 2) {
-        let mined: Vec<(Vec<PuzzleRecord>, XqStats)> = with_threads(threads, || {
-            chunk
-                .par_iter()
-                .map(|&i| xq::mine_game(&opts, &openings, i))
-                .collect()
-        });
-        let mut new = Vec::new();
-        for (ps, st) in mined {
-            stats.add(&st);
-            for p in ps {
-                if ids.contains(&p.id) || !keys.insert(fen_key(&p.position)) {
-                    duplicates += 1;
-                    continue;
-                }
-                ids.insert(p.id.clone());
-                new.push(p);
-            }
-        }
-        write_puzzles(&mut out, &new).with_context(|| format!("writing {}", a.out.display()))?;
-        out.flush()?;
-        for i in chunk {
-            writeln!(log, "{i}")?;
-        }
-        log.flush()?;
-        found.extend(new);
-        bar.inc(chunk.len() as u64);
-        bar.set_message(format!("mining ({} puzzles)", found.len()));
-    }
-    bar.finish_and_clear();
+    let (found, duplicates) = mine_games(
+        g.threads(),
+        &mut run,
+        &todo,
+        |i| xq::mine_game(&opts, &openings, i),
+        |st| stats.add(st),
+    )?;
     let secs = started.elapsed().as_secs_f64();
     let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
     let share = stats.passed as f64 / stats.candidates.max(1) as f64;
@@ -443,14 +406,156 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
             duplicates,
             stats.nodes
         );
-        let list = |m: &BTreeMap<String, usize>| {
-            m.iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        println!("by distance: {}", list(&by_n));
-        println!("by theme: {}", list(&by_theme));
+        println!("by distance: {}", list_counts(&by_n));
+        println!("by theme: {}", list_counts(&by_theme));
+        println!(
+            "wrote {} ({} puzzles in all; seed {})",
+            a.out.display(),
+            kept_before + found.len(),
+            g.seed
+        );
+    }
+    Ok(())
+}
+
+/// Mines the games `todo` of a run in chunks of 2 × threads, each chunk in parallel, and writes
+/// their puzzles in game order (so a seed gives the same file on any thread count and in any
+/// number of resumed steps), with a progress bar; `add` sees each game's counts. Returns the
+/// puzzles written and the duplicates skipped.
+fn mine_games<S: Send>(
+    threads: usize,
+    run: &mut MiningRun,
+    todo: &[u64],
+    mine: impl Fn(u64) -> (Vec<PuzzleRecord>, S) + Sync,
+    mut add: impl FnMut(&S),
+) -> anyhow::Result<(Vec<PuzzleRecord>, u64)> {
+    let bar = progress(todo.len() as u64, "mining");
+    let mut found = Vec::new();
+    let mut duplicates = 0;
+    for chunk in todo.chunks(threads.max(1) * 2) {
+        let mined: Vec<(Vec<PuzzleRecord>, S)> =
+            with_threads(threads, || chunk.par_iter().map(|&i| mine(i)).collect());
+        let mut all = Vec::new();
+        for (ps, st) in mined {
+            add(&st);
+            all.extend(ps);
+        }
+        let (new, dups) = run.commit(chunk, all)?;
+        duplicates += dups;
+        found.extend(new);
+        bar.inc(chunk.len() as u64);
+        bar.set_message(format!("mining ({} puzzles)", found.len()));
+    }
+    bar.finish_and_clear();
+    Ok((found, duplicates))
+}
+
+/// Counts of a list of strings, as `a 3, b 1`.
+fn list_counts(m: &BTreeMap<String, usize>) -> String {
+    m.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
+    if !a.selfplay {
+        bail!("give --selfplay: checkers puzzles are mined from seeded self-play games (reading game records is not there yet)");
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let egdb = match &a.egdb {
+        Some(_) => crate::checkers_engine::load_egdb(&a.egdb)?,
+        None => None,
+    };
+    let opts = ck::MineOptions {
+        seed: g.seed,
+        depth: a.depth.max(1),
+        random_plies: a.random_plies,
+        max_n: a.max_n,
+        budget: a.budget,
+        db_pieces: egdb.as_ref().map_or(0, |d| d.max_pieces()),
+    };
+    let mut run = MiningRun::open(&a.out, &opts.manifest(), |p| p.position.clone())?;
+    let kept_before = run.kept_before;
+    let todo = run.todo(a.games);
+    if !g.json {
+        println!(
+            "mining checkers puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, shots in 1..={} moves, endgame database {}, {} puzzles in {} so far",
+            g.seed,
+            a.games,
+            a.games as usize - todo.len(),
+            opts.depth,
+            opts.random_plies,
+            opts.max_n,
+            if opts.db_pieces > 0 { format!("{} pieces", opts.db_pieces) } else { "none".into() },
+            kept_before,
+            a.out.display()
+        );
+    }
+    let openings = ck::openings()?;
+    let started = Instant::now();
+    let mut stats = CkStats::default();
+    let (found, duplicates) = mine_games(
+        g.threads(),
+        &mut run,
+        &todo,
+        |i| ck::mine_game(&opts, &openings, egdb.as_deref(), i),
+        |st| stats.add(st),
+    )?;
+    let secs = started.elapsed().as_secs_f64();
+    let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
+    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
+    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &found {
+        let goal = p.goal.clone().unwrap_or_default();
+        let n = goal.rsplit(" in ").next().unwrap_or("").to_string();
+        *by_n.entry(n).or_default() += 1;
+        for t in &p.themes {
+            *by_theme.entry(t.clone()).or_default() += 1;
+        }
+    }
+    if g.json {
+        print_json(&json!({
+            "game": "checkers",
+            "seed": g.seed,
+            "games": stats.games,
+            "puzzles": found.len(),
+            "puzzles_in_file": kept_before + found.len(),
+            "out": a.out.display().to_string(),
+            "seconds": secs,
+            "puzzles_per_minute": per_min,
+            "positions": stats.positions,
+            "candidates": stats.candidates,
+            "passed": stats.passed,
+            "pass_share": share,
+            "not_unique": stats.not_unique,
+            "unstable": stats.unstable,
+            "undecided": stats.undecided,
+            "duplicates": duplicates,
+            "nodes": stats.nodes,
+            "by_n": by_n,
+            "by_theme": by_theme,
+        }))?;
+    } else {
+        println!(
+            "{} puzzles in {secs:.1} s ({per_min:.1}/min) from {} games: {} positions searched, {} candidates, {} passed ({:.1}%), {} not unique, {} lost one move deeper, {} out of budget, {} duplicates, {} search nodes",
+            found.len(),
+            stats.games,
+            stats.positions,
+            stats.candidates,
+            stats.passed,
+            100.0 * share,
+            stats.not_unique,
+            stats.unstable,
+            stats.undecided,
+            duplicates,
+            stats.nodes
+        );
+        println!("by length: {}", list_counts(&by_n));
+        println!("by theme: {}", list_counts(&by_theme));
         println!(
             "wrote {} ({} puzzles in all; seed {})",
             a.out.display(),

@@ -1,6 +1,6 @@
 //! `qiyi puzzles`: mine a few peg-solitaire and Xiangqi puzzles, check them, and see a tampered
 //! puzzle, a puzzle of a game not yet supported and a broken line fail `check` with exit code 2
-//! and the line named; a Xiangqi run resumes where it stopped.
+//! and the line named; Xiangqi and checkers runs resume where they stopped.
 
 mod common;
 use common::qiyi;
@@ -90,7 +90,7 @@ fn mined_puzzles_check_and_tampered_ones_fail() {
     // Another game's puzzle: a clear "not yet".
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
-    other[1]["game"] = "checkers".into();
+    other[1]["game"] = "chinese-checkers".into();
     let other = write(&other, "other.jsonl");
     let (code, _, err) = qiyi(&["puzzles", "check", &other]);
     assert_eq!(code, 2, "{err}");
@@ -103,6 +103,15 @@ fn mined_puzzles_check_and_tampered_ones_fail() {
     other.push(other[0].clone());
     other[1]["game"] = "xiangqi".into();
     let other = write(&other, "other-xq.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &other]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2") && err.contains("fails"), "{err}");
+
+    // A peg puzzle labelled checkers (proven now too): its position is no checkers FEN.
+    let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
+    other.push(other[0].clone());
+    other[1]["game"] = "checkers".into();
+    let other = write(&other, "other-ck.jsonl");
     let (code, _, err) = qiyi(&["puzzles", "check", &other]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("line 2") && err.contains("fails"), "{err}");
@@ -211,6 +220,101 @@ fn xiangqi_mining_resumes_and_checks() {
         .as_slice()
         .iter()
         .map(|m| m.to_string())
+        .find(|m| *m != first)
+        .expect("another move");
+    puzzles[last]["solution"][0] = other.into();
+    let body: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, body).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &bad.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("line {n}")), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checkers_mining_resumes_and_checks() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-ck-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mine = |file: &std::path::Path, games: &str, threads: &str| {
+        qiyi(&[
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "puzzles",
+            "mine",
+            "checkers",
+            "--selfplay",
+            "--games",
+            games,
+            "--depth",
+            "4",
+            "--out",
+            &file.to_string_lossy(),
+        ])
+    };
+    // In one go, and in two steps (3 games, then resumed to 6) on another thread count.
+    let whole = dir.join("whole.jsonl");
+    let (code, out, err) = mine(&whole, "6", "2");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("seed 1") && out.contains("from 6 games"),
+        "{out}"
+    );
+    let steps = dir.join("steps.jsonl");
+    let (code, _, err) = mine(&steps, "3", "1");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = mine(&steps, "6", "1");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("3 already mined") && out.contains("from 3 games"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&whole).expect("the puzzle file");
+    assert_eq!(std::fs::read_to_string(&steps).expect("steps"), text);
+    assert!(!text.is_empty(), "six games give some shot");
+    // Other options on the same file are refused.
+    let (code, _, err) = qiyi(&[
+        "puzzles",
+        "mine",
+        "checkers",
+        "--selfplay",
+        "--games",
+        "6",
+        "--depth",
+        "5",
+        "--out",
+        &steps.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another run"), "{err}");
+
+    let f = whole.to_string_lossy().into_owned();
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    let n = text.lines().count();
+    assert_eq!(v["proven"], n);
+
+    // The first move of the last puzzle replaced by another legal move.
+    let mut puzzles: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect();
+    let last = puzzles.len() - 1;
+    let fen = puzzles[last]["position"].as_str().expect("fen").to_string();
+    let pos = qiyi_checkers::Checkers::from_fen(&fen).expect("fen");
+    let first = puzzles[last]["solution"][0]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let other = pos
+        .moves()
+        .iter()
+        .map(qiyi_checkers::notation::move_to_pdn)
         .find(|m| *m != first)
         .expect("another move");
     puzzles[last]["solution"][0] = other.into();

@@ -64,7 +64,9 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
 
 /// The longest line [`read_puzzles`] accepts, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
@@ -336,6 +338,211 @@ pub fn write_puzzles<W: Write>(
     })
 }
 
+/// Why a resumable mining run could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The run log names another run.
+    #[error("{path} belongs to another run ({found}); this one is: {want}")]
+    OtherRun {
+        /// The run log.
+        path: PathBuf,
+        /// Its first line.
+        found: String,
+        /// This run's manifest.
+        want: String,
+    },
+    /// A puzzle file with puzzles and no run log: not a run that can be resumed.
+    #[error("{out} exists without {log}: not a run this command can resume")]
+    NoLog {
+        /// The puzzle file.
+        out: PathBuf,
+        /// The run log expected beside it.
+        log: PathBuf,
+    },
+    /// A line of the run log is not a game index.
+    #[error("{path}: `{line}` is not a game index")]
+    BadLog {
+        /// The run log.
+        path: PathBuf,
+        /// The line.
+        line: String,
+    },
+    /// The puzzle file cannot be read or written.
+    #[error("{path}: {source}")]
+    Puzzles {
+        /// The puzzle file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: PuzzleFileError,
+    },
+}
+
+/// A resumable mining run over the seeded games of a miner: the puzzle file, and beside it
+/// `FILE.games`, whose first line is the run's manifest (every option that changes the puzzles)
+/// and whose other lines are the indices of the games mined, each written after its puzzles.
+/// Opening the same run again skips those games; another run's options on the same file are
+/// refused. A game cut short before its index is written is mined again, and its puzzles already
+/// in the file are skipped by id. Positions already kept (by a key the miner chooses, such as the
+/// board and the side to move) are kept once.
+#[derive(Debug)]
+pub struct MiningRun {
+    out_path: PathBuf,
+    log_path: PathBuf,
+    out: std::fs::File,
+    log: std::fs::File,
+    done: HashSet<u64>,
+    ids: HashSet<String>,
+    keys: HashSet<String>,
+    key: fn(&PuzzleRecord) -> String,
+    /// Puzzles in the file before this run was opened.
+    pub kept_before: usize,
+}
+
+/// The run log beside a puzzle file: `FILE.games`.
+pub fn run_log_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".games");
+    PathBuf::from(p)
+}
+
+impl MiningRun {
+    /// Opens (or starts) the run `manifest` writing to `out`; `key` names a position, so that
+    /// equal positions are kept once.
+    pub fn open(
+        out: &Path,
+        manifest: &str,
+        key: fn(&PuzzleRecord) -> String,
+    ) -> Result<MiningRun, RunError> {
+        let log_path = run_log_path(out);
+        let io_err = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| RunError::Io { path, source }
+        };
+        let mut done = HashSet::new();
+        let mut keys = HashSet::new();
+        let mut ids = HashSet::new();
+        let mut kept_before = 0;
+        if log_path.exists() {
+            let text = std::fs::read_to_string(&log_path).map_err(io_err(&log_path))?;
+            let mut lines = text.lines();
+            let head = lines.next().unwrap_or("");
+            if head != manifest {
+                return Err(RunError::OtherRun {
+                    path: log_path,
+                    found: head.to_string(),
+                    want: manifest.to_string(),
+                });
+            }
+            for l in lines.filter(|l| !l.trim().is_empty()) {
+                let i = l.trim().parse::<u64>().map_err(|_| RunError::BadLog {
+                    path: log_path.clone(),
+                    line: l.to_string(),
+                })?;
+                done.insert(i);
+            }
+        } else if out.exists() && std::fs::metadata(out).map_err(io_err(out))?.len() > 0 {
+            return Err(RunError::NoLog {
+                out: out.to_path_buf(),
+                log: log_path,
+            });
+        }
+        if out.exists() {
+            let file = std::fs::File::open(out).map_err(io_err(out))?;
+            for p in read_puzzles(io::BufReader::new(file)).map_err(|source| RunError::Puzzles {
+                path: out.to_path_buf(),
+                source,
+            })? {
+                keys.insert(key(&p));
+                ids.insert(p.id);
+                kept_before += 1;
+            }
+        }
+        let mut log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(io_err(&log_path))?;
+        if done.is_empty()
+            && std::fs::metadata(&log_path)
+                .map_err(io_err(&log_path))?
+                .len()
+                == 0
+        {
+            writeln!(log, "{manifest}").map_err(io_err(&log_path))?;
+        }
+        let out_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(out)
+            .map_err(io_err(out))?;
+        Ok(MiningRun {
+            out_path: out.to_path_buf(),
+            log_path,
+            out: out_file,
+            log,
+            done,
+            ids,
+            keys,
+            key,
+            kept_before,
+        })
+    }
+
+    /// The games of `0..games` not mined yet, in order.
+    pub fn todo(&self, games: u64) -> Vec<u64> {
+        (0..games).filter(|i| !self.done.contains(i)).collect()
+    }
+
+    /// Appends the puzzles of the games `games` (in game order) that are new by id and by
+    /// position, then records the games as mined; returns the puzzles written and the number of
+    /// duplicates skipped.
+    pub fn commit(
+        &mut self,
+        games: &[u64],
+        puzzles: Vec<PuzzleRecord>,
+    ) -> Result<(Vec<PuzzleRecord>, u64), RunError> {
+        let mut new = Vec::new();
+        let mut duplicates = 0;
+        for p in puzzles {
+            if self.ids.contains(&p.id) || !self.keys.insert((self.key)(&p)) {
+                duplicates += 1;
+                continue;
+            }
+            self.ids.insert(p.id.clone());
+            new.push(p);
+        }
+        write_puzzles(&mut self.out, &new).map_err(|source| RunError::Puzzles {
+            path: self.out_path.clone(),
+            source,
+        })?;
+        let log_err = |source| RunError::Io {
+            path: self.log_path.clone(),
+            source,
+        };
+        let mut text = String::new();
+        for i in games {
+            text.push_str(&format!("{i}\n"));
+            self.done.insert(*i);
+        }
+        self.log.write_all(text.as_bytes()).map_err(log_err)?;
+        self.log.flush().map_err(|source| RunError::Io {
+            path: self.log_path.clone(),
+            source,
+        })?;
+        Ok((new, duplicates))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,6 +664,33 @@ mod tests {
         p.asked.clear();
         let err = write_puzzles(Vec::new(), &[sample(1), p]).unwrap_err();
         assert_eq!(err.to_string(), "line 2: no move asked");
+    }
+
+    #[test]
+    fn a_mining_run_resumes_and_refuses_another() {
+        let dir = std::env::temp_dir().join(format!("qiyi-core-run-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("p.jsonl");
+        let key = |p: &PuzzleRecord| p.position.clone();
+        let mut run = MiningRun::open(&out, "run A", key).unwrap();
+        assert_eq!(run.todo(3), vec![0, 1, 2]);
+        let (new, dups) = run
+            .commit(&[0, 1], vec![sample(0), sample(1), sample(0)])
+            .unwrap();
+        assert_eq!((new.len(), dups), (1, 2), "same position kept once");
+        drop(run);
+        let mut run = MiningRun::open(&out, "run A", key).unwrap();
+        assert_eq!(run.kept_before, 1);
+        assert_eq!(run.todo(3), vec![2]);
+        let (new, _) = run.commit(&[2], vec![]).unwrap();
+        assert!(new.is_empty());
+        let err = MiningRun::open(&out, "run B", key).unwrap_err();
+        assert!(err.to_string().contains("another run"), "{err}");
+        std::fs::remove_file(run_log_path(&out)).unwrap();
+        let err = MiningRun::open(&out, "run A", key).unwrap_err();
+        assert!(err.to_string().contains("exists without"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     proptest! {

@@ -7,7 +7,7 @@
 use super::player::{Engine, EvalChoice, Level};
 use super::Weights;
 use crate::ballot::tournament_ballots;
-use crate::Checkers;
+use crate::{Checkers, NotationError};
 use qiyi_core::learn::selfplay::{self as driver, SelfPlayConfig, SelfPlaySummary, ShardDone};
 use qiyi_core::learn::LearnError;
 use qiyi_core::search::SearchLimits;
@@ -59,6 +59,15 @@ impl SelfplayOptions {
     }
 }
 
+/// The openings of self-play games (and of the puzzle miner's): the 156 tournament ballots,
+/// played out.
+pub fn openings() -> Result<Vec<Checkers>, NotationError> {
+    tournament_ballots()
+        .iter()
+        .map(|b| b.play().map(|(board, _)| Checkers::from_board(board)))
+        .collect()
+}
+
 /// Plays the shards `shards` of the run `options` (all of them when `None`) into `dir` on
 /// `threads` threads, skipping complete ones; `on_shard` sees each shard as it finishes.
 pub fn selfplay(
@@ -79,11 +88,8 @@ pub fn selfplay(
         ));
     }
     let eval = EvalChoice::parse(&options.eval)?;
-    let openings: Vec<Checkers> = tournament_ballots()
-        .iter()
-        .map(|b| b.play().map(|(board, _)| Checkers::from_board(board)))
-        .collect::<Result<_, _>>()
-        .map_err(|e| LearnError::Config(format!("replaying the ballots: {e}")))?;
+    let openings =
+        openings().map_err(|e| LearnError::Config(format!("replaying the ballots: {e}")))?;
     let config = options.config(threads);
     let all: Vec<usize>;
     let shards = match shards {
