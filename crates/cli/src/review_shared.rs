@@ -39,8 +39,8 @@ pub struct ReviewArgs {
     /// $QIYI_CHECKERS_EGDB) for exact values where it covers the position.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
-    /// Xiangqi: judge with `hand` (the hand-written evaluation, the default), `net` (the
-    /// shipped net) or the net file at this path (from `qiyi train xiangqi`).
+    /// Xiangqi: judge with `net` (the shipped net, the default), `hand` (the hand-written
+    /// evaluation) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long)]
     pub eval: Option<String>,
 }

@@ -26,7 +26,7 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
     let record = read_record(text)?;
     let options = JudgeOptions {
         limits,
-        net: crate::xiangqi_engine::eval_net(args.eval.as_deref().unwrap_or("hand"))?,
+        net: crate::xiangqi_engine::eval_net(args.eval.as_deref().unwrap_or("net"))?,
         ..JudgeOptions::default()
     };
     let bar = progress(record.moves.len() as u64, "review");

@@ -39,9 +39,9 @@ pub struct ServeArgs {
     /// Game reviews that may wait for a slot; past slots + queue a review is refused (503).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub review_queue: u32,
-    /// The Xiangqi AI, analysis and review search with `hand` (the hand-written evaluation),
-    /// `net` (the shipped net) or the net file at this path (from `qiyi train xiangqi`).
-    #[arg(long, default_value = "hand")]
+    /// The Xiangqi AI, analysis and review search with `net` (the shipped net), `hand` (the
+    /// hand-written evaluation) or the net file at this path (from `qiyi train xiangqi`).
+    #[arg(long, default_value = "net")]
     pub xiangqi_eval: String,
     /// Memory budget in MiB: engine tables, solvers, analyses and reviews draw from it; work that
     /// does not fit waits (reviews) or is refused with 503 and Retry-After. The default fits a

@@ -20,9 +20,9 @@ pub struct ProtocolArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
-    /// Evaluation: `hand` (the tuned hand-written one), `net` (the net that ships with qiyi) or
+    /// Evaluation: `net` (the net that ships with qiyi), `hand` (the tuned hand-written one) or
     /// the path of a net file from `qiyi train xiangqi`.
-    #[arg(long, default_value = "hand")]
+    #[arg(long, default_value = "net")]
     eval: String,
 }
 
@@ -72,9 +72,9 @@ pub struct AnalyzeArgs {
     /// Report the best N root moves (1-10), each with its score and line, depth by depth.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=10))]
     multipv: u8,
-    /// Evaluation: `hand` (the tuned hand-written one), `net` (the net that ships with qiyi) or
+    /// Evaluation: `net` (the net that ships with qiyi), `hand` (the tuned hand-written one) or
     /// the path of a net file from `qiyi train xiangqi`.
-    #[arg(long, default_value = "hand")]
+    #[arg(long, default_value = "net")]
     eval: String,
 }
 

@@ -264,6 +264,7 @@ fn xiangqi(py: Python<'_>, position: Option<&str>, ask: &Ask) -> Result<Value, Q
         let mut engine = Engine::new(EngineConfig {
             level: Level::Strength(10),
             threads: 1,
+            net: qiyi_xiangqi::nnue::default_net(),
             ..EngineConfig::default()
         });
         let mut all = Vec::new();

@@ -59,8 +59,8 @@ pub fn limits(
 #[pymethods]
 impl Engine {
     /// An engine for `game` (a name as `load_game` takes). `level` 1-10; `player` a player
-    /// type or `seed` where the game has them; `evaluation` (checkers and Xiangqi: `hand`, `net`
-    /// or a network file of that game); `hash_mib` the table size (checkers and Xiangqi);
+    /// type or `seed` where the game has them; `evaluation` (checkers and Xiangqi: `net`, the
+    /// default, `hand` or a network file of that game); `hash_mib` the table size (checkers and Xiangqi);
     /// `endgame` a directory with a complete checkers endgame database; `book` lets the
     /// checkers opening book answer (off by default, so every result is a search); `seed`
     /// seeds the levels' noise and the players' random choices.

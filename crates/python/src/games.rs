@@ -211,9 +211,11 @@ impl GameDef for Xiangqi {
                 )))
             }
         };
-        // `tuned` is the old name of the hand evaluation, kept so existing scripts still run.
+        // `tuned` is the old name of the hand evaluation, kept so existing scripts still run;
+        // the default is the shipped net, as in the CLI.
         let net = match spec.evaluation.as_deref() {
-            None | Some("tuned") | Some("default") => None,
+            None | Some("default") => qiyi_xiangqi::nnue::default_net(),
+            Some("tuned") => None,
             Some(text) => qiyi_xiangqi::nnue::EvalChoice::parse(text)
                 .map_err(|e| QiyiError::Search(format!("xiangqi evaluation {text:?}: {e}")))?
                 .net(),

@@ -100,8 +100,10 @@ pub fn review_record(
                 (d, None) => SearchLimits::depth(d.unwrap_or(qiyi_xiangqi::review::DEFAULT_DEPTH)),
             };
             check_limits(&limits).map_err(|e| QiyiError::Search(e.to_string()))?;
+            // The shipped net, as `qiyi review` judges by default.
             let options = JudgeOptions {
                 limits,
+                net: qiyi_xiangqi::nnue::default_net(),
                 ..JudgeOptions::default()
             };
             py.detach(|| review_game(&r.start, &r.moves, &options, |_, _| {}))

@@ -97,10 +97,13 @@ def test_xiangqi_evaluations():
     for _ in range(4):
         s.apply_action(s.legal_actions()[0])
     hand = qiyi.Engine("xiangqi", evaluation="hand", hash_mib=4).search(s, depth=4)
-    default = qiyi.Engine("xiangqi", hash_mib=4).search(s, depth=4)
-    assert (hand.action, hand.score, hand.nodes) == (default.action, default.score, default.nodes)
+    tuned = qiyi.Engine("xiangqi", evaluation="tuned", hash_mib=4).search(s, depth=4)
+    assert (hand.action, hand.score, hand.nodes) == (tuned.action, tuned.score, tuned.nodes)
     net = qiyi.Engine("xiangqi", evaluation="net", hash_mib=4).search(s, depth=4)
     assert net.action in s.legal_actions() and net.depth == 4
+    # The default is the shipped net, as in the CLI.
+    default = qiyi.Engine("xiangqi", hash_mib=4).search(s, depth=4)
+    assert (default.action, default.score, default.nodes) == (net.action, net.score, net.nodes)
     # Another evaluation: the same depth searches another tree or scores it otherwise.
     assert (net.score, net.nodes) != (hand.score, hand.nodes)
     # The embedded net read from its file is the same evaluation.

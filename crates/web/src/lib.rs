@@ -90,7 +90,8 @@ pub struct ServeConfig {
     pub db: String,
     /// Host limits (body size, live connections, games per address per minute).
     pub limits: api::Limits,
-    /// The learned evaluation of the Xiangqi AI and analysis (`None`: the hand evaluation).
+    /// The learned evaluation of the Xiangqi AI, analysis and review (`None`: the hand
+    /// evaluation); the default is the shipped net.
     pub xiangqi_net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
     /// The memory budget in MiB that engine tables, solvers, analyses and reviews draw from
     /// (default [`memory::DEFAULT_MIB`]; see [`memory`]).
@@ -122,7 +123,7 @@ impl Default for ServeConfig {
                 games_per_minute: Some(30),
                 ..api::Limits::default()
             },
-            xiangqi_net: None,
+            xiangqi_net: qiyi_xiangqi::nnue::default_net(),
             memory_mib: memory::DEFAULT_MIB,
         }
     }
@@ -189,9 +190,9 @@ async fn stop_signal() {
 /// SIGTERM; then ends live streams and searches, lets running requests finish (every write is
 /// committed before its answer) and checkpoints the database.
 pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<(), ServeError> {
-    if let Some(net) = &config.xiangqi_net {
-        games::xiangqi::set_net(net.clone());
-    }
+    // Once per process, like the budget: a second server in the same process (tests) keeps the
+    // first choice.
+    games::xiangqi::set_net(config.xiangqi_net.clone());
     // Once per process: a second server in the same process (tests) keeps the first budget.
     memory::set_budget(config.memory_mib);
     return_large_blocks_to_the_system();

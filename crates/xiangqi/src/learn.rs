@@ -38,8 +38,8 @@ use crate::board::{Color, PieceKind, Square};
 use crate::engine::{Engine, EngineConfig, Level};
 use crate::matchplay::{parse_openings, OPENINGS};
 pub use crate::nnue::{
-    embedded, input, load, mirror_input, net_from_bytes, EvalChoice, XiangqiFeatures, EMBEDDED,
-    LAYOUT, TAG,
+    default_net, embedded, input, load, mirror_input, net_from_bytes, EvalChoice, XiangqiFeatures,
+    EMBEDDED, LAYOUT, TAG,
 };
 use crate::position::Position;
 use qiyi_core::learn::record::Encode;

@@ -101,8 +101,8 @@ pub enum PlayerSpec {
         hash_mib: usize,
         /// Play with the hand-set evaluation weights instead of the tuned ones (`eval=untuned`).
         hand_weights: bool,
-        /// Search with this net (`eval=PATH`: its path and the net) instead of the hand
-        /// evaluation.
+        /// Search with this net (its name, `net` or the path of `eval=PATH`, and the net;
+        /// the shipped net unless `eval=hand` or `eval=untuned`); `None`: the hand evaluation.
         net: Option<(String, std::sync::Arc<qiyi_core::learn::QuantNet>)>,
     },
     /// An external program and the protocol it speaks.
@@ -126,7 +126,8 @@ impl PlayerSpec {
             let mut level = Level::Strength(10);
             let mut hash_mib = 64;
             let mut hand_weights = false;
-            let mut net = None;
+            // The front ends' default: the shipped net (`eval=hand` for the hand evaluation).
+            let mut net = crate::nnue::default_net().map(|n| ("net".to_string(), n));
             for opt in t
                 .trim_start_matches("qiyi")
                 .trim_start_matches(':')
@@ -140,6 +141,7 @@ impl PlayerSpec {
                     level = Level::Seed;
                 } else if opt == "eval=untuned" {
                     hand_weights = true;
+                    net = None;
                 } else if opt == "eval=hand" {
                     net = None;
                 } else if let Some(path) = opt.strip_prefix("eval=") {
@@ -188,12 +190,13 @@ impl PlayerSpec {
                 hand_weights,
                 net,
                 ..
-            } => format!(
-                "qiyi:{level}{}{}",
-                if *hand_weights { ",eval=untuned" } else { "" },
-                net.as_ref()
-                    .map_or(String::new(), |(path, _)| format!(",eval={path}"))
-            ),
+            } => match (level, net) {
+                // The seed level plays the tutorial's material count, whatever the evaluation.
+                (Level::Seed, _) => "qiyi:seed".to_string(),
+                (_, Some((path, _))) => format!("qiyi:{level},eval={path}"),
+                (_, None) if *hand_weights => format!("qiyi:{level},eval=untuned"),
+                (_, None) => format!("qiyi:{level},eval=hand"),
+            },
             PlayerSpec::External { command, dialect } => format!(
                 "{}:{command}",
                 if *dialect == Dialect::Ucci {
@@ -881,13 +884,28 @@ mod tests {
     #[test]
     fn specs_parse() {
         assert_eq!(
-            PlayerSpec::parse("qiyi:level=3").ok(),
+            PlayerSpec::parse("qiyi:level=3,eval=hand").ok(),
             Some(PlayerSpec::Internal {
                 level: Level::Strength(3),
                 hash_mib: 64,
                 hand_weights: false,
                 net: None,
             })
+        );
+        // The default is the shipped net, named so in results.
+        let default = PlayerSpec::parse("qiyi:level=3").expect("spec");
+        assert!(
+            matches!(&default, PlayerSpec::Internal { net: Some((name, _)), .. } if name == "net"),
+            "{default:?}"
+        );
+        assert_eq!(default.name(), "qiyi:3,eval=net");
+        assert_eq!(
+            PlayerSpec::parse("qiyi:eval=hand").map(|p| p.name()).ok(),
+            Some("qiyi:10,eval=hand".to_string())
+        );
+        assert_eq!(
+            PlayerSpec::parse("qiyi:seed").map(|p| p.name()).ok(),
+            Some("qiyi:seed".to_string())
         );
         assert!(matches!(
             PlayerSpec::parse("ucci:/opt/eleeye"),

@@ -57,13 +57,24 @@ pub fn embedded() -> Arc<QuantNet> {
     .clone()
 }
 
+/// The net the front ends search with unless told otherwise: [`EvalChoice::default`]'s.
+pub fn default_net() -> Option<Arc<QuantNet>> {
+    EvalChoice::default().net()
+}
+
 /// Which evaluation the Xiangqi engine searches with.
+///
+/// The default is the embedded net ([`EvalChoice::Net`]): what `qiyi uci`, `ucci`, `analyze`,
+/// `review`, `match`, `serve`, the static site and Python play unless told otherwise (it beat
+/// NewGG at 300 ms where the hand evaluation only drew level; `docs/strength.md`). A bare
+/// [`crate::engine::EngineConfig::default`] still searches with the hand evaluation; give it
+/// [`default_net`] to play as the front ends do.
 #[derive(Clone, Debug, Default)]
 pub enum EvalChoice {
-    /// The hand-written, tuned evaluation ([`crate::eval`]): the default.
-    #[default]
+    /// The hand-written, tuned evaluation ([`crate::eval`]).
     Hand,
-    /// The embedded network ([`embedded`]).
+    /// The embedded network ([`embedded`]): the default.
+    #[default]
     Net,
     /// A network read from a file ([`load`]).
     NetFile(Arc<QuantNet>),

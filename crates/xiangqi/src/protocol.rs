@@ -202,7 +202,17 @@ impl Session {
             &self.out,
             "option name Seed type spin default 1 min 0 max 2147483647",
         );
-        say(&self.out, "option name EvalFile type string default hand");
+        // The evaluation the engine was started with: `hand`, `net` (the shipped net) or
+        // `net-file` (a file given on the command line).
+        let eval = match &self.config.net {
+            None => "hand",
+            Some(n) if Arc::ptr_eq(n, &crate::nnue::embedded()) => "net",
+            Some(_) => "net-file",
+        };
+        say(
+            &self.out,
+            &format!("option name EvalFile type string default {eval}"),
+        );
         if cmd == "ucci" {
             self.dialect = Dialect::Ucci;
             say(&self.out, "ucciok");
@@ -630,6 +640,21 @@ mod tests {
         let out = talk_bytes(Dialect::Uci, b"\xc6\xe5\nisready\n");
         assert!(out.contains("info string error: unknown command"), "{out}");
         assert!(out.contains("readyok"), "{out}");
+    }
+
+    #[test]
+    fn evalfile_default_is_the_evaluation_the_engine_started_with() {
+        let buf = Buf::default();
+        let config = EngineConfig {
+            net: crate::nnue::default_net(),
+            ..EngineConfig::default()
+        };
+        run(Dialect::Uci, &b"uci\n"[..], buf.clone(), config).expect("io");
+        let out = String::from_utf8(buf.0.lock().expect("lock").clone()).expect("utf8");
+        assert!(
+            out.contains("option name EvalFile type string default net"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -32,20 +32,25 @@ pub fn ai_table_mib(level: Level) -> usize {
     }
 }
 
-/// The learned evaluation the server's Xiangqi AI and analysis search with (`qiyi serve
-/// --xiangqi-eval`); unset: the hand evaluation.
-static NET: std::sync::OnceLock<std::sync::Arc<qiyi_core::learn::QuantNet>> =
+/// The evaluation the server's Xiangqi AI, analysis and review search with (`qiyi serve
+/// --xiangqi-eval`; `None` inside: the hand evaluation); unset: the shipped net, which is also
+/// what the static site plays.
+static NET: std::sync::OnceLock<Option<std::sync::Arc<qiyi_core::learn::QuantNet>>> =
     std::sync::OnceLock::new();
 
-/// Makes the server's Xiangqi engines search with `net` (once, before the first request: a
-/// second call is refused and returns `false`).
-pub fn set_net(net: std::sync::Arc<qiyi_core::learn::QuantNet>) -> bool {
+/// Makes the server's Xiangqi engines search with `net` (`None`: the hand evaluation), once,
+/// before the first request: a second call is refused and returns `false`.
+pub fn set_net(net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>) -> bool {
     NET.set(net).is_ok()
 }
 
-/// The net the server's Xiangqi engines search with, if one was set.
+/// The net the server's Xiangqi engines search with (`None`: the hand evaluation); the shipped
+/// net unless [`set_net`] chose otherwise.
 pub fn net() -> Option<std::sync::Arc<qiyi_core::learn::QuantNet>> {
-    NET.get().cloned()
+    match NET.get() {
+        Some(chosen) => chosen.clone(),
+        None => qiyi_xiangqi::nnue::default_net(),
+    }
 }
 
 /// The Xiangqi adapter.
