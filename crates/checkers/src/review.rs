@@ -344,6 +344,7 @@ impl CheckersJudge {
             unit_after_best: None,
             exact: true,
             only_move: keepers == 1 && worst_val < best_val,
+            unknown: false,
         })
     }
 }

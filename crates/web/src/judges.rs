@@ -143,12 +143,16 @@ pub fn prepare(
             let (start, moves) =
                 qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
             Ok(Box::new(move |p| {
-                let mut inner = crate::analysis::peg_judge();
+                let mut inner = crate::analysis::peg_judge()
+                    .with_node_budget(crate::analysis::PEG_REVIEW_NODES);
                 inner.set_stop(cancel.clone());
                 let mut judge = Cancellable { inner, cancel };
                 qiyi_core::review::review(
                     "peg-solitaire",
-                    "exact (fewest pegs reachable)",
+                    &format!(
+                        "exact (fewest pegs reachable; unknown past {} positions a move)",
+                        crate::analysis::PEG_REVIEW_NODES
+                    ),
                     &start,
                     &moves,
                     &mut judge,
