@@ -9,7 +9,7 @@
 //! - moves use PDN square numbers: `11-15` for a step, `from x to x captured x captured...` for a
 //!   capture (the captured squares in increasing order).
 //!
-//! Commands handled: `hub`, `set-param`, `init`, `ping`, `new-game`, `pos`, `level`
+//! Commands handled: `hub`, `set-param` (`level`, `threads`, `hash` in MiB), `init`, `ping`, `new-game`, `pos`, `level`
 //! (`move-time`, `depth`, `nodes`, `time`/`inc`, `infinite`), `go think|analyze`, `stop`, `quit`.
 //! The search runs on its own thread: `stop` interrupts it (the answer is `done` with the best
 //! move found so far), `ping` is answered while it thinks.
@@ -29,6 +29,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The `hash` parameter's range in MiB.
+pub const HASH_RANGE: (usize, usize) = (1, 4096);
 
 /// What is wrong with a Hub position or move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -326,6 +329,55 @@ impl HubSession {
         self.engine = Arc::new(Mutex::new(e));
     }
 
+    /// The transposition table's size in MiB (the selective search's `hash`; core's searcher
+    /// keeps [`super::player::TT_MIB`]).
+    pub fn hash_mib(&self) -> usize {
+        match &self.search {
+            SearchChoice::Selective(c) => c.tt_mib,
+            SearchChoice::Core { .. } => super::player::TT_MIB,
+        }
+    }
+
+    /// `set-param name=hash value=MiB`: the table is built again at that size (clamped to
+    /// [`HASH_RANGE`]); the old one is freed.
+    fn set_hash(&mut self, v: &str) {
+        let parsed = match v.parse::<usize>() {
+            Ok(t) => Some(t),
+            Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Some(usize::MAX),
+            Err(_) => None,
+        };
+        let Some(t) = parsed else {
+            return say(
+                &self.out,
+                &format!("error hash must be {}-{} MiB", HASH_RANGE.0, HASH_RANGE.1),
+            );
+        };
+        let c = t.clamp(HASH_RANGE.0, HASH_RANGE.1);
+        if c != t {
+            say(
+                &self.out,
+                &format!("info message=\"hash {t} clamped to {c}\""),
+            );
+        }
+        match &mut self.search {
+            SearchChoice::Selective(config) => {
+                config.tt_mib = c;
+                // Drop the old engine (and its table) before building the new one.
+                self.engine = Arc::new(Mutex::new(Engine::new(
+                    Level::Seed {
+                        depth: Level::SEED_DEPTH,
+                    },
+                    1,
+                )));
+                self.replace_engine();
+            }
+            SearchChoice::Core { .. } => say(
+                &self.out,
+                "info message=\"hash is fixed for --search core\"",
+            ),
+        }
+    }
+
     /// Whether a search is running.
     pub fn searching(&self) -> bool {
         self.running
@@ -360,6 +412,12 @@ impl HubSession {
                     format!(
                         "param name=threads value={} type=int min=1 max=64",
                         self.threads
+                    ),
+                    format!(
+                        "param name=hash value={} type=int min={} max={}",
+                        self.hash_mib(),
+                        HASH_RANGE.0,
+                        HASH_RANGE.1
                     ),
                     "wait".to_string(),
                 ];
@@ -402,6 +460,7 @@ impl HubSession {
                             None => say(&self.out, "error threads must be 1-64"),
                         }
                     }
+                    (Some("hash"), Some(v)) => self.set_hash(&v),
                     (Some("variant"), Some(v)) if v != "english" => {
                         say(&self.out, "error only the english variant is supported")
                     }
