@@ -230,6 +230,10 @@ pub struct HubSession {
     game: Checkers,
     limits: SearchLimits,
     running: Option<Running>,
+    /// `engine` is a placeholder without a table: the engine of the current parameters is built
+    /// at the next `go`, so parameters sent one by one (level, threads, hash) never build and
+    /// drop a default-sized table each.
+    pending: bool,
 }
 
 /// How a Hub session's engine is built (what `qiyi hub` takes on its command line).
@@ -288,10 +292,10 @@ impl HubSession {
 
     /// A session with every option of [`HubOptions`].
     pub fn with_options<W: Write + Send + 'static>(o: HubOptions, output: W) -> HubSession {
-        let engine = Self::engine(&o);
         HubSession {
             out: Arc::new(Mutex::new(output)),
-            engine: Arc::new(Mutex::new(engine)),
+            engine: Arc::new(Mutex::new(Self::placeholder())),
+            pending: true,
             level: o.level,
             threads: o.threads,
             egdb: o.egdb,
@@ -317,7 +321,24 @@ impl HubSession {
         e
     }
 
+    /// An engine without a table (the seed level), until the real one is built.
+    fn placeholder() -> Engine {
+        Engine::new(
+            Level::Seed {
+                depth: Level::SEED_DEPTH,
+            },
+            1,
+        )
+    }
+
+    /// Drops the engine (and its table) now; the engine of the current parameters is built at
+    /// the next `go`.
     fn replace_engine(&mut self) {
+        self.engine = Arc::new(Mutex::new(Self::placeholder()));
+        self.pending = true;
+    }
+
+    fn build_engine(&mut self) {
         let e = Self::engine(&HubOptions {
             level: self.level,
             threads: self.threads,
@@ -327,6 +348,7 @@ impl HubSession {
             book: self.book,
         });
         self.engine = Arc::new(Mutex::new(e));
+        self.pending = false;
     }
 
     /// The transposition table's size in MiB (the selective search's `hash`; core's searcher
@@ -338,8 +360,8 @@ impl HubSession {
         }
     }
 
-    /// `set-param name=hash value=MiB`: the table is built again at that size (clamped to
-    /// [`HASH_RANGE`]); the old one is freed.
+    /// `set-param name=hash value=MiB`: the old table is freed and the next `go` builds one of
+    /// that size (clamped to [`HASH_RANGE`]).
     fn set_hash(&mut self, v: &str) {
         let parsed = match v.parse::<usize>() {
             Ok(t) => Some(t),
@@ -362,13 +384,6 @@ impl HubSession {
         match &mut self.search {
             SearchChoice::Selective(config) => {
                 config.tt_mib = c;
-                // Drop the old engine (and its table) before building the new one.
-                self.engine = Arc::new(Mutex::new(Engine::new(
-                    Level::Seed {
-                        depth: Level::SEED_DEPTH,
-                    },
-                    1,
-                )));
                 self.replace_engine();
             }
             SearchChoice::Core { .. } => say(
@@ -590,6 +605,9 @@ impl HubSession {
         limits.stop = Some(stop.clone());
         let unbounded =
             limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none();
+        if self.pending {
+            self.build_engine();
+        }
         let game = self.game.clone();
         let out = self.out.clone();
         let engine = self.engine.clone();
