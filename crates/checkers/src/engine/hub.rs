@@ -220,7 +220,8 @@ struct Running {
 /// with the best move so far.
 pub struct HubSession {
     out: Out,
-    engine: Arc<Mutex<Engine>>,
+    /// `None` until the first `go` (and again after a parameter changes): see `pending`.
+    engine: Arc<Mutex<Option<Engine>>>,
     level: Level,
     threads: usize,
     egdb: Option<Arc<Egdb>>,
@@ -230,8 +231,7 @@ pub struct HubSession {
     game: Checkers,
     limits: SearchLimits,
     running: Option<Running>,
-    /// `engine` is a placeholder without a table: the engine of the current parameters is built
-    /// at the next `go`, so parameters sent one by one (level, threads, hash) never build and
+    /// `engine` is `None`: the engine of the current parameters is built at the next `go`, so parameters sent one by one (level, threads, hash) never build and
     /// drop a default-sized table each.
     pending: bool,
 }
@@ -294,7 +294,7 @@ impl HubSession {
     pub fn with_options<W: Write + Send + 'static>(o: HubOptions, output: W) -> HubSession {
         HubSession {
             out: Arc::new(Mutex::new(output)),
-            engine: Arc::new(Mutex::new(Self::placeholder())),
+            engine: Arc::new(Mutex::new(None)),
             pending: true,
             level: o.level,
             threads: o.threads,
@@ -321,20 +321,10 @@ impl HubSession {
         e
     }
 
-    /// An engine without a table (the seed level), until the real one is built.
-    fn placeholder() -> Engine {
-        Engine::new(
-            Level::Seed {
-                depth: Level::SEED_DEPTH,
-            },
-            1,
-        )
-    }
-
     /// Drops the engine (and its table) now; the engine of the current parameters is built at
     /// the next `go`.
     fn replace_engine(&mut self) {
-        self.engine = Arc::new(Mutex::new(Self::placeholder()));
+        self.engine = Arc::new(Mutex::new(None));
         self.pending = true;
     }
 
@@ -347,7 +337,7 @@ impl HubSession {
             search: self.search.clone(),
             book: self.book,
         });
-        self.engine = Arc::new(Mutex::new(e));
+        self.engine = Arc::new(Mutex::new(Some(e)));
         self.pending = false;
     }
 
@@ -486,7 +476,9 @@ impl HubSession {
             "ping" => say(&self.out, "pong"),
             "new-game" => {
                 if let Ok(mut e) = self.engine.lock() {
-                    e.new_game();
+                    if let Some(e) = e.as_mut() {
+                        e.new_game();
+                    }
                 }
                 self.game = Checkers::start();
             }
@@ -612,8 +604,12 @@ impl HubSession {
         let out = self.out.clone();
         let engine = self.engine.clone();
         let handle = std::thread::spawn(move || {
-            let Ok(mut engine) = engine.lock() else {
+            let Ok(mut guard) = engine.lock() else {
                 say(&out, "error the engine failed in an earlier search");
+                return;
+            };
+            let Some(engine) = guard.as_mut() else {
+                say(&out, "error no engine was built");
                 return;
             };
             let on_info = |i: &qiyi_core::search::SearchInfo<Move>| {
