@@ -304,6 +304,7 @@ impl Judge<Aero> for AeroJudge {
             unit_after_best: Some(t_best),
             exact: false,
             only_move: false,
+            unknown: false,
         })
     }
 

@@ -72,6 +72,9 @@ pub struct JudgeOptions {
     pub eval: EvalChoice,
     /// The logistic slope turning scores into win chances.
     pub slope: f64,
+    /// The engine's transposition table, in MiB (default
+    /// [`crate::engine::player::TT_MIB`]; the server sizes it by its memory budget).
+    pub tt_mib: usize,
 }
 
 impl Default for JudgeOptions {
@@ -81,6 +84,7 @@ impl Default for JudgeOptions {
             egdb: None,
             eval: EvalChoice::default(),
             slope: WIN_SLOPE,
+            tt_mib: crate::engine::player::TT_MIB,
         }
     }
 }
@@ -231,12 +235,17 @@ impl CheckersJudge {
     /// A judge with `options`; fails on limits a review cannot use (none, or too deep).
     pub fn new(options: JudgeOptions) -> Result<CheckersJudge, CheckersJudgeError> {
         check_limits(&options.limits)?;
-        let engine = Engine::with_eval(
+        let config = crate::engine::SearchConfig {
+            tt_mib: options.tt_mib.max(1),
+            ..crate::engine::SearchConfig::default()
+        };
+        let engine = Engine::with_search(
             Level::MAX,
             1,
             Weights::default(),
             options.egdb.clone(),
             &options.eval,
+            &crate::engine::SearchChoice::Selective(config),
         );
         Ok(CheckersJudge {
             engine,
@@ -344,6 +353,7 @@ impl CheckersJudge {
             unit_after_best: None,
             exact: true,
             only_move: keepers == 1 && worst_val < best_val,
+            unknown: false,
         })
     }
 }

@@ -297,3 +297,37 @@ fn absurd_levels_are_clamped_and_said_so() {
     assert!(out.contains("clamped to 86400\""), "{out}");
     assert!(out.contains("pong"), "{out}");
 }
+
+#[test]
+fn the_hash_param_sizes_the_table() {
+    let mut s = session(Level::Level(5));
+    let out = talk(&mut s, &["hub"]);
+    assert!(
+        out.iter()
+            .any(|l| l == "param name=hash value=64 type=int min=1 max=4096"),
+        "{out:?}"
+    );
+    talk(&mut s, &["set-param name=hash value=16"]);
+    assert_eq!(s.0.hash_mib(), 16);
+    let out = talk(&mut s, &["hub"]);
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("param name=hash value=16 ")),
+        "{out:?}"
+    );
+    // A search still answers after the table was rebuilt.
+    let out = talk(&mut s, &["new-game", "level depth=4", "go think"]);
+    assert!(
+        out.last().is_some_and(|l| l.starts_with("done move=")),
+        "{out:?}"
+    );
+    // (Clamping past 4096 MiB is not tried here: it would build a 4 GiB table.)
+    let out = talk(&mut s, &["set-param name=hash value=x"]);
+    assert!(
+        out.iter().any(|l| l == "error hash must be 1-4096 MiB"),
+        "{out:?}"
+    );
+    assert_eq!(s.0.hash_mib(), 16, "a bad value changes nothing");
+    talk(&mut s, &["set-param name=hash value=1"]);
+    assert_eq!(s.0.hash_mib(), 1);
+}

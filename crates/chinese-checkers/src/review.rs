@@ -610,6 +610,7 @@ impl CcJudge {
             unit_after_best: Some(f64::from(best_d.moves)),
             exact: best_over && played_over,
             only_move: false,
+            unknown: false,
         })
     }
 }

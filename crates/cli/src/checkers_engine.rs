@@ -120,11 +120,23 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
     let eval = eval_choice(&args.eval)?;
     let search = search_choice(&args.search)?;
     let mut engine = Engine::with_search(lv, g.threads(), Weights::default(), db, &eval, &search);
-    let json = g.json;
-    if args.multipv > 1 {
-        if !engine.has_multipv() {
-            bail!("--multipv needs a level 1-10 and --search default (the seed level and core's searcher report one line)");
+    let memory = match (&lv, &search) {
+        (Level::Seed { .. }, _) => "memory: no transposition table (the seed level)".to_string(),
+        (_, SearchChoice::Selective(c)) => {
+            format!("memory: a {} MiB transposition table", c.tt_mib)
         }
+        (_, SearchChoice::Core { .. }) => format!(
+            "memory: a {} MiB transposition table",
+            qiyi_checkers::engine::player::TT_MIB
+        ),
+    };
+    let json = g.json;
+    if args.multipv > 1 && !engine.has_multipv() {
+        bail!("--multipv needs a level 1-10 and --search default (the seed level and core's searcher report one line)");
+    }
+    // Said once the options are known to be usable (an error is the only line then).
+    eprintln!("{memory}");
+    if args.multipv > 1 {
         return multipv_report(
             json,
             |on| engine.multipv(&pos, &limits, usize::from(args.multipv), on),

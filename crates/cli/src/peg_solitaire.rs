@@ -424,6 +424,11 @@ pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
         })
         .collect();
     moves.sort_by_key(|m| m.fewest_pegs);
+    eprintln!(
+        "memory: the judge's memo peaked at {:.1} MiB ({} positions expanded)",
+        judge.memo_peak_bytes() as f64 / (1024.0 * 1024.0),
+        judge.nodes
+    );
     let report = PegAnalyzeReport {
         game: "peg-solitaire",
         position: pos.to_text(),

@@ -45,10 +45,13 @@ fn parse_game(name: &str) -> anyhow::Result<ReviewGame> {
 pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     let game = parse_game(&args.game)?;
     let text = record_text(&args)?;
+    if args.nodes.is_some() && !matches!(game, ReviewGame::Peg) {
+        bail!("--nodes applies to peg solitaire's judge only");
+    }
     match game {
         ReviewGame::Peg => {
             refuse_engine_options(&args, "peg solitaire: its judge is an exact solver")?;
-            crate::review_peg::run(g, &text)
+            crate::review_peg::run(g, &text, args.nodes)
         }
         ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
         ReviewGame::Xiangqi => crate::review_xiangqi::run(g, &args, &text),

@@ -32,6 +32,10 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
         ..JudgeOptions::default()
     };
     let start = Checkers::from_board(record.start);
+    eprintln!(
+        "judge memory: a {} MiB transposition table, plus its memo of judged positions",
+        options.tt_mib
+    );
     let bar = progress(record.moves.len() as u64, "review");
     let t0 = Instant::now();
     let review = qiyi_checkers::review::review_game(&start, &record.moves, &options, |done, _| {

@@ -39,6 +39,11 @@ pub struct ReviewArgs {
     /// $QIYI_CHECKERS_EGDB) for exact values where it covers the position.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
+    /// Peg solitaire: judge each move within this many positions (default: no limit, every
+    /// verdict exact); a move not decided within them is shown as unknown, never as solvable or
+    /// lost.
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Xiangqi: judge with `net` (the shipped net, the default), `hand` (the hand-written
     /// evaluation) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long)]
@@ -80,15 +85,24 @@ fn print_table(review: &Review, digits: usize) {
         if p.exact && p.luck.is_none() {
             flags.push_str(" [exact]");
         }
+        if p.unknown {
+            flags.push_str(" unknown (not decided within the judge's budget)");
+        }
+        // An undecided ply's win chance is only a bound: shown as `?`.
+        let win = if p.unknown {
+            "?".to_string()
+        } else {
+            format!("{:.1}", 100.0 * p.after_played.win)
+        };
         println!(
-            "{:>4}  {:>6}  {:<12} {:<12} {:>8} {:>8} {:>6.1}  {}{}{}",
+            "{:>4}  {:>6}  {:<12} {:<12} {:>8} {:>8} {:>6}  {}{}{}",
             p.ply + 1,
             p.mover + 1,
             p.played,
             p.best.as_deref().unwrap_or(""),
             unit(p.after_played.unit),
             unit(p.after_best.unit),
-            100.0 * p.after_played.win,
+            win,
             class,
             p.class.map(Class::symbol).unwrap_or(""),
             flags
@@ -110,6 +124,9 @@ fn print_table(review: &Review, digits: usize) {
         );
         if s.missed_wins > 0 {
             print!("  missed wins {}", s.missed_wins);
+        }
+        if s.unknown > 0 {
+            print!("  unknown {}", s.unknown);
         }
         if chance {
             print!(

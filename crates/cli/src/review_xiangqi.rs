@@ -29,6 +29,10 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
         net: crate::xiangqi_engine::eval_net(args.eval.as_deref().unwrap_or("net"))?,
         ..JudgeOptions::default()
     };
+    eprintln!(
+        "judge memory: a {} MiB transposition table, plus its memo of judged positions",
+        options.tt_mib
+    );
     let bar = progress(record.moves.len() as u64, "review");
     let t0 = Instant::now();
     let review =

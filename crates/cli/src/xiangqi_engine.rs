@@ -89,12 +89,20 @@ pub fn analyze(g: &Global, args: AnalyzeArgs) -> anyhow::Result<()> {
         seed: g.seed,
         net: eval_net(&args.eval)?,
     };
+    let seed_level = matches!(config.level, Level::Seed);
     let mut engine = Engine::new(config);
+    let memory = if seed_level {
+        "memory: no transposition table (the seed level)".to_string()
+    } else {
+        format!("memory: a {} MiB transposition table (--hash)", args.hash)
+    };
     let json = g.json;
+    if args.multipv > 1 && !engine.has_multipv() {
+        bail!("--multipv needs a level 1-10 (the seed level's searcher reports one line)");
+    }
+    // Said once the options are known to be usable (an error is the only line then).
+    eprintln!("{memory}");
     if args.multipv > 1 {
-        if !engine.has_multipv() {
-            bail!("--multipv needs a level 1-10 (the seed level's searcher reports one line)");
-        }
         let notation = |pv: &[qiyi_xiangqi::Move]| pv.iter().map(|m| m.to_string()).collect();
         return multipv_report(
             json,

@@ -37,6 +37,51 @@ fn a_peg_record_reviews_as_a_table_and_as_json() {
     assert_eq!(v["summary"][0]["counts"][0], 1);
 }
 
+#[test]
+fn a_peg_review_past_its_node_budget_says_unknown() {
+    // Lost on the English board after four jumps: the positions after are unsolvable, and
+    // proving it takes far more than 20,000 positions a move.
+    let path = record("lost.json", r#"["d2-d4","d5-d3","f4-d4","c4-e4"]"#);
+    let (code, out, err) = qiyi(&["review", "peg", &path, "--nodes", "20000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("unknown (not decided within the judge's budget)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("whether the solution was lost is unknown"),
+        "{out}"
+    );
+    assert!(err.contains("judge memory: memo peak"), "{err}");
+    let (code, out, err) = qiyi(&["review", "peg", &path, "--nodes", "20000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(last).expect("the last line is JSON");
+    // The first jump keeps the solution (one peg reached: proven within any budget).
+    assert_eq!(v["plies"][0]["class"], "best");
+    assert!(v["plies"][0].get("unknown").is_none());
+    let unknown: Vec<&serde_json::Value> = v["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .filter(|p| p["unknown"] == true)
+        .collect();
+    assert!(!unknown.is_empty(), "{last}");
+    for p in &unknown {
+        assert!(
+            p["class"].is_null() && p["after_played"]["unit"].is_null(),
+            "{p}"
+        );
+        assert_eq!(p["exact"], false);
+        assert_eq!(p["missed_win"], false);
+    }
+    assert_eq!(v["summary"][0]["unknown"], unknown.len());
+    fails(
+        &["review", "xiangqi", &path, "--nodes", "5"],
+        "--nodes applies to peg solitaire",
+    );
+}
+
 fn fails(args: &[&str], want: &str) {
     let (code, out, err) = qiyi(args);
     assert_eq!(code, 2, "qiyi {args:?}: {out}{err}");

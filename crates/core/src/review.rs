@@ -202,6 +202,9 @@ pub struct DecisionVerdict<M> {
     pub exact: bool,
     /// True when exactly one move keeps the best value (judges set it only when they know).
     pub only_move: bool,
+    /// True when the judge could not decide within its budget (a node or work limit): the values
+    /// are then bounds, not a verdict, and the review classes nothing at this ply.
+    pub unknown: bool,
 }
 
 /// A two-player judge's value of a position from one player's view: a win chance, the value in
@@ -244,6 +247,7 @@ impl<M> DecisionVerdict<M> {
             unit_after_best: best_val.unit,
             exact: best_val.exact && played_val.exact,
             only_move: false,
+            unknown: false,
         }
     }
 }
@@ -375,6 +379,19 @@ pub struct PlyReview {
     pub wins_before: Vec<f64>,
     /// Every player's win chance after the ply.
     pub wins_after: Vec<f64>,
+    /// The judge could not decide this ply within its budget: no unit values, loss, accuracy or
+    /// class (a forced move stays `best`), the win chances are only bounds (left out of the
+    /// JSON when false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unknown: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One player's summary.
@@ -390,6 +407,10 @@ pub struct PlayerReview {
     pub counts: [usize; 5],
     /// Missed exact wins.
     pub missed_wins: usize,
+    /// Decisions the judge could not decide within its budget (not in `moves`, `counts` or the
+    /// accuracy; left out of the JSON when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown: usize,
     /// Mean win-chance loss per unforced decision.
     pub mean_loss: f64,
     /// Win chance before the first ply.
@@ -547,6 +568,7 @@ where
                     luck: Some(after.win - before.win),
                     wins_before: v.before,
                     wins_after: v.after,
+                    unknown: false,
                 }
             }
             _ => {
@@ -557,14 +579,16 @@ where
                 check(&v.after_played)?;
                 check(&v.after_best)?;
                 let forced = legal.len() == 1;
+                let unknown = v.unknown;
                 let after_played = v.after_played[mover];
                 let after_best = v.after_best[mover];
-                let loss = if mv == v.best {
+                let loss = if mv == v.best || unknown {
                     0.0
                 } else {
                     (after_best - after_played).max(0.0)
                 };
-                let missed_win = v.exact && after_best >= 1.0 - 1e-9 && after_played < 1.0 - 1e-9;
+                let missed_win =
+                    v.exact && !unknown && after_best >= 1.0 - 1e-9 && after_played < 1.0 - 1e-9;
                 let class = if missed_win {
                     Class::Blunder
                 } else {
@@ -602,15 +626,22 @@ where
                         unit: v.unit_after_best,
                     },
                     loss,
-                    class: Some(if forced { Class::Best } else { class }),
-                    accuracy: (!forced).then(|| move_accuracy(loss * 100.0)),
-                    only_move: v.only_move && !forced && loss < BEST_EPS,
+                    class: if forced {
+                        Some(Class::Best)
+                    } else if unknown {
+                        None
+                    } else {
+                        Some(class)
+                    },
+                    accuracy: (!forced && !unknown).then(|| move_accuracy(loss * 100.0)),
+                    only_move: v.only_move && !forced && !unknown && loss < BEST_EPS,
                     missed_win: missed_win && !forced,
-                    exact: v.exact,
+                    exact: v.exact && !unknown,
                     forced,
                     luck: None,
                     wins_before: v.before,
                     wins_after: v.after_played,
+                    unknown,
                 }
             }
         };
@@ -662,6 +693,7 @@ fn summarize<G: Game>(
     let (mut skill, mut luck, mut others, mut drift) = (0.0, 0.0, 0.0, 0.0);
     let mut counts = [0usize; 5];
     let mut missed_wins = 0;
+    let mut unknown = 0;
     let mut moves = 0;
     let mut loss_sum = 0.0;
     let mut series = Vec::with_capacity(plies.len() + 1);
@@ -678,7 +710,9 @@ fn summarize<G: Game>(
             _ => others += d,
         }
         series.push(x.wins_after[p]);
-        if x.kind == PlyKind::Decision && x.mover == p && !x.forced {
+        if x.kind == PlyKind::Decision && x.mover == p && x.unknown && !x.forced {
+            unknown += 1;
+        } else if x.kind == PlyKind::Decision && x.mover == p && !x.forced {
             moves += 1;
             loss_sum += x.loss;
             if let Some(c) = x.class {
@@ -699,6 +733,7 @@ fn summarize<G: Game>(
         moves,
         counts,
         missed_wins,
+        unknown,
         mean_loss: if moves > 0 {
             loss_sum / moves as f64
         } else {
@@ -816,6 +851,7 @@ mod tests {
                 after_best: bv,
                 exact: true,
                 only_move: keep == 1 && vals.len() > 1,
+                unknown: false,
             })
         }
         fn chance(&mut self, pos: &G, outcome: G::Move) -> Result<ChanceVerdict, Self::Error> {

@@ -42,6 +42,26 @@ pub struct PegJudge {
     stop: Option<Arc<AtomicBool>>,
     /// The stop was seen: every search from now on returns at once.
     halted: bool,
+    /// The most positions one decision may expand (`None`: no limit).
+    node_budget: Option<u64>,
+    /// [`PegJudge::nodes`] when the current decision's budget started.
+    budget_start: u64,
+    /// The current decision's budget ran out: its searches return at once, undecided.
+    out_of_budget: bool,
+    /// The most positions the memo held at once.
+    memo_peak: usize,
+}
+
+/// What the judge knows of a position: the fewest pegs it found reachable, and whether that is
+/// proven (exact) or only what it found before its node budget ran out (an upper bound: one peg
+/// may still be reachable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fewest {
+    /// The fewest pegs found reachable.
+    pub pegs: u32,
+    /// True when proven; false when the budget ran out first (then `pegs` is only a bound, and
+    /// never 1: one peg reached is proof).
+    pub exact: bool,
 }
 
 /// Bytes one memo entry takes, about (a `u128` key, a `u32` value and the hash map's overhead):
@@ -76,13 +96,48 @@ impl PegJudge {
         self.stop = Some(stop);
     }
 
+    /// Gives every decision (and every [`PegJudge::judge_pegs`] after
+    /// [`PegJudge::start_budget`]) at most `nodes` expanded positions; a position not decided
+    /// within them is reported as undecided ([`Fewest::exact`] false, the review's `unknown`),
+    /// never as solvable or unsolvable. Without it one judgement from an unsolvable English
+    /// position expands tens of millions of positions (minutes).
+    pub fn with_node_budget(mut self, nodes: u64) -> Self {
+        self.node_budget = Some(nodes.max(1));
+        self
+    }
+
+    /// Starts a fresh node budget (the review does it at every decision).
+    pub fn start_budget(&mut self) {
+        self.budget_start = self.nodes;
+        self.out_of_budget = false;
+    }
+
+    /// The most bytes the memo held at once (about: [`MEMO_ENTRY_BYTES`] an entry).
+    pub fn memo_peak_bytes(&self) -> usize {
+        self.memo_peak.saturating_mul(MEMO_ENTRY_BYTES)
+    }
+
+    /// The fewest pegs reachable from `pos` within the node budget, and whether it is proven.
+    pub fn judge_pegs(&mut self, pos: &PegPosition) -> Fewest {
+        let pegs = self.fewest_pegs(pos);
+        Fewest {
+            pegs,
+            exact: pegs <= 1 || !(self.out_of_budget || self.halted),
+        }
+    }
+
+    fn cut(&self) -> bool {
+        self.halted || self.out_of_budget
+    }
+
     fn stopped(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The fewest pegs reachable from `pos` (1 = solvable).
+    /// The fewest pegs reachable from `pos` (1 = solvable); with a node budget
+    /// ([`PegJudge::with_node_budget`]) it may be only a bound, see [`PegJudge::judge_pegs`].
     pub fn fewest_pegs(&mut self, pos: &PegPosition) -> u32 {
         let mut buffers = Vec::new();
         self.fewest(pos.clone(), 0, &mut buffers)
@@ -98,6 +153,14 @@ impl PegJudge {
             self.halted = true;
             return pos.peg_count();
         }
+        if self.out_of_budget
+            || self
+                .node_budget
+                .is_some_and(|b| self.nodes - self.budget_start > b)
+        {
+            self.out_of_budget = true;
+            return pos.peg_count();
+        }
         if buffers.len() <= depth {
             buffers.push(Vec::new());
         }
@@ -109,12 +172,12 @@ impl PegJudge {
             let v = self.fewest(pos.clone(), depth + 1, buffers);
             pos.unmake(m, ());
             best = best.min(v);
-            if best <= 1 || self.halted {
+            if best <= 1 || self.cut() {
                 break;
             }
         }
         buffers[depth] = moves;
-        if self.halted {
+        if self.cut() && best > 1 {
             return best;
         }
         if self
@@ -124,6 +187,7 @@ impl PegJudge {
             self.memo.clear();
         }
         self.memo.insert(pegs, best);
+        self.memo_peak = self.memo_peak.max(self.memo.len());
         best
     }
 
@@ -148,27 +212,35 @@ impl Judge<PegPosition> for PegJudge {
         pos: &PegPosition,
         played: u16,
     ) -> Result<DecisionVerdict<u16>, PegJudgeError> {
+        self.start_budget();
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let mut vals = Vec::with_capacity(moves.len());
         for &m in &moves {
-            vals.push((m, self.fewest_pegs(&pos.after(m))));
+            vals.push((m, self.judge_pegs(&pos.after(m))));
         }
-        let (best, best_pegs) = vals
+        // Undecided moves count as their bound here; whether the verdict stands is decided below.
+        let (best, best_f) = vals
             .iter()
             .copied()
-            .min_by_key(|&(_, p)| p)
+            .min_by_key(|&(_, f)| f.pegs)
             .ok_or_else(|| PegJudgeError("no legal move to judge".into()))?;
-        let played_pegs = vals
+        let played_f = vals
             .iter()
             .find(|(m, _)| *m == played)
-            .map(|&(_, p)| p)
+            .map(|&(_, f)| f)
             .ok_or_else(|| PegJudgeError("the move played is not legal".into()))?;
-        // The line: keep taking a move that keeps the fewest pegs.
+        // Decided when the best value is proven (every move exact, or one peg reached: nothing
+        // does better) and the move played's value is proven.
+        let all_exact = vals.iter().all(|(_, f)| f.exact);
+        let decided = (all_exact || best_f.pegs == 1) && played_f.exact;
+        let best_pegs = best_f.pegs;
+        let played_pegs = played_f.pegs;
+        // The line: keep taking a move that keeps the fewest pegs (while the budget lasts).
         let mut line = vec![best];
         let mut walk = pos.after(best);
         let mut buf = Vec::new();
-        while !walk.is_over() {
+        while decided && !walk.is_over() && !self.cut() {
             walk.legal_moves(&mut buf);
             let target = self.fewest_pegs(&walk);
             let next = buf
@@ -176,26 +248,28 @@ impl Judge<PegPosition> for PegJudge {
                 .copied()
                 .find(|&m| self.fewest_pegs(&walk.after(m)) == target);
             match next {
-                Some(m) => {
+                Some(m) if !self.cut() => {
                     line.push(m);
                     walk.make(m);
                 }
-                None => break,
+                _ => break,
             }
         }
-        let keepers = vals.iter().filter(|&&(_, p)| p == best_pegs).count();
+        let keepers = vals.iter().filter(|&&(_, f)| f.pegs == best_pegs).count();
         let w = |p: u32| vec![Self::win(p)];
+        let unit = |p: u32| decided.then_some(p as f64);
         Ok(DecisionVerdict {
             best,
             line,
             before: w(best_pegs),
             after_played: w(played_pegs),
             after_best: w(best_pegs),
-            unit_before: Some(best_pegs as f64),
-            unit_after_played: Some(played_pegs as f64),
-            unit_after_best: Some(best_pegs as f64),
-            exact: true,
-            only_move: keepers == 1 && vals.len() > 1,
+            unit_before: unit(best_pegs),
+            unit_after_played: unit(played_pegs),
+            unit_after_best: unit(best_pegs),
+            exact: decided,
+            only_move: decided && all_exact && keepers == 1 && vals.len() > 1,
+            unknown: !decided,
         })
     }
 
@@ -375,6 +449,82 @@ mod tests {
                 pos.make(m);
             }
         }
+    }
+
+    fn review_with(judge: &mut PegJudge, start: &PegPosition, moves: &[u16]) -> Review {
+        review::review(
+            "peg-solitaire",
+            "exact",
+            start,
+            moves,
+            judge,
+            |p, m| p.move_to_text(m),
+            |_, _| {},
+        )
+        .expect("review")
+    }
+
+    #[test]
+    fn a_node_budget_answers_unknown_but_never_wrong() {
+        let board = Arc::new(Board::named("triangle").expect("built-in board"));
+        let start = PegPosition::start(board);
+        let (mut unknown, mut decided) = (0, 0);
+        for seed in 0..40 {
+            let moves = random_game(&start, seed);
+            let exact = review_game(&start, &moves, |_, _| {}).expect("review");
+            for budget in [1, 20, 200] {
+                let mut judge = PegJudge::new().with_node_budget(budget);
+                let r = review_with(&mut judge, &start, &moves);
+                for (p, e) in r.plies.iter().zip(&exact.plies) {
+                    if p.unknown {
+                        unknown += 1;
+                        assert!(!p.exact && !p.missed_win, "{p:?}");
+                        assert!(p.forced || p.class.is_none(), "{p:?}");
+                        assert_eq!(p.after_played.unit, None);
+                        assert_eq!(p.loss, 0.0);
+                    } else {
+                        decided += 1;
+                        assert_eq!(p.after_played.unit, e.after_played.unit, "seed {seed}");
+                        assert_eq!(p.after_best.unit, e.after_best.unit, "seed {seed}");
+                        assert_eq!(p.class, e.class, "seed {seed} budget {budget}");
+                        assert_eq!(p.missed_win, e.missed_win, "seed {seed}");
+                    }
+                }
+                let s = &r.summary[0];
+                assert_eq!(s.unknown + s.moves, exact.summary[0].moves);
+            }
+        }
+        assert!(
+            unknown > 50 && decided > 50,
+            "{unknown} unknown, {decided} decided"
+        );
+    }
+
+    #[test]
+    fn an_unsolvable_english_game_reviews_within_its_budget() {
+        // Lost at once on the English board: a move that leaves a peg that can never be jumped
+        // again makes every later position unsolvable, the case that ran for minutes.
+        let board = Arc::new(Board::named("english").expect("built-in board"));
+        let start = PegPosition::start(board);
+        let moves = random_game(&start, 7);
+        let budget = 20_000;
+        let mut judge = PegJudge::new().with_node_budget(budget);
+        let r = review_with(&mut judge, &start, &moves);
+        assert_eq!(r.plies.len(), moves.len());
+        // Each decision stays within its budget (plus the positions its cut-off calls touch).
+        assert!(
+            judge.nodes <= (moves.len() as u64) * (budget + 64) * 4,
+            "{} nodes for {} plies",
+            judge.nodes,
+            moves.len()
+        );
+        assert!(r.plies.iter().any(|p| p.unknown), "some plies undecided");
+        // Nothing undecided claims a verdict.
+        for p in r.plies.iter().filter(|p| p.unknown) {
+            assert!((p.forced || p.class.is_none()) && !p.exact && !p.missed_win);
+        }
+        let json = serde_json::to_string(&r).expect("json");
+        assert!(json.contains("\"unknown\":true"), "{json}");
     }
 
     #[test]

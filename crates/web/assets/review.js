@@ -32,6 +32,7 @@ const REVIEW_TEXT = {
   line: (l) => t("review.line", { line: l }),
   get showBetter() { return t("review.showBetter"); },
   get forced() { return t("review.forced"); },
+  get unknown() { return t("review.unknown"); },
   get noPly() { return t("review.noPly"); },
   classes: {
     get best() { return t("review.class.best"); },
@@ -180,9 +181,9 @@ const Review = (() => {
       div.append(el("div", null, `${ply}. ` + REVIEW_TEXT.rolled(p.played, (p.luck >= 0 ? "+" : "") + pct(p.luck))));
       return div;
     }
-    const cls = p.forced ? REVIEW_TEXT.forced : p.class ? REVIEW_TEXT.classes[p.class] : "";
+    const cls = p.forced ? REVIEW_TEXT.forced : p.class ? REVIEW_TEXT.classes[p.class] : p.unknown ? REVIEW_TEXT.unknown : "";
     div.append(el("div", null, `${ply}. ` + REVIEW_TEXT.played(p.played + (p.class ? symbol(p.class) : ""), cls)));
-    if (p.best && p.best !== p.played && p.kind === "decision") {
+    if (p.best && p.best !== p.played && p.kind === "decision" && !p.unknown) {
       div.append(el("div", null, REVIEW_TEXT.better(p.best)));
       if (p.line && p.line.length > 1) div.append(el("div", "rv-pv", REVIEW_TEXT.line(p.line.join(" "))));
       const b = el("button", "rv-better", REVIEW_TEXT.showBetter);

@@ -221,10 +221,39 @@ fn main() {
         let judge = qiyi_aeroplane::review::AeroJudge::new(&qiyi_aeroplane::Rules::default());
         drop(judge);
     });
-    // Not measured here: a peg solitaire review of a game that can no longer be solved. Its
-    // exact judge's memo once grew past 8 GiB in one review of 8 random English jumps (seed 3);
-    // bounded now (`qiyi_web::analysis::peg_judge`), the same review stays at about 120 MiB of
-    // RSS but runs for minutes.
+    // A peg solitaire review of a game that can no longer be solved: its exact judge's memo once
+    // grew past 8 GiB in one review of 8 random English jumps (seed 3); bounded
+    // (`qiyi_web::analysis::peg_judge`) it stayed at about 120 MiB of RSS but ran for minutes.
+    // With the server's node budget per move it ends, its undecided moves marked unknown.
+    measure(
+        "peg solitaire review, 8 random English jumps (seed 3), the server's judge",
+        || {
+            let board = qiyi_peg_solitaire::Board::named("english").expect("built-in board");
+            let start = qiyi_peg_solitaire::PegPosition::start(Arc::new(board));
+            let moves = random_moves(&start, 8, 3);
+            let mut judge = qiyi_web::analysis::peg_judge()
+                .with_node_budget(qiyi_web::analysis::PEG_REVIEW_NODES);
+            let t0 = std::time::Instant::now();
+            let r = qiyi_core::review::review(
+                "peg-solitaire",
+                "exact",
+                &start,
+                &moves,
+                &mut judge,
+                qiyi_core::Notation::move_to_text,
+                |_, _| {},
+            )
+            .expect("review");
+            eprintln!(
+                "  peg review: {} of {} plies unknown, {} positions, memo peak {:.1} MiB, {:.1} s",
+                r.plies.iter().filter(|p| p.unknown).count(),
+                r.plies.len(),
+                judge.nodes,
+                judge.memo_peak_bytes() as f64 / (1024.0 * 1024.0),
+                t0.elapsed().as_secs_f64()
+            );
+        },
+    );
     measure("xiangqi review, 20 random plies, depth 4", || {
         let start = qiyi_xiangqi::Position::start();
         let moves = random_moves(&start, 20, 3);
@@ -243,6 +272,26 @@ fn main() {
         };
         let _ = qiyi_checkers::review::review_game(&start, &moves, &options, |_, _| {});
     });
+    for (game, mib) in [("xiangqi", 8), ("checkers", 8)] {
+        measure(
+            &format!("{game} review judge, {mib} MiB table (`--memory 128`)"),
+            || {
+                if game == "xiangqi" {
+                    let options = qiyi_xiangqi::review::JudgeOptions {
+                        tt_mib: mib,
+                        ..Default::default()
+                    };
+                    drop(qiyi_xiangqi::review::XiangqiJudge::new(options));
+                } else {
+                    let options = qiyi_checkers::review::JudgeOptions {
+                        tt_mib: mib,
+                        ..Default::default()
+                    };
+                    drop(qiyi_checkers::review::CheckersJudge::new(options));
+                }
+            },
+        );
+    }
     println!();
     println!(
         "held by the process after all of the above: {:.1} MiB",

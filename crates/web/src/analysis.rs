@@ -73,6 +73,12 @@ pub fn peg_judge_mib() -> usize {
     crate::memory::budget().table_mib(PEG_JUDGE_MIB)
 }
 
+/// The most positions peg solitaire's exact judge expands for one move of a review
+/// ([`qiyi_peg_solitaire::review::PegJudge::with_node_budget`]): a move it cannot decide within
+/// them is reviewed as `unknown`. Without it a review of an unsolvable English game ran for
+/// minutes and held a review slot. (Analyses have none: closing one stops it.)
+pub const PEG_REVIEW_NODES: u64 = 1_000_000;
+
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
 

@@ -40,13 +40,22 @@ fn no_depth(game: &str, depth: Option<u32>) -> Result<(), ApiError> {
 /// set), to reserve in the memory budget before it starts; measured by `examples/memory.rs`.
 pub fn review_mib(game: &str) -> usize {
     match game {
-        // The judges' engines hold a 64 MiB table, plus their memo of judged positions.
-        "xiangqi" => qiyi_xiangqi::review::TT_MIB + 8,
-        "checkers" => qiyi_checkers::engine::player::TT_MIB + 8,
+        // The judges' engines hold their table, plus their memo of judged positions.
+        "xiangqi" | "checkers" => judge_table_mib(game) + 8,
         "chinese-checkers" => 16 + crate::analysis::CC_RACE_MIB,
         "peg-solitaire" => crate::analysis::peg_judge_mib(),
         _ => 4,
     }
+}
+
+/// The MiB of the Xiangqi or checkers review judge's table: the crates' default (64) capped
+/// like an analysis table, at an eighth of the memory budget.
+pub fn judge_table_mib(game: &str) -> usize {
+    let want = match game {
+        "checkers" => qiyi_checkers::engine::player::TT_MIB,
+        _ => qiyi_xiangqi::review::TT_MIB,
+    };
+    crate::memory::budget().table_mib(want)
 }
 
 /// Reads `record` (the game's export) with `game`'s record reader and prepares its judge:
@@ -75,6 +84,7 @@ pub fn prepare(
             let r = read_record(record).map_err(bad_record)?;
             let options = JudgeOptions {
                 limits,
+                tt_mib: judge_table_mib(game),
                 ..JudgeOptions::default()
             };
             let start = qiyi_checkers::Checkers::from_board(r.start);
@@ -93,6 +103,7 @@ pub fn prepare(
             let options = JudgeOptions {
                 limits,
                 net: crate::games::xiangqi::net(),
+                tt_mib: judge_table_mib(game),
                 ..JudgeOptions::default()
             };
             Ok(Box::new(move |p| {
@@ -143,12 +154,16 @@ pub fn prepare(
             let (start, moves) =
                 qiyi_peg_solitaire::review::read_record(record).map_err(bad_record)?;
             Ok(Box::new(move |p| {
-                let mut inner = crate::analysis::peg_judge();
+                let mut inner = crate::analysis::peg_judge()
+                    .with_node_budget(crate::analysis::PEG_REVIEW_NODES);
                 inner.set_stop(cancel.clone());
                 let mut judge = Cancellable { inner, cancel };
                 qiyi_core::review::review(
                     "peg-solitaire",
-                    "exact (fewest pegs reachable)",
+                    &format!(
+                        "exact (fewest pegs reachable; unknown past {} positions a move)",
+                        crate::analysis::PEG_REVIEW_NODES
+                    ),
                     &start,
                     &moves,
                     &mut judge,

@@ -72,6 +72,10 @@ pub struct Session {
     position: Position,
     engine: Arc<Mutex<Engine>>,
     config: EngineConfig,
+    /// The engine was built with a 1 MiB table and not yet with `config`: built at the first
+    /// `go` unless a `setoption` builds it first, so the default table is never allocated only
+    /// to be replaced by the GUI's Hash.
+    pending: bool,
     running: Option<Running>,
     generation: Arc<AtomicU64>,
 }
@@ -106,8 +110,12 @@ impl Session {
             dialect,
             out,
             position: Position::start(),
-            engine: Arc::new(Mutex::new(Engine::new(config.clone()))),
+            engine: Arc::new(Mutex::new(Engine::new(EngineConfig {
+                hash_mib: 1,
+                ..config.clone()
+            }))),
             config,
+            pending: true,
             running: None,
             generation: Arc::new(AtomicU64::new(0)),
         }
@@ -296,6 +304,7 @@ impl Session {
         self.config = config.clone();
         if let Ok(mut e) = self.engine.lock() {
             e.configure(config);
+            self.pending = false;
         }
     }
 
@@ -431,6 +440,12 @@ impl Session {
             }
             _ => self.position.clone(),
         };
+        if self.pending {
+            if let Ok(mut e) = self.engine.lock() {
+                e.configure(self.config.clone());
+                self.pending = false;
+            }
+        }
         let handle = {
             let out = self.out.clone();
             let engine = self.engine.clone();

@@ -67,6 +67,9 @@ pub struct JudgeOptions {
     pub slope: f64,
     /// The learned evaluation to judge with (`None`: the hand evaluation).
     pub net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
+    /// The engine's transposition table, in MiB (default [`TT_MIB`]; the server sizes it by its
+    /// memory budget).
+    pub tt_mib: usize,
 }
 
 impl Default for JudgeOptions {
@@ -75,6 +78,7 @@ impl Default for JudgeOptions {
             limits: SearchLimits::depth(DEFAULT_DEPTH),
             slope: WIN_SLOPE,
             net: None,
+            tt_mib: TT_MIB,
         }
     }
 }
@@ -500,7 +504,7 @@ impl XiangqiJudge {
     /// A judge with `options`; fails on limits a review cannot use (none, or too deep).
     pub fn new(options: JudgeOptions) -> Result<XiangqiJudge, XiangqiJudgeError> {
         check_limits(&options.limits)?;
-        let mut search = XiangqiSearch::new(Evaluation::default(), TT_MIB, 1);
+        let mut search = XiangqiSearch::new(Evaluation::default(), options.tt_mib.max(1), 1);
         search.set_net(options.net.clone());
         Ok(XiangqiJudge {
             search,

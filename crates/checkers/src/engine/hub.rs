@@ -9,7 +9,7 @@
 //! - moves use PDN square numbers: `11-15` for a step, `from x to x captured x captured...` for a
 //!   capture (the captured squares in increasing order).
 //!
-//! Commands handled: `hub`, `set-param`, `init`, `ping`, `new-game`, `pos`, `level`
+//! Commands handled: `hub`, `set-param` (`level`, `threads`, `hash` in MiB), `init`, `ping`, `new-game`, `pos`, `level`
 //! (`move-time`, `depth`, `nodes`, `time`/`inc`, `infinite`), `go think|analyze`, `stop`, `quit`.
 //! The search runs on its own thread: `stop` interrupts it (the answer is `done` with the best
 //! move found so far), `ping` is answered while it thinks.
@@ -29,6 +29,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The `hash` parameter's range in MiB.
+pub const HASH_RANGE: (usize, usize) = (1, 4096);
 
 /// What is wrong with a Hub position or move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -217,7 +220,8 @@ struct Running {
 /// with the best move so far.
 pub struct HubSession {
     out: Out,
-    engine: Arc<Mutex<Engine>>,
+    /// `None` until the first `go` (and again after a parameter changes): see `pending`.
+    engine: Arc<Mutex<Option<Engine>>>,
     level: Level,
     threads: usize,
     egdb: Option<Arc<Egdb>>,
@@ -227,6 +231,9 @@ pub struct HubSession {
     game: Checkers,
     limits: SearchLimits,
     running: Option<Running>,
+    /// `engine` is `None`: the engine of the current parameters is built at the next `go`, so parameters sent one by one (level, threads, hash) never build and
+    /// drop a default-sized table each.
+    pending: bool,
 }
 
 /// How a Hub session's engine is built (what `qiyi hub` takes on its command line).
@@ -285,10 +292,10 @@ impl HubSession {
 
     /// A session with every option of [`HubOptions`].
     pub fn with_options<W: Write + Send + 'static>(o: HubOptions, output: W) -> HubSession {
-        let engine = Self::engine(&o);
         HubSession {
             out: Arc::new(Mutex::new(output)),
-            engine: Arc::new(Mutex::new(engine)),
+            engine: Arc::new(Mutex::new(None)),
+            pending: true,
             level: o.level,
             threads: o.threads,
             egdb: o.egdb,
@@ -314,7 +321,14 @@ impl HubSession {
         e
     }
 
+    /// Drops the engine (and its table) now; the engine of the current parameters is built at
+    /// the next `go`.
     fn replace_engine(&mut self) {
+        self.engine = Arc::new(Mutex::new(None));
+        self.pending = true;
+    }
+
+    fn build_engine(&mut self) {
         let e = Self::engine(&HubOptions {
             level: self.level,
             threads: self.threads,
@@ -323,7 +337,50 @@ impl HubSession {
             search: self.search.clone(),
             book: self.book,
         });
-        self.engine = Arc::new(Mutex::new(e));
+        self.engine = Arc::new(Mutex::new(Some(e)));
+        self.pending = false;
+    }
+
+    /// The transposition table's size in MiB (the selective search's `hash`; core's searcher
+    /// keeps [`super::player::TT_MIB`]).
+    pub fn hash_mib(&self) -> usize {
+        match &self.search {
+            SearchChoice::Selective(c) => c.tt_mib,
+            SearchChoice::Core { .. } => super::player::TT_MIB,
+        }
+    }
+
+    /// `set-param name=hash value=MiB`: the old table is freed and the next `go` builds one of
+    /// that size (clamped to [`HASH_RANGE`]).
+    fn set_hash(&mut self, v: &str) {
+        let parsed = match v.parse::<usize>() {
+            Ok(t) => Some(t),
+            Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Some(usize::MAX),
+            Err(_) => None,
+        };
+        let Some(t) = parsed else {
+            return say(
+                &self.out,
+                &format!("error hash must be {}-{} MiB", HASH_RANGE.0, HASH_RANGE.1),
+            );
+        };
+        let c = t.clamp(HASH_RANGE.0, HASH_RANGE.1);
+        if c != t {
+            say(
+                &self.out,
+                &format!("info message=\"hash {t} clamped to {c}\""),
+            );
+        }
+        match &mut self.search {
+            SearchChoice::Selective(config) => {
+                config.tt_mib = c;
+                self.replace_engine();
+            }
+            SearchChoice::Core { .. } => say(
+                &self.out,
+                "info message=\"hash is fixed for --search core\"",
+            ),
+        }
     }
 
     /// Whether a search is running.
@@ -360,6 +417,12 @@ impl HubSession {
                     format!(
                         "param name=threads value={} type=int min=1 max=64",
                         self.threads
+                    ),
+                    format!(
+                        "param name=hash value={} type=int min={} max={}",
+                        self.hash_mib(),
+                        HASH_RANGE.0,
+                        HASH_RANGE.1
                     ),
                     "wait".to_string(),
                 ];
@@ -402,6 +465,7 @@ impl HubSession {
                             None => say(&self.out, "error threads must be 1-64"),
                         }
                     }
+                    (Some("hash"), Some(v)) => self.set_hash(&v),
                     (Some("variant"), Some(v)) if v != "english" => {
                         say(&self.out, "error only the english variant is supported")
                     }
@@ -412,7 +476,9 @@ impl HubSession {
             "ping" => say(&self.out, "pong"),
             "new-game" => {
                 if let Ok(mut e) = self.engine.lock() {
-                    e.new_game();
+                    if let Some(e) = e.as_mut() {
+                        e.new_game();
+                    }
                 }
                 self.game = Checkers::start();
             }
@@ -531,12 +597,19 @@ impl HubSession {
         limits.stop = Some(stop.clone());
         let unbounded =
             limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none();
+        if self.pending {
+            self.build_engine();
+        }
         let game = self.game.clone();
         let out = self.out.clone();
         let engine = self.engine.clone();
         let handle = std::thread::spawn(move || {
-            let Ok(mut engine) = engine.lock() else {
+            let Ok(mut guard) = engine.lock() else {
                 say(&out, "error the engine failed in an earlier search");
+                return;
+            };
+            let Some(engine) = guard.as_mut() else {
+                say(&out, "error no engine was built");
                 return;
             };
             let on_info = |i: &qiyi_core::search::SearchInfo<Move>| {
