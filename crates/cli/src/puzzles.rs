@@ -75,14 +75,16 @@ struct CcMineArgs {
     /// The players' level (1-10).
     #[arg(long, default_value_t = 6)]
     level: u32,
-    /// Random plies at the start of each game: uniformly 0..=R.
-    #[arg(long, default_value_t = 6)]
+    /// Random plies at the start of each game: uniformly 0..=R (many, since the racer's
+    /// endings otherwise repeat from game to game).
+    #[arg(long, default_value_t = 24)]
     random_plies: u32,
     /// The longest puzzle kept, in moves.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
     max_n: u32,
-    /// The fewest pieces outside the goal a puzzle position may have.
-    #[arg(long, default_value_t = 2)]
+    /// The fewest pieces outside the goal a puzzle position may have (1: a lone straggler
+    /// counts too).
+    #[arg(long, default_value_t = 1)]
     min_out: u32,
     /// Search nodes per search before a position is given up.
     #[arg(long, default_value_t = 2_000_000)]
@@ -280,7 +282,7 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let puzzles = read_puzzles_numbered(std::io::BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
     for (line, p) in &puzzles {
-        if p.game == peg::GAME || p.game == xq::GAME || p.game == ck::GAME || p.game == cc::GAME {
+        if [peg::GAME, xq::GAME, ck::GAME, cc::GAME].contains(&p.game.as_str()) {
             continue;
         }
         if PLANNED.contains(&p.game.as_str()) {
