@@ -22,7 +22,8 @@
 //! [`position`] (the [`qiyi_core::Game`] implementation), [`rules`] (options, seats, ranking),
 //! [`notation`] (hole names, moves, position text, pictures), [`error`] (the error type, below
 //! all of them), [`eval`] (distance evaluators and the playout policy), [`engine`] (the players),
-//! [`tournament`] (rotating-seat matches), [`solitaire`] (the proven-optimal crossing solver).
+//! [`tournament`] (rotating-seat matches), [`solitaire`] (the proven-optimal crossing solver), [`puzzles`] ("home in N moves": the miner
+//! and the prover, docs/puzzles.md).
 
 #![warn(missing_docs)]
 
@@ -34,6 +35,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 pub mod solitaire;

@@ -234,6 +234,59 @@ impl RaceSolver {
         d
     }
 
+    /// The pieces `state` and their `goal` turned so that the goal is the bottom point (the
+    /// frame whose row database [`RaceSolver`] uses); unchanged when no turn of the star does it.
+    pub fn to_frame(state: u128, goal: u128) -> (u128, u128) {
+        let target = if goal.count_ones() == 15 {
+            geometry().points15[3]
+        } else {
+            geometry().points[3]
+        };
+        match rotations().iter().find(|t| rotate(goal, t) == target) {
+            Some(rot) => (rotate(state, rot), rotate(goal, rot)),
+            None => (state, goal),
+        }
+    }
+
+    /// [`RaceSolver::distance_of`] for a goal at any point (turned to the bottom first).
+    pub fn distance_to(&mut self, state: u128, goal: u128, lock: bool) -> RaceDistance {
+        let (s, g) = Self::to_frame(state, goal);
+        self.distance_of(s, g, lock)
+    }
+
+    /// Whether the pieces `state` can fill (or stand in) `goal` in at most `limit` moves, moving
+    /// alone: one depth-first pass of the same search at threshold `limit`, so `Some(false)` is a
+    /// proof that no way home of `limit` moves or fewer exists. `None` when the budget ran out.
+    pub fn reaches_within(
+        &mut self,
+        state: u128,
+        goal: u128,
+        lock: bool,
+        limit: u32,
+    ) -> Option<bool> {
+        let (state, goal) = Self::to_frame(state, goal);
+        if let Some(d) = self.memo.get(&(state, goal, lock)) {
+            if d.exact {
+                return Some(d.moves <= limit);
+            }
+            if d.moves > limit {
+                return Some(false);
+            }
+        }
+        if Self::bound(state, goal) > limit {
+            return Some(false);
+        }
+        let mut left = self.budget;
+        let mut seen: HashMap<u128, u32> = HashMap::new();
+        let r = Self::dfs(state, 0, limit, goal, lock, &mut left, &mut seen);
+        self.nodes += self.budget - left;
+        match r {
+            Dfs::Found => Some(true),
+            Dfs::Over(_) => Some(false),
+            Dfs::OutOfBudget => None,
+        }
+    }
+
     fn bound(state: u128, goal: u128) -> u32 {
         let outside = (state & !goal).count_ones();
         if state.count_ones() == 10 && goal == geometry().points[3] {

@@ -5,6 +5,7 @@
 use crate::common::{print_json, progress, Global};
 use anyhow::{bail, Context};
 use qiyi_checkers::puzzles::{self as ck, MineStats as CkStats};
+use qiyi_chinese_checkers::puzzles::{self as cc, MineStats as CcStats};
 use qiyi_core::puzzles::{read_puzzles_numbered, write_puzzles, MiningRun, PuzzleRecord};
 use qiyi_peg_solitaire::puzzles::{self as peg, MineOptions};
 use qiyi_peg_solitaire::{with_threads, Board};
@@ -49,6 +50,45 @@ enum MineGame {
     /// Checkers: shots (a forced line that wins material or reaches a won ending) from seeded
     /// self-play games, unique at every step.
     Checkers(CkMineArgs),
+    /// Chinese checkers: "home in N moves" (N proven optimal, the pieces moving alone) from
+    /// seeded two-player self-play games, the first move unique.
+    ChineseCheckers(CcMineArgs),
+}
+
+/// Options of `qiyi puzzles mine chinese-checkers`.
+#[derive(clap::Args, Debug)]
+struct CcMineArgs {
+    /// Mine positions of seeded two-player self-play games (the only source so far).
+    #[arg(long)]
+    selfplay: bool,
+    /// Games of the run (game `i` uses `Rng::derive(seed, i)`; a resumed run skips the games
+    /// already mined).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The JSON Lines file to append to; `FILE.games` records the run and the games mined, so
+    /// the same command resumes (or extends with a larger `--games`).
+    #[arg(long)]
+    out: PathBuf,
+    /// The player in both seats: random, seed, alphabeta, paranoid, brs, mcts, race or best.
+    #[arg(long, default_value = "race")]
+    player: String,
+    /// The players' level (1-10).
+    #[arg(long, default_value_t = 6)]
+    level: u32,
+    /// Random plies at the start of each game: uniformly 0..=R (many, since the racer's
+    /// endings otherwise repeat from game to game).
+    #[arg(long, default_value_t = 24)]
+    random_plies: u32,
+    /// The longest puzzle kept, in moves.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
+    max_n: u32,
+    /// The fewest pieces outside the goal a puzzle position may have (1: a lone straggler
+    /// counts too).
+    #[arg(long, default_value_t = 1)]
+    min_out: u32,
+    /// Search nodes per search before a position is given up.
+    #[arg(long, default_value_t = 2_000_000)]
+    budget: u64,
 }
 
 /// Options of `qiyi puzzles mine checkers`.
@@ -155,6 +195,7 @@ pub fn puzzles(g: &Global, a: PuzzlesArgs) -> anyhow::Result<()> {
             MineGame::PegSolitaire(p) => mine_peg(g, p),
             MineGame::Xiangqi(x) => mine_xiangqi(g, x),
             MineGame::Checkers(c) => mine_checkers(g, c),
+            MineGame::ChineseCheckers(c) => mine_chinese_checkers(g, c),
         },
         PuzzlesAction::Check(c) => check(g, c),
     }
@@ -233,7 +274,7 @@ fn mine_peg(g: &Global, a: PegMineArgs) -> anyhow::Result<()> {
 }
 
 /// The games puzzles exist for, and whether `check` can prove them yet.
-const PLANNED: &[&str] = &["chinese-checkers", "aeroplane"];
+const PLANNED: &[&str] = &["aeroplane"];
 
 fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let file =
@@ -241,12 +282,12 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let puzzles = read_puzzles_numbered(std::io::BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
     for (line, p) in &puzzles {
-        if p.game == peg::GAME || p.game == xq::GAME || p.game == ck::GAME {
+        if [peg::GAME, xq::GAME, ck::GAME, cc::GAME].contains(&p.game.as_str()) {
             continue;
         }
         if PLANNED.contains(&p.game.as_str()) {
             bail!(
-                "{}: line {line}: puzzles for `{}` cannot be checked yet (only peg-solitaire, xiangqi and checkers so far)",
+                "{}: line {line}: puzzles for `{}` cannot be checked yet (only peg-solitaire, xiangqi, checkers and chinese-checkers so far)",
                 a.file.display(),
                 p.game
             );
@@ -270,6 +311,8 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
             .map(|(_, p)| {
                 let r = if p.game == xq::GAME {
                     xq::check_puzzle(p, a.budget).map_err(|e| e.to_string())
+                } else if p.game == cc::GAME {
+                    cc::check_puzzle(p, a.budget).map_err(|e| e.to_string())
                 } else if p.game == ck::GAME {
                     ck::check_puzzle(p, egdb.as_deref(), a.budget).map_err(|e| e.to_string())
                 } else {
@@ -555,6 +598,109 @@ fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
             stats.nodes
         );
         println!("by length: {}", list_counts(&by_n));
+        println!("by theme: {}", list_counts(&by_theme));
+        println!(
+            "wrote {} ({} puzzles in all; seed {})",
+            a.out.display(),
+            kept_before + found.len(),
+            g.seed
+        );
+    }
+    Ok(())
+}
+
+fn mine_chinese_checkers(g: &Global, a: CcMineArgs) -> anyhow::Result<()> {
+    if !a.selfplay {
+        bail!("give --selfplay: Chinese checkers puzzles are mined from seeded self-play games (reading game records is not there yet)");
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let player = qiyi_chinese_checkers::engine::PlayerKind::parse(&a.player, 2)
+        .with_context(|| format!("--player `{}`", a.player))?;
+    let opts = cc::MineOptions {
+        seed: g.seed,
+        player,
+        level: a.level.clamp(1, 10),
+        random_plies: a.random_plies,
+        max_n: a.max_n,
+        min_out: a.min_out,
+        budget: a.budget,
+    };
+    let mut run = MiningRun::open(&a.out, &opts.manifest(), cc::position_key)?;
+    let kept_before = run.kept_before;
+    let todo = run.todo(a.games);
+    if !g.json {
+        println!(
+            "mining chinese-checkers puzzles: seed {}, games {} ({} already mined), player {} level {}, random plies 0..={}, home in 1..={} moves, at least {} pieces out, {} puzzles in {} so far",
+            g.seed,
+            a.games,
+            a.games as usize - todo.len(),
+            opts.player,
+            opts.level,
+            opts.random_plies,
+            opts.max_n,
+            opts.min_out,
+            kept_before,
+            a.out.display()
+        );
+    }
+    let started = Instant::now();
+    let mut stats = CcStats::default();
+    let (found, duplicates) = mine_games(
+        g.threads(),
+        &mut run,
+        &todo,
+        |i| cc::mine_game(&opts, i),
+        |st| stats.add(st),
+    )?;
+    let secs = started.elapsed().as_secs_f64();
+    let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
+    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
+    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &found {
+        *by_n.entry(format!("{:02}", p.solution.len())).or_default() += 1;
+        for t in &p.themes {
+            *by_theme.entry(t.clone()).or_default() += 1;
+        }
+    }
+    if g.json {
+        print_json(&json!({
+            "game": "chinese-checkers",
+            "seed": g.seed,
+            "games": stats.games,
+            "puzzles": found.len(),
+            "puzzles_in_file": kept_before + found.len(),
+            "out": a.out.display().to_string(),
+            "seconds": secs,
+            "puzzles_per_minute": per_min,
+            "candidates": stats.candidates,
+            "passed": stats.passed,
+            "pass_share": share,
+            "not_unique": stats.not_unique,
+            "too_far": stats.too_far,
+            "undecided": stats.undecided,
+            "duplicates": duplicates,
+            "nodes": stats.nodes,
+            "by_n": by_n,
+            "by_theme": by_theme,
+        }))?;
+    } else {
+        println!(
+            "{} puzzles in {secs:.1} s ({per_min:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} too far, {} out of budget, {} duplicates, {} search nodes",
+            found.len(),
+            stats.games,
+            stats.candidates,
+            stats.passed,
+            100.0 * share,
+            stats.not_unique,
+            stats.too_far,
+            stats.undecided,
+            duplicates,
+            stats.nodes
+        );
+        println!("by length (moves): {}", list_counts(&by_n));
         println!("by theme: {}", list_counts(&by_theme));
         println!(
             "wrote {} ({} puzzles in all; seed {})",

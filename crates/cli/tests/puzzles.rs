@@ -90,14 +90,22 @@ fn mined_puzzles_check_and_tampered_ones_fail() {
     // Another game's puzzle: a clear "not yet".
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
-    other[1]["game"] = "chinese-checkers".into();
+    other[1]["game"] = "aeroplane".into();
     let other = write(&other, "other.jsonl");
     let (code, _, err) = qiyi(&["puzzles", "check", &other]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("line 2") && err.contains("checkers") && err.contains("not"),
+        err.contains("line 2") && err.contains("aeroplane") && err.contains("not"),
         "{err}"
     );
+    // A peg puzzle labelled Chinese checkers (proven now): its position is no position line.
+    let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
+    other.push(other[0].clone());
+    other[1]["game"] = "chinese-checkers".into();
+    let other = write(&other, "other-cc.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &other]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2") && err.contains("fails"), "{err}");
     // A peg puzzle labelled Xiangqi (a game `check` proves now): its position is no FEN.
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
@@ -318,6 +326,86 @@ fn checkers_mining_resumes_and_checks() {
         .find(|m| *m != first)
         .expect("another move");
     puzzles[last]["solution"][0] = other.into();
+    let body: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, body).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &bad.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("line {n}")), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chinese_checkers_mining_resumes_and_checks() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-cc-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mine = |file: &std::path::Path, games: &str, threads: &str| {
+        qiyi(&[
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "puzzles",
+            "mine",
+            "chinese-checkers",
+            "--selfplay",
+            "--games",
+            games,
+            "--min-out",
+            "1",
+            "--out",
+            &file.to_string_lossy(),
+        ])
+    };
+    // In one go, and in two steps (1 game, then resumed to 2) on another thread count.
+    let whole = dir.join("whole.jsonl");
+    let (code, out, err) = mine(&whole, "2", "2");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("from 2 games"), "{out}");
+    let steps = dir.join("steps.jsonl");
+    let (code, _, err) = mine(&steps, "1", "1");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = mine(&steps, "2", "1");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1 already mined") && out.contains("from 1 games"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&whole).expect("the puzzle file");
+    assert_eq!(std::fs::read_to_string(&steps).expect("steps"), text);
+    assert!(!text.is_empty(), "two games give some puzzle");
+    // Other options on the same file are refused.
+    let (code, _, err) = qiyi(&[
+        "puzzles",
+        "mine",
+        "chinese-checkers",
+        "--selfplay",
+        "--games",
+        "2",
+        "--max-n",
+        "5",
+        "--out",
+        &steps.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another run"), "{err}");
+
+    let f = whole.to_string_lossy().into_owned();
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    let n = text.lines().count();
+    assert_eq!(v["proven"], n);
+
+    // The last puzzle's first move replaced by a move no piece of it can make.
+    let mut puzzles: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect();
+    let last = puzzles.len() - 1;
+    puzzles[last]["solution"][0] = "a1-b1".into();
     let body: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, body).expect("write");
