@@ -606,4 +606,24 @@ mod tests {
         bad.position = "x".into();
         assert!(check_puzzle(&bad, 50_000_000).is_err());
     }
+
+    /// The shipped set (`crates/peg-solitaire/puzzles/peg-solitaire.jsonl`): every id distinct,
+    /// a sample proven again by the prover.
+    #[test]
+    fn the_shipped_set_is_proven_on_a_sample() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/peg-solitaire.jsonl");
+        let file = std::fs::File::open(path).expect("the shipped puzzle file");
+        let puzzles = qiyi_core::puzzles::read_puzzles(std::io::BufReader::new(file))
+            .expect("the shipped puzzles read");
+        assert!(puzzles.len() >= 200, "{} puzzles", puzzles.len());
+        let mut ids = std::collections::HashSet::new();
+        for p in &puzzles {
+            assert!(ids.insert(p.id.clone()), "duplicate id {}", p.id);
+            assert_eq!(p.game, GAME);
+        }
+        let step = (puzzles.len() / 40).max(1);
+        for p in puzzles.iter().step_by(step) {
+            check_puzzle(p, 50_000_000).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        }
+    }
 }
