@@ -404,14 +404,7 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
     let secs = started.elapsed().as_secs_f64();
     let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
     let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
-    for p in &found {
-        *by_n.entry(format!("mate-in-{}", xq_n(p))).or_default() += 1;
-        for t in &p.themes {
-            *by_theme.entry(t.clone()).or_default() += 1;
-        }
-    }
+    let (by_n, by_theme) = counts(&found, |p| format!("mate-in-{}", xq_n(p)));
     if g.json {
         print_json(&json!({
             "game": "xiangqi",
@@ -493,6 +486,22 @@ fn mine_games<S: Send>(
     Ok((found, duplicates))
 }
 
+/// How many of `found` fall under each `length` key and under each theme.
+fn counts(
+    found: &[PuzzleRecord],
+    length: impl Fn(&PuzzleRecord) -> String,
+) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
+    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
+    for p in found {
+        *by_n.entry(length(p)).or_default() += 1;
+        for t in &p.themes {
+            *by_theme.entry(t.clone()).or_default() += 1;
+        }
+    }
+    (by_n, by_theme)
+}
+
 /// Counts of a list of strings, as `a 3, b 1`.
 fn list_counts(m: &BTreeMap<String, usize>) -> String {
     m.iter()
@@ -550,16 +559,10 @@ fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
     let secs = started.elapsed().as_secs_f64();
     let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
     let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
-    for p in &found {
-        let goal = p.goal.clone().unwrap_or_default();
-        let n = goal.rsplit(" in ").next().unwrap_or("").to_string();
-        *by_n.entry(n).or_default() += 1;
-        for t in &p.themes {
-            *by_theme.entry(t.clone()).or_default() += 1;
-        }
-    }
+    let (by_n, by_theme) = counts(&found, |p| {
+        let goal = p.goal.as_deref().unwrap_or_default();
+        goal.rsplit(" in ").next().unwrap_or("").to_string()
+    });
     if g.json {
         print_json(&json!({
             "game": "checkers",
@@ -657,14 +660,7 @@ fn mine_chinese_checkers(g: &Global, a: CcMineArgs) -> anyhow::Result<()> {
     let secs = started.elapsed().as_secs_f64();
     let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
     let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
-    for p in &found {
-        *by_n.entry(format!("{:02}", p.solution.len())).or_default() += 1;
-        for t in &p.themes {
-            *by_theme.entry(t.clone()).or_default() += 1;
-        }
-    }
+    let (by_n, by_theme) = counts(&found, |p| format!("{:02}", p.solution.len()));
     if g.json {
         print_json(&json!({
             "game": "chinese-checkers",
