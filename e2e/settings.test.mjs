@@ -86,6 +86,13 @@ try {
     const tapCell = async (cell) => {
       await page.locator(`#board-svg [data-cell="${cell}"]`).tap({ force: true });
     };
+    // The AI's replies decide which of our moves stay legal (a check rules most out), so each
+    // step takes the first of its preferred moves that is legal now, else any legal move from
+    // a square not used by the step before.
+    const pick = (preferred, avoidFrom) => page.evaluate(([pref, avoid]) => {
+      const legal = ui.state.legal.map((m) => m.text).filter((t) => /^[a-i][0-9][a-i][0-9]$/.test(t));
+      return pref.find((t) => legal.includes(t)) || legal.find((t) => !avoid.includes(t.slice(0, 2))) || legal[0];
+    }, [preferred, avoidFrom || []]);
     const confirmDefault = await page.$eval("#confirm-touch", (c) => c.checked);
     record("touch: confirmation is off by default", confirmDefault === false, String(confirmDefault));
     await tapCell("h2");
@@ -111,26 +118,29 @@ try {
     await page.waitForFunction(() => !ui.busy && ui.state.turn.player === 0 && ui.state.history.length >= 4, null, { timeout: 30000 });
     // A second tap on the target.
     const n1 = await plies(page);
-    await tapCell("h0");
-    await tapCell("g2");
+    const m1 = await pick(["h0g2", "b0a2", "i0i1", "a0a1"]);
+    await tapCell(m1.slice(0, 2));
+    await tapCell(m1.slice(2, 4));
     await page.waitForTimeout(300);
     const still = await plies(page);
-    await tapCell("g2");
+    await tapCell(m1.slice(2, 4));
     await page.waitForFunction((n) => ui.state.history.length > n, n1, { timeout: 10000 });
     const second = await page.evaluate((n) => ui.state.history[n].text, n1);
-    record("touch: a second tap on the target confirms", still === n1 && second === "h0g2", `${still - n1} played before, then ${second}`);
+    record("touch: a second tap on the target confirms", still === n1 && second === m1, `${still - n1} played before, then ${second} (${m1} tapped)`);
     await page.waitForFunction(() => !ui.busy && ui.state.turn.player === 0 && ui.state.history.length >= 6, null, { timeout: 30000 });
     // Cancel, and a tap elsewhere drops the waiting move.
     const n2 = await plies(page);
-    await tapCell("a0");
-    await tapCell("a1");
+    const c1 = await pick(["a0a1", "b0a2", "h0g2"]);
+    await tapCell(c1.slice(0, 2));
+    await tapCell(c1.slice(2, 4));
     await page.waitForTimeout(200);
     await page.locator("#cancel-move").tap();
-    await tapCell("i0");
-    await tapCell("i1");
+    const c2 = await pick(["i0i1", "h0i2", "g3g4"].filter((t) => t.slice(0, 2) !== c1.slice(0, 2)), [c1.slice(0, 2)]);
+    await tapCell(c2.slice(0, 2));
+    await tapCell(c2.slice(2, 4));
     await page.waitForTimeout(200);
     const pendingNow = await page.evaluate(() => ui.pending && ui.pending.text);
-    record("touch: Cancel drops the waiting move, and a new tapped move waits in its place", (await plies(page)) === n2 && pendingNow === "i0i1", `pending ${pendingNow}`);
+    record("touch: Cancel drops the waiting move, and a new tapped move waits in its place", (await plies(page)) === n2 && c2 !== c1 && pendingNow === c2, `pending ${pendingNow} (${c1} cancelled, ${c2} tapped)`);
     await page.locator("#confirm-move").tap();
     await page.waitForFunction((n) => ui.state.history.length > n, n2, { timeout: 10000 });
     await ctx.close();
