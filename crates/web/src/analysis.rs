@@ -407,10 +407,12 @@ fn aeroplane_decision(
         _ => {
             let held = pos.pending_roll();
             match roll {
-                Some(r) if r != held => Err(ApiError::IllegalMove(
-                    r.to_string(),
-                    format!("this position already holds the roll {held}"),
-                )),
+                // The request contradicts itself (400), as schemathesis's positive-data check
+                // expects: no move was tried, so 422 (an illegal move) would be the wrong word.
+                Some(r) if r != held => Err(ApiError::BadRequest(format!(
+                    "roll={r} contradicts the position, which already holds the roll {held}: \
+                     leave roll out or give {held}"
+                ))),
                 _ => Ok((pos, held)),
             }
         }
