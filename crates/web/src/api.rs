@@ -222,7 +222,7 @@ pub struct CreateGame {
     pub rules: Value,
     /// Seed of every random choice (dice, the AI's ties); default 1.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     pub seed: Option<u64>,
     /// A starting position in the game's position text.
     #[serde(default)]
@@ -251,7 +251,7 @@ pub(crate) struct MoveBody {
     /// The ply the client saw when it chose the move; a stale request (the game moved on) is
     /// refused with 409.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     ply: Option<usize>,
 }
 
@@ -271,7 +271,7 @@ pub(crate) struct UndoBody {
 pub(crate) struct SolveBody {
     /// Time budget in milliseconds (default 10 s; more than 60 s counts as 60 s).
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     time_ms: Option<u64>,
 }
 
@@ -291,7 +291,7 @@ pub(crate) struct SideBody {
     /// Which player, 0-5 (hot-seat tokens only; a seat token acts for its own seat); a player
     /// the game does not have is refused with 403.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     player: Option<usize>,
 }
 
@@ -302,7 +302,7 @@ pub(crate) struct DrawBody {
     /// Which player (hot-seat tokens only; a seat token acts for its own seat); a player the
     /// game does not have is refused with 403.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     player: Option<usize>,
     /// `"offer"` (default; accepts a pending offer of the other side), `"accept"` or
     /// `"decline"`.
