@@ -59,7 +59,12 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
             refuse_engine_options(&args, "aeroplane chess: its judge is the win-chance model")?;
             crate::review_aeroplane::run(g, &text)
         }
-        ReviewGame::ChineseCheckers => crate::review_chinese_checkers::run(g, &args, &text),
+        ReviewGame::ChineseCheckers => {
+            if args.hash.is_some() {
+                bail!("--hash does not apply to chinese-checkers: its judge keeps no transposition table");
+            }
+            crate::review_chinese_checkers::run(g, &args, &text)
+        }
     }
 }
 
@@ -72,6 +77,7 @@ fn refuse_engine_options(args: &ReviewArgs, why: &str) -> anyhow::Result<()> {
         (args.annotate.is_some(), "--annotate"),
         (args.egdb.is_some(), "--egdb"),
         (args.eval.is_some(), "--eval"),
+        (args.hash.is_some(), "--hash"),
     ] {
         if given {
             bail!("{what} does not apply to {why}");

@@ -26,11 +26,14 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
     };
     qiyi_checkers::review::check_limits(&limits)?;
     let egdb = crate::checkers_engine::load_egdb(&args.egdb)?;
-    let options = JudgeOptions {
+    let mut options = JudgeOptions {
         limits,
         egdb,
         ..JudgeOptions::default()
     };
+    if let Some(mib) = args.hash {
+        options.tt_mib = mib as usize;
+    }
     let start = Checkers::from_board(record.start);
     eprintln!(
         "judge memory: a {} MiB transposition table, plus its memo of judged positions",

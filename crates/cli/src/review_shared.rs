@@ -48,6 +48,10 @@ pub struct ReviewArgs {
     /// evaluation) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long)]
     pub eval: Option<String>,
+    /// Checkers and xiangqi: the judge's transposition table in MiB (1-4096; default 64). The
+    /// review prints what it uses on stderr.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: Option<u64>,
 }
 
 /// Prints the review as JSON (`--json`) or as a table with per-player summaries; `digits` is how

@@ -24,11 +24,14 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
     };
     check_limits(&limits)?;
     let record = read_record(text)?;
-    let options = JudgeOptions {
+    let mut options = JudgeOptions {
         limits,
         net: crate::xiangqi_engine::eval_net(args.eval.as_deref().unwrap_or("net"))?,
         ..JudgeOptions::default()
     };
+    if let Some(mib) = args.hash {
+        options.tt_mib = mib as usize;
+    }
     eprintln!(
         "judge memory: a {} MiB transposition table, plus its memo of judged positions",
         options.tt_mib

@@ -167,6 +167,14 @@ fn a_checkers_game_reviews_with_an_annotated_pdn() {
     let (code, out, err) = qiyi(&["--json", "review", "checkers", &json, "--depth", "3"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"played\":\"22-17\""), "{out}");
+    assert!(err.contains("a 64 MiB transposition table"), "{err}");
+    // --hash sizes the judge's table, and the review says so.
+    let (code, out, err) = qiyi(&[
+        "--json", "review", "checkers", &json, "--depth", "3", "--hash", "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"played\":\"22-17\""), "{out}");
+    assert!(err.contains("a 2 MiB transposition table"), "{err}");
 }
 
 #[test]
@@ -197,6 +205,16 @@ fn bad_checkers_reviews_are_clear_errors_with_exit_code_2() {
         &["review", "peg", &peg, "--depth", "4"],
         "--depth does not apply to peg solitaire",
     );
+    fails(
+        &["review", "peg", &peg, "--hash", "8"],
+        "--hash does not apply to peg solitaire",
+    );
+    // Out of range: refused by the argument parser, before anything is read.
+    for bad in ["0", "5000"] {
+        let (code, out, err) = qiyi(&["review", "checkers", &path, "--hash", bad]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(err.contains("--hash") && err.contains("1..=4096"), "{err}");
+    }
     fails(
         &["review", "checkers", &path, "--egdb", "/nonexistent/egdb"],
         "no complete endgame database",
