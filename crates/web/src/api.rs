@@ -145,6 +145,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/games/{id}/events", get(crate::live::events))
         .route("/games/{id}/export", get(export_game))
         .route("/analyse", get(crate::analysis_http::analyse))
+        .route("/puzzles/{game}", get(crate::puzzles::summary))
+        .route("/puzzles/{game}/next", get(crate::puzzles::next))
+        .route("/puzzles/{game}/daily", get(crate::puzzles::daily))
+        .route("/puzzles/{game}/{id}", get(crate::puzzles::get_puzzle))
+        .route(
+            "/puzzles/{game}/{id}/attempt",
+            post(crate::puzzles::attempt),
+        )
         .route(
             "/games/{id}/review",
             get(crate::review::get_review)

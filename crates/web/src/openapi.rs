@@ -52,6 +52,11 @@ generated from the server's code. Every error is answered with a 4xx/5xx status 
         crate::review::start_review,
         crate::review::cancel_review,
         crate::analysis_http::analyse,
+        crate::puzzles::summary,
+        crate::puzzles::next,
+        crate::puzzles::daily,
+        crate::puzzles::get_puzzle,
+        crate::puzzles::attempt,
     ),
     components(
         schemas(ErrorBody, GameName, AnalysedGame),
@@ -296,6 +301,7 @@ fn tag_name(module: &str) -> &str {
         "crate::live" => "live",
         "crate::review" => "review",
         "crate::analysis_http" => "analysis",
+        "crate::puzzles" => "puzzles",
         other => other,
     }
 }
