@@ -319,6 +319,7 @@ pub struct AttemptAnswer {
 #[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
 pub(crate) struct PuzzleGame {
     /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`.
+    #[param(value_type = crate::openapi::PuzzleGameName)]
     game: String,
 }
 
@@ -328,6 +329,7 @@ pub(crate) struct PuzzleGame {
 #[allow(dead_code)] // read by axum as `Path<(String, String)>`; this type only documents it
 pub(crate) struct PuzzleId {
     /// A game with a puzzle set.
+    #[param(value_type = crate::openapi::PuzzleGameName)]
     game: String,
     /// The puzzle's id in that set.
     id: String,

@@ -399,3 +399,22 @@ async fn the_puzzle_page_is_served() {
         );
     }
 }
+
+/// The document's enum of games with puzzles is the server's list, so a schema-valid game name is
+/// never `unknown_game`.
+#[test]
+fn the_documents_puzzle_games_are_the_sets() {
+    let doc: Value = serde_json::from_str(qiyi_web::openapi::document()).expect("JSON");
+    let names: Vec<&str> = doc["components"]["schemas"]["PuzzleGameName"]["enum"]
+        .as_array()
+        .expect("an enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(names, qiyi_web::puzzles::GAMES);
+    let param = &doc["paths"]["/api/puzzles/{game}"]["get"]["parameters"][0];
+    assert_eq!(
+        param["schema"]["$ref"], "#/components/schemas/PuzzleGameName",
+        "{param}"
+    );
+}
