@@ -127,6 +127,13 @@ impl AppState {
     }
 }
 
+/// Handlers that need only the games' store (the puzzles) take it from the state.
+impl axum::extract::FromRef<AppState> for Arc<Store> {
+    fn from_ref(state: &AppState) -> Self {
+        state.store.clone()
+    }
+}
+
 /// The API routes, to be nested under `/api`.
 pub fn routes(state: &AppState) -> Router<AppState> {
     let create = crate::host::rate_limited(post(create_game), state.limits.games_per_minute);

@@ -59,7 +59,7 @@ generated from the server's code. Every error is answered with a 4xx/5xx status 
         crate::puzzles::attempt,
     ),
     components(
-        schemas(ErrorBody, GameName, AnalysedGame, PuzzleGameName),
+        schemas(ErrorBody, GameName, AnalysedGame, crate::puzzles::PuzzleGameName),
         responses(
             BadRequest,
             Forbidden,
@@ -114,21 +114,6 @@ pub enum AnalysedGame {
     PegSolitaire,
     /// Aeroplane chess.
     Aeroplane,
-}
-
-/// The games with a puzzle set (`/api/puzzles/{game}`), by their API names: the document's enum
-/// for the path's `game`; a test keeps it equal to [`crate::puzzles::GAMES`].
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum PuzzleGameName {
-    /// Xiangqi (Chinese chess): mates in N.
-    Xiangqi,
-    /// English checkers: shots.
-    Checkers,
-    /// Chinese checkers: home in N moves.
-    ChineseCheckers,
-    /// Peg solitaire: the only jump that still finishes.
-    PegSolitaire,
 }
 
 /// What `POST /api/games/{id}/draw` does (the document's enum for its `action`; the handler

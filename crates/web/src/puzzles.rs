@@ -7,9 +7,9 @@
 //! snapshot of every step of its line ([`PuzzleView::steps`]), so the page draws the board with
 //! the play page's own code and checks a move without a game on the server.
 
-use crate::api::{parse_body, AppState};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::session::Snapshot;
+use crate::store::Store;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -20,7 +20,7 @@ use qiyi_core::puzzles::{read_puzzles, PuzzleRecord, Rating};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The games with a puzzle set, by their API names.
 pub const GAMES: [&str; 4] = ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire"];
@@ -319,7 +319,7 @@ pub struct AttemptAnswer {
 #[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
 pub(crate) struct PuzzleGame {
     /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`.
-    #[param(value_type = crate::openapi::PuzzleGameName)]
+    #[param(value_type = PuzzleGameName)]
     game: String,
 }
 
@@ -329,10 +329,38 @@ pub(crate) struct PuzzleGame {
 #[allow(dead_code)] // read by axum as `Path<(String, String)>`; this type only documents it
 pub(crate) struct PuzzleId {
     /// A game with a puzzle set.
-    #[param(value_type = crate::openapi::PuzzleGameName)]
+    #[param(value_type = PuzzleGameName)]
     game: String,
     /// The puzzle's id in that set.
     id: String,
+}
+
+/// The games with a puzzle set, by their API names: the document's enum for the path's `game`
+/// (a test keeps it equal to [`GAMES`]).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PuzzleGameName {
+    /// Xiangqi (Chinese chess): mates in N.
+    Xiangqi,
+    /// English checkers: shots.
+    Checkers,
+    /// Chinese checkers: home in N moves.
+    ChineseCheckers,
+    /// Peg solitaire: the only jump that still finishes.
+    PegSolitaire,
+}
+
+/// Reads a request body that must be one JSON object (an array is refused even where its items
+/// would fill the fields in order).
+fn read_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
+    if !value.is_object() {
+        return Err(ApiError::BadRequest(
+            "bad JSON body: expected a JSON object".into(),
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
 fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> {
@@ -342,7 +370,7 @@ fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> 
 
 /// The puzzle's rating now: the database's once attempted, else its file's.
 fn current_rating(
-    app: &AppState,
+    app: &Store,
     p: &PuzzleRecord,
     ratings: Option<&HashMap<String, Rating>>,
 ) -> Result<Rating, ApiError> {
@@ -350,7 +378,6 @@ fn current_rating(
         return Ok(r.get(&p.id).copied().unwrap_or(p.rating));
     }
     Ok(app
-        .store
         .db()
         .puzzle_ratings(&p.game)?
         .get(&p.id)
@@ -453,7 +480,7 @@ fn chinese_checkers_steps(p: &PuzzleRecord) -> Result<Vec<Snapshot>, ApiError> {
 }
 
 fn view(
-    app: &AppState,
+    app: &Store,
     p: &PuzzleRecord,
     ratings: Option<&HashMap<String, Rating>>,
     daily: Option<String>,
@@ -476,9 +503,9 @@ fn view(
     })
 }
 
-fn player_rating(app: &AppState, player: Option<&str>, game: &str) -> Result<Rating, ApiError> {
+fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating, ApiError> {
     Ok(match player {
-        Some(id) => app.store.db().puzzle_player(id, game)?.unwrap_or_default(),
+        Some(id) => app.db().puzzle_player(id, game)?.unwrap_or_default(),
         None => Rating::default(),
     })
 }
@@ -493,12 +520,12 @@ fn player_rating(app: &AppState, player: Option<&str>, game: &str) -> Result<Rat
     params(PuzzleGame),
     responses(
         (status = 200, description = "The set.", body = PuzzleSummary),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 500, response = crate::openapi::Internal),
+        (status = 400, description = "A game without a puzzle set, an unknown theme or query field, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 500, description = "The database refused a write (`internal`); nothing changed.", body = ErrorBody),
     )
 )]
 pub(crate) async fn summary(
-    State(app): State<AppState>,
+    State(app): State<Arc<Store>>,
     Path(game): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<PuzzleSummary>, ApiError> {
@@ -506,7 +533,7 @@ pub(crate) async fn summary(
     let player = player_id(&headers);
     let rating = player_rating(&app, player.as_deref(), set.game)?;
     let attempted = match &player {
-        Some(id) => app.store.db().puzzles_attempted(id, set.game)?.len(),
+        Some(id) => app.db().puzzles_attempted(id, set.game)?.len(),
         None => 0,
     };
     let daily = &set.puzzles[daily_index(set.game, today(), set.puzzles.len())];
@@ -537,12 +564,12 @@ pub(crate) async fn summary(
     params(PuzzleGame, NextQuery),
     responses(
         (status = 200, description = "The puzzle and its steps.", body = PuzzleView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 500, response = crate::openapi::Internal),
+        (status = 400, description = "A game without a puzzle set, an unknown theme or query field, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 500, description = "The database refused a write (`internal`); nothing changed.", body = ErrorBody),
     )
 )]
 pub(crate) async fn next(
-    State(app): State<AppState>,
+    State(app): State<Arc<Store>>,
     Path(game): Path<String>,
     headers: HeaderMap,
     query: Result<Query<NextQuery>, axum::extract::rejection::QueryRejection>,
@@ -562,10 +589,10 @@ pub(crate) async fn next(
     let player = player_id(&headers);
     let target = player_rating(&app, player.as_deref(), set.game)?.rating;
     let attempted = match &player {
-        Some(id) => app.store.db().puzzles_attempted(id, set.game)?,
+        Some(id) => app.db().puzzles_attempted(id, set.game)?,
         None => Default::default(),
     };
-    let ratings = app.store.db().puzzle_ratings(set.game)?;
+    let ratings = app.db().puzzle_ratings(set.game)?;
     let of_theme = |p: &&PuzzleRecord| theme.map_or(true, |t| p.themes.iter().any(|x| x == t));
     let not_after = |p: &&PuzzleRecord| query.after.as_deref() != Some(p.id.as_str());
     let mut pool: Vec<&PuzzleRecord> = set
@@ -612,12 +639,12 @@ pub(crate) async fn next(
     params(PuzzleGame),
     responses(
         (status = 200, description = "The puzzle and its steps (`daily`: the date).", body = PuzzleView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 500, response = crate::openapi::Internal),
+        (status = 400, description = "A game without a puzzle set, an unknown theme or query field, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 500, description = "The database refused a write (`internal`); nothing changed.", body = ErrorBody),
     )
 )]
 pub(crate) async fn daily(
-    State(app): State<AppState>,
+    State(app): State<Arc<Store>>,
     Path(game): Path<String>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     let set = set(&game)?;
@@ -638,13 +665,13 @@ pub(crate) async fn daily(
     params(PuzzleId),
     responses(
         (status = 200, description = "The puzzle and its steps.", body = PuzzleView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 500, response = crate::openapi::Internal),
+        (status = 400, description = "A game without a puzzle set, an unknown theme or query field, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 404, description = "No puzzle with this id in the game's set (`not_found`).", body = ErrorBody),
+        (status = 500, description = "The database refused a write (`internal`); nothing changed.", body = ErrorBody),
     )
 )]
 pub(crate) async fn get_puzzle(
-    State(app): State<AppState>,
+    State(app): State<Arc<Store>>,
     Path((game, id)): Path<(String, String)>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     let set = set(&game)?;
@@ -664,21 +691,21 @@ pub(crate) async fn get_puzzle(
     request_body(content = AttemptBody, description = "How the attempt went."),
     responses(
         (status = 200, description = "Both ratings before and after; sets the `qiyi_player` cookie when the request had none.", body = AttemptAnswer),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 413, response = crate::openapi::TooLarge),
-        (status = 500, response = crate::openapi::Internal),
+        (status = 400, description = "A game without a puzzle set, an unknown theme or query field, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 404, description = "No puzzle with this id in the game's set (`not_found`).", body = ErrorBody),
+        (status = 413, description = "The body is larger than `--max-body-kb` (`too_large`).", body = ErrorBody),
+        (status = 500, description = "The database refused a write (`internal`); nothing changed.", body = ErrorBody),
     )
 )]
 pub(crate) async fn attempt(
-    State(app): State<AppState>,
+    State(app): State<Arc<Store>>,
     Path((game, id)): Path<(String, String)>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let set = set(&game)?;
     let p = find(set, &id)?;
-    let body: AttemptBody = parse_body(&body)?;
+    let body: AttemptBody = read_body(&body)?;
     let (player, fresh) = match player_id(&headers) {
         Some(id) => (id, false),
         None => (crate::tokens::new_token(), true),
@@ -689,7 +716,6 @@ pub(crate) async fn attempt(
         (false, _) => 0.0,
     };
     let rated = app
-        .store
         .db()
         .record_puzzle_attempt(
             &player,
