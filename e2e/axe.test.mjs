@@ -40,10 +40,11 @@ async function api(url, method, body, token) {
 async function ready(page, path) {
   await page.waitForFunction(() => typeof I18n !== "undefined" && !document.documentElement.classList.contains("i18n-pending"), null, { timeout: 20000 });
   if (path.startsWith("play/")) await page.waitForFunction(() => typeof ui !== "undefined" && ui.state && document.getElementById("board-svg"), null, { timeout: 30000, polling: 100 });
+  if (path.startsWith("puzzles/")) await page.waitForFunction(() => typeof Puz !== "undefined" && Puz.puzzle && !ui.busy && document.getElementById("board-svg"), null, { timeout: 30000, polling: 100 });
   if (path === "") await page.waitForSelector("#games .game-card");
   if (path === "lab") await page.waitForSelector("#lab section h2");
   if (path === "games") await page.waitForFunction(() => !/Loading|加载/.test(document.getElementById("rows").innerText));
-  if (path.includes("?id=")) await page.waitForSelector("#review .rv-graph", { timeout: 30000 });
+  if (path.startsWith("play/") && path.includes("?id=")) await page.waitForSelector("#review .rv-graph", { timeout: 30000 });
   // The analysis board with the engine's lines shown.
   if (path.includes("analyse=1")) await page.waitForSelector("#an-board svg, #an-lines .an-pv", { timeout: 30000 }).then(() => page.waitForSelector("#an-lines .an-pv", { timeout: 60000 }));
   await page.waitForTimeout(300);
@@ -67,7 +68,7 @@ try {
     if (r.status !== "queued" && r.status !== "running") break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`, "play/xiangqi?analyse=1"];
+  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`, "play/xiangqi?analyse=1", "puzzles/xiangqi?id=xq-1-0-269", "puzzles/chinese-checkers"];
 
   browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
   for (const colorScheme of ["light", "dark"]) {
@@ -83,7 +84,7 @@ try {
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
         });
         const bad = res.filter((v) => v.impact === "serious" || v.impact === "critical");
-        const name = path.includes("?id=") ? "review" : path.includes("analyse=1") ? "analysis" : "/" + path;
+        const name = path.startsWith("puzzles/") ? "/" + path : path.includes("?id=") ? "review" : path.includes("analyse=1") ? "analysis" : "/" + path;
         const count = (imp) => res.filter((v) => v.impact === imp).reduce((s, v) => s + v.nodes, 0);
         table.push({ page: name, locale, colorScheme, critical: count("critical"), serious: count("serious"), moderate: count("moderate"), minor: count("minor"), rules: res.map((v) => `${v.id}(${v.impact},${v.nodes})`) });
         record(`${colorScheme} ${locale} ${name}: no serious or critical violation`, bad.length === 0,

@@ -87,6 +87,9 @@ def static_page(html):
         html = html.replace("</body>", '<script src="site.js"></script>\n</body>', 1)
     # What needs a server is said once, by site.js; the server's archive/API lines go.
     html = re.sub(r'<li><a href="/games".*?</li>\n?', "", html, flags=re.S)
+    # The puzzle page needs the server's puzzle API (its Glicko-2 module, qiyi_core::glicko2, is
+    # ready for a static version).
+    html = re.sub(r'<li><a href="/puzzles/.*?</li>\n?', "", html, flags=re.S)
     html = re.sub(r'<a href="/games"[^>]*>[^<]*</a>( · )?', "", html)
     html = re.sub(r'<footer><span data-i18n="home.api">.*?</footer>\n?', "", html, flags=re.S)
     html = re.sub(r' · API: <code>/api/games</code> \(see crates/web/API.md\)', "", html)

@@ -36,6 +36,7 @@ pub mod calibration;
 pub mod conformance;
 pub mod eval;
 pub mod game;
+pub mod glicko2;
 pub mod json_record;
 pub mod learn;
 pub mod lines;

@@ -26,6 +26,8 @@ const ui = {
   cursor: null,     // the keyboard's cell on the board (arrow keys move it, Enter taps it)
   pending: null,    // a move tapped on a touch screen, waiting for its confirmation (Prefs.confirmTouch)
   pointer: null,    // the pointer type ("touch", "mouse", "pen") of the last press on the board
+  onMove: null,     // the puzzle page's judge of a chosen move (instead of playing it on the server)
+  wrong: null,      // the puzzle page: cells of a refused move, marked
 };
 
 function note(text) { $("info").textContent = text; }
@@ -394,6 +396,13 @@ function drawBoard() {
     const q = d.cells[ui.cursor];
     marks += `<circle class="cursor" cx="${q[0]}" cy="${q[1]}" r="${rad(ui.cursor) * 1.15}"/>`;
   }
+  if (ui.wrong) {
+    // A move the puzzle page refused: its cells marked (the position itself is unchanged).
+    for (const c of ui.wrong) {
+      const q = at(c);
+      if (q) marks += `<circle class="wrong-mark" cx="${q[0]}" cy="${q[1]}" r="${rad(c) * 1.1}"/>`;
+    }
+  }
   if (ui.hint) {
     for (const c of ui.hint) {
       const q = at(c);
@@ -529,6 +538,8 @@ async function play(text) {
   ui.hint = null;
   ui.sel = [];
   if (ui.pending) { ui.pending = null; showPending(); }
+  // The puzzle page (puzzles.js) judges the move itself: no game on the server.
+  if (ui.onMove) { ui.onMove(text); return; }
   try {
     setState(await ui.game.move(text, ui.state.ply));
     note("");
@@ -697,4 +708,6 @@ async function main() {
   if (!(await Online.join())) await newGame();
 }
 
-main();
+// The puzzle page (body.puzzles) reuses the board, its clicks, keys and typed moves, and runs
+// its own controller (puzzles.js).
+if (!document.body.classList.contains("puzzles")) main();

@@ -127,6 +127,13 @@ impl AppState {
     }
 }
 
+/// Handlers that need only the games' store (the puzzles) take it from the state.
+impl axum::extract::FromRef<AppState> for Arc<Store> {
+    fn from_ref(state: &AppState) -> Self {
+        state.store.clone()
+    }
+}
+
 /// The API routes, to be nested under `/api`.
 pub fn routes(state: &AppState) -> Router<AppState> {
     let create = crate::host::rate_limited(post(create_game), state.limits.games_per_minute);
@@ -145,6 +152,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/games/{id}/events", get(crate::live::events))
         .route("/games/{id}/export", get(export_game))
         .route("/analyse", get(crate::analysis_http::analyse))
+        .route("/puzzles/{game}", get(crate::puzzles::summary))
+        .route("/puzzles/{game}/next", get(crate::puzzles::next))
+        .route("/puzzles/{game}/daily", get(crate::puzzles::daily))
+        .route("/puzzles/{game}/{id}", get(crate::puzzles::get_puzzle))
+        .route(
+            "/puzzles/{game}/{id}/attempt",
+            post(crate::puzzles::attempt),
+        )
         .route(
             "/games/{id}/review",
             get(crate::review::get_review)

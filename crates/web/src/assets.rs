@@ -60,3 +60,12 @@ pub async fn asset(Path(path): Path<String>) -> Response {
 pub async fn archive() -> Response {
     file("games.html")
 }
+
+/// `GET /puzzles/{game}`: the puzzle page (the script reads the game from the address); an old
+/// name of a game redirects to the page under its name.
+pub async fn puzzles(Path(game): Path<String>) -> Response {
+    match crate::games::canonical(&game) {
+        name if name != game => Redirect::permanent(&format!("/puzzles/{name}")).into_response(),
+        _ => file("puzzles.html"),
+    }
+}

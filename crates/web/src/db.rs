@@ -8,8 +8,10 @@
 //! The schema is versioned with SQLite's `user_version`; [`MIGRATIONS`] brings an older file up to
 //! date when it is opened.
 
+use qiyi_core::puzzles::Rating;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use thiserror::Error;
@@ -37,7 +39,8 @@ pub enum DbError {
 /// decided outside the rules (resignation, agreement, flag), and the time each move took; version 3
 /// the seats that resigned from a game of more than two players (the game goes on without them);
 /// version 4 the game reviews (the review JSON of one record, by its SHA-256); version 5 the
-/// throw-away mark of the analysis board's scratch games (kept out of the archive, expiring).
+/// throw-away mark of the analysis board's scratch games (kept out of the archive, expiring);
+/// version 6 the puzzle ratings (Glicko-2) of players and puzzles, and every attempt.
 pub const MIGRATIONS: &[&str] = &[
     // 1: games, seat tokens (SHA-256 hashes), moves.
     "CREATE TABLE games (
@@ -82,11 +85,56 @@ pub const MIGRATIONS: &[&str] = &[
     );",
     // 5: scratch games (the analysis board's tried moves): not listed, deleted when stale.
     "ALTER TABLE games ADD COLUMN scratch INTEGER NOT NULL DEFAULT 0;",
+    // 6: puzzle ratings of players (by the browser's player id) and of puzzles, per game, and
+    // the attempts (so a player is not offered a puzzle again).
+    "CREATE TABLE puzzle_players (
+        player TEXT NOT NULL,
+        game TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        attempts INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        PRIMARY KEY (player, game)
+    ) WITHOUT ROWID;
+    CREATE TABLE puzzle_ratings (
+        game TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        attempts INTEGER NOT NULL,
+        PRIMARY KEY (game, puzzle)
+    ) WITHOUT ROWID;
+    CREATE TABLE puzzle_attempts (
+        player TEXT NOT NULL,
+        game TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        solved INTEGER NOT NULL,
+        hinted INTEGER NOT NULL,
+        at INTEGER NOT NULL
+    );
+    CREATE INDEX puzzle_attempts_player ON puzzle_attempts(player, game);",
 ];
 
 /// The schema version this code writes.
 pub fn schema_version() -> i64 {
     MIGRATIONS.len() as i64
+}
+
+/// The ratings of one puzzle attempt, before and after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatedAttempt {
+    /// Whether the ratings moved (only the first attempt of a player at a puzzle counts).
+    pub rated: bool,
+    /// The player's rating before the attempt.
+    pub player_before: Rating,
+    /// The player's rating after it.
+    pub player_after: Rating,
+    /// The puzzle's rating before the attempt.
+    pub puzzle_before: Rating,
+    /// The puzzle's rating after it.
+    pub puzzle_after: Rating,
 }
 
 /// One stored move or chance outcome.
@@ -542,6 +590,165 @@ impl Db {
             params![id, &hash[..], judge, review, now()],
         )?;
         Ok(())
+    }
+
+    /// The puzzle rating of `player` at `game`, if the player has attempted one.
+    pub fn puzzle_player(&self, player: &str, game: &str) -> Result<Option<Rating>, DbError> {
+        let conn = self.conn();
+        let found = conn
+            .query_row(
+                "SELECT rating, deviation, volatility FROM puzzle_players
+                    WHERE player = ?1 AND game = ?2",
+                params![player, game],
+                |r| {
+                    Ok(Rating {
+                        rating: r.get(0)?,
+                        deviation: r.get(1)?,
+                        volatility: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(found)
+    }
+
+    /// The ratings of the puzzles of `game` that have been attempted (the others keep the
+    /// rating of their file), by puzzle id.
+    pub fn puzzle_ratings(&self, game: &str) -> Result<HashMap<String, Rating>, DbError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT puzzle, rating, deviation, volatility FROM puzzle_ratings WHERE game = ?1",
+        )?;
+        let rows = stmt.query_map(params![game], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                Rating {
+                    rating: r.get(1)?,
+                    deviation: r.get(2)?,
+                    volatility: r.get(3)?,
+                },
+            ))
+        })?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (id, rating) = row?;
+            out.insert(id, rating);
+        }
+        Ok(out)
+    }
+
+    /// The puzzles of `game` that `player` has attempted.
+    pub fn puzzles_attempted(&self, player: &str, game: &str) -> Result<HashSet<String>, DbError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT DISTINCT puzzle FROM puzzle_attempts WHERE player = ?1 AND game = ?2",
+        )?;
+        let rows = stmt.query_map(params![player, game], |r| r.get::<_, String>(0))?;
+        let mut out = HashSet::new();
+        for row in rows {
+            out.insert(row?);
+        }
+        Ok(out)
+    }
+
+    /// Records an attempt of `player` at puzzle `puzzle` of `game` in one transaction: reads both
+    /// ratings (the player's `start_player` and the puzzle's `start_puzzle` when none is stored
+    /// yet), lets `rate` compute the new ones from them unless the player has attempted this
+    /// puzzle before, stores both and the attempt. Answers the ratings before and after.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_puzzle_attempt<E>(
+        &self,
+        player: &str,
+        game: &str,
+        puzzle: &str,
+        attempt: (bool, bool),
+        start_player: Rating,
+        start_puzzle: Rating,
+        rate: impl FnOnce(Rating, Rating) -> Result<(Rating, Rating), E>,
+    ) -> Result<Result<RatedAttempt, E>, DbError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let read = |sql: &str, a: &str, b: &str| {
+            tx.query_row(sql, params![a, b], |r| {
+                Ok(Rating {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                })
+            })
+            .optional()
+        };
+        let player_before = read(
+            "SELECT rating, deviation, volatility FROM puzzle_players WHERE player = ?1 AND game = ?2",
+            player,
+            game,
+        )?
+        .unwrap_or(start_player);
+        let puzzle_before = read(
+            "SELECT rating, deviation, volatility FROM puzzle_ratings WHERE game = ?1 AND puzzle = ?2",
+            game,
+            puzzle,
+        )?
+        .unwrap_or(start_puzzle);
+        // Only a player's first attempt at a puzzle moves the ratings (trying again knows the
+        // answer); later ones are recorded all the same.
+        let seen = tx
+            .query_row(
+                "SELECT 1 FROM puzzle_attempts WHERE player = ?1 AND game = ?2 AND puzzle = ?3",
+                params![player, game, puzzle],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some();
+        let (player_after, puzzle_after) = if seen {
+            (player_before, puzzle_before)
+        } else {
+            match rate(player_before, puzzle_before) {
+                Ok(r) => r,
+                Err(e) => return Ok(Err(e)),
+            }
+        };
+        let at = now();
+        tx.execute(
+            "INSERT INTO puzzle_players (player, game, rating, deviation, volatility, attempts, updated)
+                VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+                ON CONFLICT (player, game) DO UPDATE SET rating = ?3, deviation = ?4,
+                    volatility = ?5, attempts = attempts + 1, updated = ?6",
+            params![
+                player,
+                game,
+                player_after.rating,
+                player_after.deviation,
+                player_after.volatility,
+                at
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO puzzle_ratings (game, puzzle, rating, deviation, volatility, attempts)
+                VALUES (?1, ?2, ?3, ?4, ?5, 1)
+                ON CONFLICT (game, puzzle) DO UPDATE SET rating = ?3, deviation = ?4,
+                    volatility = ?5, attempts = attempts + 1",
+            params![
+                game,
+                puzzle,
+                puzzle_after.rating,
+                puzzle_after.deviation,
+                puzzle_after.volatility
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO puzzle_attempts (player, game, puzzle, solved, hinted, at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![player, game, puzzle, attempt.0, attempt.1, at],
+        )?;
+        tx.commit()?;
+        Ok(Ok(RatedAttempt {
+            rated: !seen,
+            player_before,
+            player_after,
+            puzzle_before,
+            puzzle_after,
+        }))
     }
 
     /// Makes sure every committed write is in the main file (checkpoint at shutdown).

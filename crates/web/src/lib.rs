@@ -51,6 +51,8 @@ pub mod memory;
 #[cfg(feature = "server")]
 pub mod openapi;
 #[cfg(feature = "server")]
+pub mod puzzles;
+#[cfg(feature = "server")]
 pub mod record;
 #[cfg(feature = "server")]
 pub mod resign;
@@ -151,6 +153,7 @@ pub fn router(state: api::AppState) -> Router {
         .route("/", get(assets::index))
         .route("/play/{game}", get(assets::play))
         .route("/games", get(assets::archive))
+        .route("/puzzles/{game}", get(assets::puzzles))
         .route("/lab", get(assets::lab))
         .route("/assets/{*path}", get(assets::asset))
         .route(

@@ -55,9 +55,14 @@ the seat 403 `forbidden`."
         crate::review::start_review,
         crate::review::cancel_review,
         crate::analysis_http::analyse,
+        crate::puzzles::summary,
+        crate::puzzles::next,
+        crate::puzzles::daily,
+        crate::puzzles::get_puzzle,
+        crate::puzzles::attempt,
     ),
     components(
-        schemas(ErrorBody, GameName, AnalysedGame),
+        schemas(ErrorBody, GameName, AnalysedGame, crate::puzzles::PuzzleGameName),
         responses(
             BadRequest,
             Unauthorized,
@@ -324,6 +329,7 @@ fn tag_name(module: &str) -> &str {
         "crate::live" => "live",
         "crate::review" => "review",
         "crate::analysis_http" => "analysis",
+        "crate::puzzles" => "puzzles",
         other => other,
     }
 }

@@ -215,7 +215,9 @@ async fn every_documented_operation_reaches_a_handler() {
     for (m, path) in documented() {
         // A game id that does not exist: a real handler says "no game with id", the fallback
         // says "no such API endpoint", a missing method is 405.
-        let uri = path.replace("{id}", "0123456789abcdef");
+        let uri = path
+            .replace("{id}", "0123456789abcdef")
+            .replace("{game}", "xiangqi");
         let body = if m == "get" || m == "delete" {
             ""
         } else {

@@ -1,0 +1,264 @@
+// The puzzle page (/puzzles/{game}): the play page's board (boards.js, drawn and clicked by
+// app.js's drawBoard/clickCell, keys and typed moves included) over the states the puzzle API
+// sends for every step of a puzzle's line. A move chosen on the board comes to judge() instead
+// of the server: the right one is played and the forced reply follows after a short delay, a
+// wrong one is marked and the position stays. One attempt per puzzle is reported (the first
+// wrong move, the solution shown, or the puzzle solved), which moves the player's rating.
+"use strict";
+
+const Puz = {
+  summary: null,     // GET /api/puzzles/{game}
+  puzzle: null,      // the puzzle being played, with its steps
+  step: 0,           // index into puzzle.solution of the next move
+  failed: false,     // a wrong move was tried
+  hinted: false,     // the hint was used
+  reported: false,   // the attempt was sent
+  done: false,       // the line is played out
+};
+
+// The player at the bottom of the board when not flipped (the side to move goes to the bottom).
+const BOTTOM = { xiangqi: 0, checkers: 1 };
+const DELAY = 600;
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const res = await fetch(`/api/puzzles/${encodeURIComponent(game)}${path}`, init);
+  let data;
+  try { data = await res.json(); } catch (e) { data = { error: String(res.status) }; }
+  if (!res.ok) throw Object.assign(new Error(data.error || String(res.status)), data.code ? { code: data.code } : {});
+  return data;
+}
+
+function say(text) { $("said").textContent = text; }
+
+function verdict(text, kind) {
+  const v = $("verdict");
+  v.textContent = text;
+  v.className = "puz-verdict" + (kind ? " " + kind : "");
+}
+
+// The goal as the puzzle file words it, in the page's language when its shape is known.
+function goalText(goal) {
+  if (!goal) return "";
+  let m;
+  if ((m = /^mate in (\d+)$/.exec(goal))) return t("puz.goal.mate", { n: Number(m[1]) });
+  if ((m = /^win (\d+) pieces? in (\d+) moves?$/.exec(goal))) return t("puz.goal.winPieces", { pieces: Number(m[1]), n: Number(m[2]) });
+  if ((m = /^win in (\d+) moves?$/.exec(goal))) return t("puz.goal.win", { n: Number(m[1]) });
+  if ((m = /^home in (\d+) moves?, moving alone$/.exec(goal))) return t("puz.goal.home", { n: Number(m[1]) });
+  if ((m = /^one peg in ([a-z]\d+)$/.exec(goal))) return t("puz.goal.peg", { hole: m[1] });
+  return goal;
+}
+
+function rating(r) { return I18n.num(Math.round(r.rating)) + " ± " + I18n.num(Math.round(2 * r.deviation)); }
+
+function showRating(r, before) {
+  $("my-rating").textContent = rating(r);
+  const d = before ? Math.round(r.rating - before.rating) : 0;
+  $("my-delta").textContent = d ? (d > 0 ? "+" : "") + I18n.num(d) : "";
+}
+
+// Shows step i of the line: the board as it stands before solution[i] (or after the last move).
+function show(i) {
+  const p = Puz.puzzle;
+  ui.state = Object.assign({ seats: [] }, p.steps[i]);
+  ui.sel = []; ui.hint = null; ui.wrong = null;
+  drawBoard();
+  const ol = $("moves");
+  ol.innerHTML = "";
+  p.solution.slice(0, i).forEach((mv, k) => {
+    const li = document.createElement("li");
+    const h = p.steps[k + 1].history;
+    const entry = h.length ? h[h.length - 1] : { text: mv, path: [] };
+    li.textContent = entryText(entry, ui.state);
+    ol.append(li);
+  });
+  const s = ui.state;
+  // The player is asked at the steps of `asked`; the other steps are the forced replies.
+  const toFind = !Puz.done && p.asked.includes(i) && s.turn.kind === "player";
+  $("status").textContent = toFind ? t("puz.toMove", { player: playerName(s.turn.player) }) : "";
+  $("hint").disabled = !toFind || ui.busy;
+  $("solution").disabled = Puz.done || ui.busy;
+  $("move-play").disabled = !toFind || ui.busy;
+  const ex = (s.legal || [])[0];
+  $("move-input").placeholder = ex ? t("play.moveInputHint", { example: ex.text }) : "";
+}
+
+// Sends the attempt once: solved (no wrong move, no solution shown) or not.
+async function report(solved) {
+  if (Puz.reported) return;
+  Puz.reported = true;
+  try {
+    const a = await api(`/${encodeURIComponent(Puz.puzzle.id)}/attempt`, { solved, hinted: Puz.hinted });
+    showRating(a.player, a.player_before);
+    $("puzzle-rating").textContent = rating(a.puzzle);
+  } catch (e) { note(I18n.error(e)); }
+}
+
+// Plays the moves the player is not asked for (the forced replies), one after another.
+async function advance() {
+  const p = Puz.puzzle;
+  ui.busy = true;
+  while (Puz.step < p.solution.length && !p.asked.includes(Puz.step)) {
+    await wait(DELAY);
+    if (p !== Puz.puzzle) return;
+    Puz.step++;
+    show(Puz.step);
+    const h = ui.state.history;
+    if (h.length) say(t("puz.reply", { move: entryText(h[h.length - 1], ui.state) }));
+  }
+  ui.busy = false;
+  if (Puz.step >= p.solution.length) return finish();
+  show(Puz.step);
+}
+
+function finish() {
+  Puz.done = true;
+  ui.busy = false;
+  show(Puz.puzzle.solution.length);
+  const solved = !Puz.failed && !Puz.shown;
+  const text = solved ? t("puz.solved") : t("puz.finished");
+  verdict(text, solved ? "good" : "");
+  say(text);
+  report(solved);
+  $("next").focus();
+}
+
+// A move chosen on the board or typed: the right one is played, a wrong one marked.
+function judge(text) {
+  const p = Puz.puzzle;
+  if (!p || Puz.done || ui.busy) return;
+  const want = p.solution[Puz.step];
+  if (text === want) {
+    Puz.step++;
+    verdict(t("puz.right"), "good");
+    say(t("puz.right"));
+    show(Puz.step);
+    advance();
+    return;
+  }
+  const m = (ui.state.legal || []).find((x) => x.text === text);
+  Puz.failed = true;
+  report(false);
+  verdict(t("puz.wrong", { move: m ? entryText(m, ui.state) : text }), "bad");
+  say(t("puz.wrong", { move: m ? entryText(m, ui.state) : text }));
+  ui.sel = []; ui.hint = null;
+  ui.wrong = m ? m.path : null;
+  drawBoard();
+}
+
+function hint() {
+  const p = Puz.puzzle;
+  if (!p || Puz.done || ui.busy) return;
+  const m = (ui.state.legal || []).find((x) => x.text === p.solution[Puz.step]);
+  if (!m) return;
+  Puz.hinted = true;
+  ui.wrong = null;
+  ui.hint = [m.path[0]];
+  drawBoard();
+  note(t("puz.hintIs", { cell: m.path[0] }));
+  say(t("puz.hintIs", { cell: m.path[0] }));
+}
+
+async function solution() {
+  const p = Puz.puzzle;
+  if (!p || Puz.done || ui.busy) return;
+  Puz.shown = true;
+  report(false);
+  ui.busy = true;
+  while (Puz.step < p.solution.length) {
+    Puz.step++;
+    show(Puz.step);
+    await wait(DELAY);
+    if (p !== Puz.puzzle) return;
+  }
+  finish();
+}
+
+function setPuzzle(p) {
+  Object.assign(Puz, { puzzle: p, step: 0, failed: false, hinted: false, shown: false, reported: false, done: false });
+  ui.busy = false;
+  const first = p.steps[0];
+  ui.flipped = !!board.flippable && first.turn.kind === "player" && BOTTOM[game] !== undefined && first.turn.player !== BOTTOM[game];
+  $("goal").textContent = goalText(p.goal);
+  $("puzzle-id").textContent = p.id + (p.daily ? " · " + t("puz.dailyOf", { date: p.daily }) : "");
+  $("puzzle-rating").textContent = rating(p.rating);
+  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe("theme." + x, x)).join(", ");
+  verdict("", "");
+  note("");
+  const q = new URLSearchParams(location.search);
+  q.delete("daily");
+  q.set("id", p.id);
+  history.replaceState(null, "", "?" + q);
+  show(0);
+  advance();
+}
+
+async function load(path) {
+  try {
+    setPuzzle(await api(path));
+  } catch (e) { note(I18n.error(e)); }
+}
+
+function nextPuzzle() {
+  const q = new URLSearchParams();
+  const theme = $("theme").value;
+  if (theme) q.set("theme", theme);
+  if (Puz.puzzle) q.set("after", Puz.puzzle.id);
+  load("/next" + (q.toString() ? "?" + q : ""));
+}
+
+function gameLinks() {
+  const ul = $("game-links");
+  for (const g of ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire"]) {
+    if (g === game) continue;
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "/puzzles/" + g;
+    a.textContent = I18n.maybe("game." + g, g);
+    li.append(a);
+    ul.append(li);
+  }
+}
+
+async function puzzleMain() {
+  await I18n.ready;
+  const name = I18n.maybe("game." + game, game);
+  $("title").textContent = t("puz.title", { game: name });
+  document.title = t("puz.doctitle") + " — " + name;
+  ui.token = "puzzle";       // app.js lets a page with a token move
+  ui.onMove = judge;
+  $("piece-style-row").hidden = !board.pieceStyles;
+  $("coords-row").hidden = !board.coords;
+  initSettings();
+  $("board").addEventListener("keydown", onBoardKey);
+  $("move-form").addEventListener("submit", onMoveTyped);
+  $("hint").addEventListener("click", hint);
+  $("solution").addEventListener("click", solution);
+  $("next").addEventListener("click", nextPuzzle);
+  $("theme").addEventListener("change", nextPuzzle);
+  $("daily").addEventListener("click", (ev) => { ev.preventDefault(); load("/daily"); });
+  gameLinks();
+  try {
+    Puz.summary = await api("");
+  } catch (e) {
+    $("title").textContent = t("play.unknownGame", { game });
+    note(I18n.error(e));
+    return;
+  }
+  const sel = $("theme");
+  for (const th of Puz.summary.themes) {
+    const o = document.createElement("option");
+    o.value = th.theme;
+    o.textContent = t("puz.themeCount", { theme: I18n.maybe("theme." + th.theme, th.theme), count: th.count });
+    sel.append(o);
+  }
+  showRating(Puz.summary.player);
+  const q = new URLSearchParams(location.search);
+  if (q.get("theme")) sel.value = q.get("theme");
+  if (q.has("daily")) await load("/daily");
+  else if (q.get("id")) await load("/" + encodeURIComponent(q.get("id")));
+  else nextPuzzle();
+}
+
+puzzleMain();
