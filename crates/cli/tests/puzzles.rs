@@ -87,17 +87,25 @@ fn mined_puzzles_check_and_tampered_ones_fail() {
         "{err}"
     );
 
-    // Another game's puzzle: a clear "not yet".
+    // A game without puzzles: a clear "unknown game".
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
-    other[1]["game"] = "aeroplane".into();
+    other[1]["game"] = "go".into();
     let other = write(&other, "other.jsonl");
     let (code, _, err) = qiyi(&["puzzles", "check", &other]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("line 2") && err.contains("aeroplane") && err.contains("not"),
+        err.contains("line 2") && err.contains("unknown game"),
         "{err}"
     );
+    // A peg puzzle labelled aeroplane (proven now): its position is no aeroplane position.
+    let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
+    other.push(other[0].clone());
+    other[1]["game"] = "aeroplane".into();
+    let other = write(&other, "other-aero.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &other]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2") && err.contains("fails"), "{err}");
     // A peg puzzle labelled Chinese checkers (proven now): its position is no position line.
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
