@@ -465,25 +465,52 @@ mod tests {
             .find(|(m, _)| *m != best)
             .unwrap()
             .0;
+        // Each tampering fails for its own reason, not merely somewhere.
+        let wrong = |bad: &PuzzleRecord, why: &str| match check_puzzle(bad, t) {
+            Err(CheckError::Wrong(m)) => assert!(m.contains(why), "{m}"),
+            other => panic!("expected `{why}`, got {other:?}"),
+        };
         let mut bad = p.clone();
         bad.solution = vec![pos.move_to_text(other)];
-        assert!(check_puzzle(&bad, t).is_err());
+        wrong(&bad, "lead below");
         let mut bad = p.clone();
         bad.side = if p.side == "red" { "blue" } else { "red" }.into();
-        assert!(check_puzzle(&bad, t).is_err());
+        wrong(&bad, "not the player to move");
         let mut bad = p.clone();
         if let Proof::Exact { detail, .. } = &mut bad.proof {
             *detail = detail.replacen("=0.", "=0.9", 1);
         }
-        assert!(check_puzzle(&bad, t).is_err());
+        wrong(&bad, "recorded");
+        let mut bad = p.clone();
+        bad.solution = vec!["a".into(), "b".into()];
+        assert!(matches!(check_puzzle(&bad, t), Err(CheckError::Shape)));
+        // Red to move with all four planes out (4 vs 0 is outside 2v1); every plane can move 3.
         let mut bad = p.clone();
         bad.position =
-            "standard players=2 move=0 roll=3 sixes=0 moved=0 places=0,0 planes=1,2,3,H/H,H,H,H"
+            "standard players=2 move=0 roll=3 sixes=0 moved=0 places=0,0 planes=1,2,3,4/H,H,H,H"
                 .into();
-        assert!(check_puzzle(&bad, t).is_err());
-        let mut bad = p;
+        bad.side = "red".into();
+        bad.solution = vec!["a".into()];
+        assert!(
+            matches!(
+                check_puzzle(&bad, t),
+                Err(CheckError::Table(EndgameError::NotInClass(_)))
+            ),
+            "{:?}",
+            check_puzzle(&bad, t)
+        );
+        let mut bad = p.clone();
         bad.position = "x".into();
-        assert!(check_puzzle(&bad, t).is_err());
+        assert!(matches!(
+            check_puzzle(&bad, t),
+            Err(CheckError::Position(_))
+        ));
+        let mut bad = p;
+        bad.game = "checkers".into();
+        assert!(matches!(
+            check_puzzle(&bad, t),
+            Err(CheckError::NotAeroplane(_))
+        ));
     }
 
     /// The shipped set (`crates/aeroplane/puzzles/aeroplane.jsonl`): every id distinct, a sample
