@@ -215,8 +215,8 @@ impl Aero {
     /// Progress values above [`HANGAR`] are read as the hangar.
     pub(crate) fn two_player_turn_start(rules: Rules, planes: [[u8; PLANES]; 4]) -> Aero {
         let mut pos = Aero::raw(rules, 2);
-        for p in 0..2 {
-            pos.planes[p] = planes[p].map(|d| d.min(HANGAR));
+        for (mine, given) in pos.planes.iter_mut().zip(&planes).take(2) {
+            *mine = given.map(|d| d.min(HANGAR));
         }
         for p in 0..2 {
             if pos.planes[p].iter().all(|&d| d == CENTRE) && !pos.over {

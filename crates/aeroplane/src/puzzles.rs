@@ -212,12 +212,12 @@ fn detail(pos: &Aero, values: &[(AeroMove, f64)], class: EndgameClass) -> String
     )
 }
 
+/// A proven decision: the best choice, and every choice with its exact win chance, best first.
+pub type Proven = (AeroMove, Vec<(AeroMove, f64)>);
+
 /// The puzzle at decision `pos` if its best choice leads by [`MARGIN`]: `Ok(None)` when it does
 /// not, an error when the table cannot value it.
-pub fn prove(
-    table: &Endgame,
-    pos: &Aero,
-) -> Result<Option<(AeroMove, Vec<(AeroMove, f64)>)>, EndgameError> {
+pub fn prove(table: &Endgame, pos: &Aero) -> Result<Option<Proven>, EndgameError> {
     let values = table.choice_values(pos)?;
     if values.len() < 2 || values[0].1 - values[1].1 < MARGIN {
         return Ok(None);
