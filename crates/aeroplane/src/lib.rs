@@ -19,6 +19,7 @@
 
 pub mod board;
 pub mod encode;
+pub mod endgame;
 pub mod error;
 pub mod eval;
 pub mod finish;
@@ -29,6 +30,7 @@ pub mod oneply;
 pub mod player;
 pub mod players;
 pub mod position;
+pub mod puzzles;
 pub mod race;
 pub mod record;
 pub mod review;

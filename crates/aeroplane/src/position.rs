@@ -210,6 +210,38 @@ impl Aero {
         pos
     }
 
+    /// A two-player position at the start of red's (player 0's) turn with these planes (rows 2
+    /// and 3 ignored); a player with every plane in the centre has won and the game is over.
+    /// Progress values above [`HANGAR`] are read as the hangar.
+    pub(crate) fn two_player_turn_start(rules: Rules, planes: [[u8; PLANES]; 4]) -> Aero {
+        let mut pos = Aero::raw(rules, 2);
+        for (mine, given) in pos.planes.iter_mut().zip(&planes).take(2) {
+            *mine = given.map(|d| d.min(HANGAR));
+        }
+        for p in 0..2 {
+            if pos.planes[p].iter().all(|&d| d == CENTRE) && !pos.over {
+                pos.places[p] = 1;
+                pos.places[1 - p] = 2;
+                pos.over = true;
+            }
+        }
+        pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
+        pos
+    }
+
+    /// A two-player turn start with the players' planes swapped and the same player (by
+    /// index) to roll: the position seen from the other side of the board.
+    pub(crate) fn swapped(&self) -> Aero {
+        let mut planes = self.planes;
+        planes.swap(0, 1);
+        let mut pos = Aero::two_player_turn_start(self.rules, planes);
+        if !pos.over {
+            pos.to_move = self.to_move;
+            pos.hash = pos.hash_from_scratch() ^ pos.turn_key();
+        }
+        pos
+    }
+
     fn raw(rules: Rules, players: usize) -> Aero {
         let mut pos = Aero {
             rules,

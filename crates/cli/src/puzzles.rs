@@ -4,6 +4,8 @@
 
 use crate::common::{print_json, progress, Global};
 use anyhow::{bail, Context};
+use qiyi_aeroplane::endgame::{Endgame, EndgameClass};
+use qiyi_aeroplane::puzzles::{self as aero, MineStats as AeroStats};
 use qiyi_checkers::puzzles::{self as ck, MineStats as CkStats};
 use qiyi_chinese_checkers::puzzles::{self as cc, MineStats as CcStats};
 use qiyi_core::puzzles::{read_puzzles_numbered, write_puzzles, MiningRun, PuzzleRecord};
@@ -53,6 +55,71 @@ enum MineGame {
     /// Chinese checkers: "home in N moves" (N proven optimal, the pieces moving alone) from
     /// seeded two-player self-play games, the first move unique.
     ChineseCheckers(CcMineArgs),
+    /// Aeroplane chess: "you rolled R: which plane?", the best plane's exact win chance (an
+    /// endgame table) ahead of every other by 5 points, from seeded two-player self-play games.
+    Aeroplane(AeroMineArgs),
+}
+
+/// Options of `qiyi puzzles mine aeroplane`.
+#[derive(clap::Args, Debug)]
+struct AeroMineArgs {
+    /// Mine decisions of seeded two-player self-play games (the only source so far).
+    #[arg(long)]
+    selfplay: bool,
+    /// Games of the run (game `i` uses `Rng::derive(seed, i)`; a resumed run skips the games
+    /// already mined).
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// The JSON Lines file to append to; `FILE.games` records the run and the games mined, so
+    /// the same command resumes (or extends with a larger `--games`).
+    #[arg(long)]
+    out: PathBuf,
+    /// The player in both seats (random, heuristic, race, win, best, level-1..level-10, ...).
+    #[arg(long, default_value = "heuristic")]
+    player: String,
+    /// Random plies at the start of each game: uniformly 0..=R.
+    #[arg(long, default_value_t = 20)]
+    random_plies: u32,
+    /// The endgame class solved exactly (planes out per player): 1v1, 2v1 or 2v2 (2v2: about
+    /// 3 million positions, many minutes to build).
+    #[arg(long, default_value = "2v1")]
+    class: String,
+}
+
+/// Reads an endgame class such as `2v1`.
+fn parse_class(text: &str) -> anyhow::Result<EndgameClass> {
+    let (a, b) = text
+        .split_once(['v', 'x'])
+        .with_context(|| format!("class `{text}`: expected AvB, such as 2v1"))?;
+    let num = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .with_context(|| format!("class `{text}`: `{s}` is not a number"))
+    };
+    Ok(EndgameClass::new(num(a)?, num(b)?)?)
+}
+
+/// Builds the standard-rules endgame table of `class`, saying how long it took.
+fn build_endgame(g: &Global, class: EndgameClass) -> anyhow::Result<Endgame> {
+    let bar = progress(0, "solving the endgame table");
+    let table = Endgame::build_with(qiyi_aeroplane::Rules::STANDARD, class, 1e-13, |s, c| {
+        bar.set_message(format!(
+            "solving the {class} endgame table: sweep {s}, change {c:.1e}"
+        ));
+    })?;
+    bar.finish_and_clear();
+    let st = table.stats();
+    if !g.json {
+        eprintln!(
+            "endgame table {class}: {} positions, {:.1} MB, {} sweeps, residual {:.1e}, {:.1} s",
+            st.states,
+            st.bytes as f64 / 1e6,
+            st.sweeps,
+            st.residual,
+            st.seconds
+        );
+    }
+    Ok(table)
 }
 
 /// Options of `qiyi puzzles mine chinese-checkers`.
@@ -196,6 +263,7 @@ pub fn puzzles(g: &Global, a: PuzzlesArgs) -> anyhow::Result<()> {
             MineGame::Xiangqi(x) => mine_xiangqi(g, x),
             MineGame::Checkers(c) => mine_checkers(g, c),
             MineGame::ChineseCheckers(c) => mine_chinese_checkers(g, c),
+            MineGame::Aeroplane(a) => mine_aeroplane(g, a),
         },
         PuzzlesAction::Check(c) => check(g, c),
     }
@@ -273,24 +341,14 @@ fn mine_peg(g: &Global, a: PegMineArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The games puzzles exist for, and whether `check` can prove them yet.
-const PLANNED: &[&str] = &["aeroplane"];
-
 fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     let file =
         std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
     let puzzles = read_puzzles_numbered(std::io::BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
     for (line, p) in &puzzles {
-        if [peg::GAME, xq::GAME, ck::GAME, cc::GAME].contains(&p.game.as_str()) {
+        if [peg::GAME, xq::GAME, ck::GAME, cc::GAME, aero::GAME].contains(&p.game.as_str()) {
             continue;
-        }
-        if PLANNED.contains(&p.game.as_str()) {
-            bail!(
-                "{}: line {line}: puzzles for `{}` cannot be checked yet (only peg-solitaire, xiangqi, checkers and chinese-checkers so far)",
-                a.file.display(),
-                p.game
-            );
         }
         bail!(
             "{}: line {line}: unknown game `{}`",
@@ -303,8 +361,25 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let bar = progress(puzzles.len() as u64, "checking");
+    // One endgame table holds every aeroplane puzzle: the smallest class above all of theirs.
+    let mut need: Option<(usize, usize)> = None;
+    for (line, p) in puzzles.iter().filter(|(_, p)| p.game == aero::GAME) {
+        let c = aero::puzzle_class(p).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: line {line}: puzzle `{}` fails: {e}",
+                a.file.display(),
+                p.id
+            )
+        })?;
+        let (x, y) = need.unwrap_or((1, 1));
+        need = Some((x.max(c.a()), y.max(c.b())));
+    }
     let started = Instant::now();
+    let endgame = match need {
+        Some((x, y)) => Some(build_endgame(g, EndgameClass::new(x, y)?)?),
+        None => None,
+    };
+    let bar = progress(puzzles.len() as u64, "checking");
     let results: Vec<Result<(), String>> = with_threads(g.threads(), || {
         puzzles
             .par_iter()
@@ -313,6 +388,11 @@ fn check(g: &Global, a: CheckArgs) -> anyhow::Result<()> {
                     xq::check_puzzle(p, a.budget).map_err(|e| e.to_string())
                 } else if p.game == cc::GAME {
                     cc::check_puzzle(p, a.budget).map_err(|e| e.to_string())
+                } else if p.game == aero::GAME {
+                    match &endgame {
+                        Some(t) => aero::check_puzzle(p, t).map_err(|e| e.to_string()),
+                        None => Err("no endgame table".to_string()),
+                    }
                 } else if p.game == ck::GAME {
                     ck::check_puzzle(p, egdb.as_deref(), a.budget).map_err(|e| e.to_string())
                 } else {
@@ -697,6 +777,106 @@ fn mine_chinese_checkers(g: &Global, a: CcMineArgs) -> anyhow::Result<()> {
             stats.nodes
         );
         println!("by length (moves): {}", list_counts(&by_n));
+        println!("by theme: {}", list_counts(&by_theme));
+        println!(
+            "wrote {} ({} puzzles in all; seed {})",
+            a.out.display(),
+            kept_before + found.len(),
+            g.seed
+        );
+    }
+    Ok(())
+}
+
+fn mine_aeroplane(g: &Global, a: AeroMineArgs) -> anyhow::Result<()> {
+    if !a.selfplay {
+        bail!("give --selfplay: aeroplane puzzles are mined from seeded self-play games (reading game records is not there yet)");
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let player: qiyi_aeroplane::players::PlayerKind = a
+        .player
+        .parse()
+        .with_context(|| format!("--player `{}`", a.player))?;
+    let class = parse_class(&a.class)?;
+    let opts = aero::MineOptions {
+        seed: g.seed,
+        player,
+        random_plies: a.random_plies,
+    };
+    let mut run = MiningRun::open(&a.out, &opts.manifest(class), aero::position_key)?;
+    let kept_before = run.kept_before;
+    let todo = run.todo(a.games);
+    if !g.json {
+        println!(
+            "mining aeroplane puzzles: seed {}, games {} ({} already mined), player {}, random plies 0..={}, endgame class {class}, lead at least {:.0} points, {} puzzles in {} so far",
+            g.seed,
+            a.games,
+            a.games as usize - todo.len(),
+            opts.player,
+            opts.random_plies,
+            aero::MARGIN * 100.0,
+            kept_before,
+            a.out.display()
+        );
+    }
+    let started = Instant::now();
+    let table = build_endgame(g, class)?;
+    let built = started.elapsed().as_secs_f64();
+    let mut stats = AeroStats::default();
+    let (found, duplicates) = mine_games(
+        g.threads(),
+        &mut run,
+        &todo,
+        |i| aero::mine_game(&table, &opts, i),
+        |st| stats.add(st),
+    )?;
+    let secs = started.elapsed().as_secs_f64();
+    let mining = secs - built;
+    let per_min = found.len() as f64 * 60.0 / mining.max(1e-9);
+    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
+    let (by_n, by_theme) = counts(&found, |p| {
+        let r = p.rating.rating;
+        format!("{:04}", (r / 100.0).floor() as i64 * 100)
+    });
+    let st = table.stats();
+    if g.json {
+        print_json(&json!({
+            "game": "aeroplane",
+            "seed": g.seed,
+            "games": stats.games,
+            "puzzles": found.len(),
+            "puzzles_in_file": kept_before + found.len(),
+            "out": a.out.display().to_string(),
+            "seconds": secs,
+            "table_seconds": built,
+            "table_states": st.states,
+            "table_bytes": st.bytes,
+            "table_sweeps": st.sweeps,
+            "table_residual": st.residual,
+            "mining_seconds": mining,
+            "puzzles_per_minute": per_min,
+            "candidates": stats.candidates,
+            "passed": stats.passed,
+            "pass_share": share,
+            "too_close": stats.too_close,
+            "duplicates": duplicates,
+            "by_rating": by_n,
+            "by_theme": by_theme,
+        }))?;
+    } else {
+        println!(
+            "{} puzzles in {secs:.1} s (table {built:.1} s, mining {mining:.1} s, {per_min:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} too close, {} duplicates",
+            found.len(),
+            stats.games,
+            stats.candidates,
+            stats.passed,
+            100.0 * share,
+            stats.too_close,
+            duplicates,
+        );
+        println!("by rating: {}", list_counts(&by_n));
         println!("by theme: {}", list_counts(&by_theme));
         println!(
             "wrote {} ({} puzzles in all; seed {})",

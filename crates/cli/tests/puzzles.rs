@@ -1,5 +1,5 @@
 //! `qiyi puzzles`: mine a few peg-solitaire and Xiangqi puzzles, check them, and see a tampered
-//! puzzle, a puzzle of a game not yet supported and a broken line fail `check` with exit code 2
+//! puzzle, a puzzle of an unknown game and a broken line fail `check` with exit code 2
 //! and the line named; Xiangqi and checkers runs resume where they stopped.
 
 mod common;
@@ -87,17 +87,25 @@ fn mined_puzzles_check_and_tampered_ones_fail() {
         "{err}"
     );
 
-    // Another game's puzzle: a clear "not yet".
+    // A game without puzzles: a clear "unknown game".
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
-    other[1]["game"] = "aeroplane".into();
+    other[1]["game"] = "go".into();
     let other = write(&other, "other.jsonl");
     let (code, _, err) = qiyi(&["puzzles", "check", &other]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("line 2") && err.contains("aeroplane") && err.contains("not"),
+        err.contains("line 2") && err.contains("unknown game"),
         "{err}"
     );
+    // A peg puzzle labelled aeroplane (proven now): its position is no aeroplane position.
+    let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
+    other.push(other[0].clone());
+    other[1]["game"] = "aeroplane".into();
+    let other = write(&other, "other-aero.jsonl");
+    let (code, _, err) = qiyi(&["puzzles", "check", &other]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2") && err.contains("fails"), "{err}");
     // A peg puzzle labelled Chinese checkers (proven now): its position is no position line.
     let mut other = vec![serde_json::from_str::<serde_json::Value>(lines[0]).expect("a puzzle")];
     other.push(other[0].clone());
@@ -412,5 +420,97 @@ fn chinese_checkers_mining_resumes_and_checks() {
     let (code, _, err) = qiyi(&["puzzles", "check", &bad.to_string_lossy()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("line {n}")), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn aeroplane_mining_checks_and_a_worse_plane_fails() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-aero-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("aero.jsonl");
+    let f = file.to_string_lossy().into_owned();
+    // Seed 1's first 10 games hold 6 puzzles (the shipped set's run: 331 in 500 games).
+    let (code, out, err) = qiyi(&[
+        "--seed",
+        "1",
+        "--json",
+        "puzzles",
+        "mine",
+        "aeroplane",
+        "--selfplay",
+        "--games",
+        "10",
+        "--out",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["games"], 10, "{v}");
+    assert_eq!(v["table_states"], 198_476, "{v}");
+    let text = std::fs::read_to_string(&file).expect("the puzzle file");
+    let n = text.lines().count();
+    assert!(n > 0, "{v}");
+    assert_eq!(v["puzzles"], n, "{v}");
+    // The run's puzzles are the shipped set's first ones (same seed, options and games).
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../aeroplane/puzzles/aeroplane.jsonl"
+    ))
+    .expect("the shipped set");
+    assert!(shipped.starts_with(&text), "{text}");
+    // Other options on the same file are refused (before any table is built).
+    let (code, _, err) = qiyi(&[
+        "puzzles",
+        "mine",
+        "aeroplane",
+        "--selfplay",
+        "--games",
+        "10",
+        "--class",
+        "1v1",
+        "--out",
+        &f,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another run"), "{err}");
+
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["proven"], n);
+
+    // The last puzzle answered with the worst recorded plane: it fails, its line named.
+    let mut puzzles: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect();
+    let last = puzzles.len() - 1;
+    let detail = puzzles[last]["proof"]["detail"]
+        .as_str()
+        .expect("a proof")
+        .to_string();
+    let worst = detail
+        .split_whitespace()
+        .filter_map(|w| {
+            let (k, v) = w.trim_end_matches(';').split_once('=')?;
+            Some((k.to_string(), v.parse::<f64>().ok()?))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("recorded chances")
+        .0;
+    assert_ne!(puzzles[last]["solution"][0], worst.as_str(), "{detail}");
+    puzzles[last]["solution"][0] = worst.into();
+    let body: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, body).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &bad.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("line {n}")) && err.contains("lead below"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
