@@ -3,8 +3,8 @@
 Requests that act for a seat need that game's secret token, which only the answer that created the
 game holds. These hooks remember the token of every game schemathesis creates (`POST /api/games`,
 `POST /api/games/import`) and give it, as schemathesis's auth, to most later requests on that game,
-so the fuzzer reaches past the 403 into moves, AI moves, undo, resign, draw, positions and solving.
-One request in eight on a known game goes without it, so the 403 answers are fuzzed too.
+so the fuzzer reaches past the 401/403 into moves, AI moves, undo, resign, draw, positions and
+solving. One request in eight on a known game goes without it, so the 401 answers are fuzzed too.
 """
 
 import random
@@ -39,7 +39,8 @@ class SeatToken:
     Given through an auth provider rather than written into the headers by a hook, so that
     schemathesis knows the request carries real credentials: its `ignored_auth` check then sends
     the same request again without the token and with a made-up one, and expects them refused
-    (403). A hook that wrote the header would also overwrite those probes' made-up tokens.
+    (401 without a token, 403 with one that is not the game's). A hook that wrote the header
+    would also overwrite those probes' made-up tokens.
     """
 
     def get(self, case, ctx):

@@ -487,7 +487,12 @@ def player(api, rng, stats, stop, max_games):
             api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "zz99"}, token=g.token,
                      ok=(403, 409, 422))
         elif case == 3:
-            api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "a0a1"}, ok=(403,))
+            # No token at all: 401 `unauthorized` (a token that is not the game's is case 4's 403).
+            status, v = api.call("bad", "POST", f"/api/games/{gid}/moves", {"move": "a0a1"},
+                                 ok=(401,))
+            if status == 401 and not (isinstance(v, dict) and v.get("code") == "unauthorized"):
+                api.stats.bad("bad", "POST", f"/api/games/{gid}/moves", status,
+                              "a request without a token is not `unauthorized`: " + str(v)[:200])
         elif case == 4:
             api.call("bad", "POST", f"/api/games/{gid}/undo", {}, token="0" * 32, ok=(403,))
         elif case == 5:

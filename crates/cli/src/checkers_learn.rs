@@ -80,9 +80,9 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         Some(text) => Some(crate::learn::parse_shards(text, options.shards())?),
         None => None,
     };
-    let config = options.config(g.threads());
+    let threads = g.threads();
     let bar = progress(
-        shards.as_ref().map_or(config.shards(), Vec::len) as u64,
+        shards.as_ref().map_or(options.shards(), Vec::len) as u64,
         "self-play shards",
     );
     let started = Instant::now();
@@ -90,7 +90,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         &args.out,
         &options,
         shards.as_deref(),
-        config.threads,
+        threads,
         |done| {
             bar.inc(1);
             if !done.skipped {
@@ -114,7 +114,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         second_player_wins: summary.results[2],
         seconds: secs,
         positions_per_second: summary.positions as f64 / secs.max(1e-9),
-        threads: config.threads,
+        threads,
         seed: g.seed,
         depth: args.depth,
         nodes: args.nodes,

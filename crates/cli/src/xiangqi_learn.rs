@@ -82,18 +82,14 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         Some(text) => Some(crate::learn::parse_shards(text, in_run)?),
         None => None,
     };
-    let config = options.config(g.threads());
+    let threads = g.threads();
     let bar = progress(
         shards.as_ref().map_or(in_run, Vec::len) as u64,
         "self-play shards",
     );
     let started = Instant::now();
-    let summary = qiyi_xiangqi::learn::selfplay(
-        &args.out,
-        &options,
-        shards.as_deref(),
-        config.threads,
-        |done| {
+    let summary =
+        qiyi_xiangqi::learn::selfplay(&args.out, &options, shards.as_deref(), threads, |done| {
             bar.inc(1);
             if !done.skipped {
                 bar.set_message(format!(
@@ -101,8 +97,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
                     done.shard, done.positions
                 ));
             }
-        },
-    )?;
+        })?;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let report = SelfplayReport {
@@ -117,7 +112,7 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
         black_wins: summary.results[2],
         seconds: secs,
         positions_per_second: summary.positions as f64 / secs.max(1e-9),
-        threads: config.threads,
+        threads,
         seed: g.seed,
         depth: args.depth,
         nodes: args.nodes,

@@ -4,8 +4,71 @@
 use crate::error::QiyiError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use qiyi_checkers::engine::selfplay::{selfplay, SelfplayOptions};
+use qiyi_core::learn::selfplay::{SelfPlaySummary, SelfplayOptions};
+use qiyi_core::learn::LearnError;
 use std::path::PathBuf;
+
+#[allow(clippy::too_many_arguments)]
+fn options(
+    games: usize,
+    games_per_shard: usize,
+    seed: u64,
+    depth: u32,
+    nodes: u64,
+    random_plies: u32,
+    eval: String,
+) -> SelfplayOptions {
+    SelfplayOptions {
+        games,
+        games_per_shard,
+        seed,
+        depth,
+        nodes,
+        random_plies,
+        eval,
+    }
+}
+
+/// A game's self-play entry point (`qiyi_checkers::engine::selfplay::selfplay`,
+/// `qiyi_xiangqi::learn::selfplay`).
+type Play = fn(
+    &std::path::Path,
+    &SelfplayOptions,
+    Option<&[usize]>,
+    usize,
+    fn(qiyi_core::learn::selfplay::ShardDone),
+) -> Result<SelfPlaySummary, LearnError>;
+
+/// Plays the shards `shards` with `play` and returns the summary as a dict.
+fn run<'py>(
+    py: Python<'py>,
+    play: Play,
+    out: PathBuf,
+    options: SelfplayOptions,
+    shards: Option<Vec<usize>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let t = std::time::Instant::now();
+    let summary = py
+        .detach(|| play(&out, &options, shards.as_deref(), threads.max(1), |_| {}))
+        .map_err(|e| QiyiError::Rule(e.to_string()))?;
+    let d = PyDict::new(py);
+    d.set_item("written", summary.written)?;
+    d.set_item("skipped", summary.skipped)?;
+    d.set_item("games", summary.games)?;
+    d.set_item("positions", summary.positions)?;
+    d.set_item("results", summary.results.to_vec())?;
+    d.set_item("seconds", t.elapsed().as_secs_f64())?;
+    d.set_item("shards", options.shards())?;
+    Ok(d)
+}
+
+/// Checks a run's options and claims `out` for it with `play` on zero shards (the caller's
+/// check before any worker starts): returns the run's shard count.
+fn claim(play: Play, out: PathBuf, options: SelfplayOptions) -> PyResult<usize> {
+    play(&out, &options, Some(&[]), 1, |_| {}).map_err(|e| QiyiError::Rule(e.to_string()))?;
+    Ok(options.shards())
+}
 
 /// Plays the shards `shards` (all when `None`) of a checkers self-play run into `out` on
 /// `threads` threads and returns what it did: `written`, `skipped`, `games`, `positions`,
@@ -26,7 +89,7 @@ pub fn checkers_selfplay<'py>(
     shards: Option<Vec<usize>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let options = SelfplayOptions {
+    let o = options(
         games,
         games_per_shard,
         seed,
@@ -34,20 +97,15 @@ pub fn checkers_selfplay<'py>(
         nodes,
         random_plies,
         eval,
-    };
-    let t = std::time::Instant::now();
-    let summary = py
-        .detach(|| selfplay(&out, &options, shards.as_deref(), threads.max(1), |_| {}))
-        .map_err(|e| QiyiError::Rule(e.to_string()))?;
-    let d = PyDict::new(py);
-    d.set_item("written", summary.written)?;
-    d.set_item("skipped", summary.skipped)?;
-    d.set_item("games", summary.games)?;
-    d.set_item("positions", summary.positions)?;
-    d.set_item("results", summary.results.to_vec())?;
-    d.set_item("seconds", t.elapsed().as_secs_f64())?;
-    d.set_item("shards", options.shards())?;
-    Ok(d)
+    );
+    run(
+        py,
+        qiyi_checkers::engine::selfplay::selfplay,
+        out,
+        o,
+        shards,
+        threads,
+    )
 }
 
 /// Checks a checkers self-play run's options and claims `out` for it (the caller's check before
@@ -65,7 +123,7 @@ pub fn checkers_selfplay_claim(
     random_plies: u32,
     eval: String,
 ) -> PyResult<usize> {
-    let options = SelfplayOptions {
+    let o = options(
         games,
         games_per_shard,
         seed,
@@ -73,30 +131,8 @@ pub fn checkers_selfplay_claim(
         nodes,
         random_plies,
         eval,
-    };
-    // Zero shards: checks the options and the directory, plays nothing.
-    selfplay(&out, &options, Some(&[]), 1, |_| {}).map_err(|e| QiyiError::Rule(e.to_string()))?;
-    Ok(options.shards())
-}
-
-fn xiangqi_options(
-    games: usize,
-    games_per_shard: usize,
-    seed: u64,
-    depth: u32,
-    nodes: u64,
-    random_plies: u32,
-    eval: String,
-) -> qiyi_xiangqi::learn::SelfplayOptions {
-    qiyi_xiangqi::learn::SelfplayOptions {
-        games,
-        games_per_shard,
-        seed,
-        depth,
-        nodes,
-        random_plies,
-        eval,
-    }
+    );
+    claim(qiyi_checkers::engine::selfplay::selfplay, out, o)
 }
 
 /// Plays the shards `shards` (all when `None`) of a Xiangqi self-play run into `out` on
@@ -118,7 +154,7 @@ pub fn xiangqi_selfplay<'py>(
     shards: Option<Vec<usize>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let options = xiangqi_options(
+    let o = options(
         games,
         games_per_shard,
         seed,
@@ -127,21 +163,7 @@ pub fn xiangqi_selfplay<'py>(
         random_plies,
         eval,
     );
-    let t = std::time::Instant::now();
-    let summary = py
-        .detach(|| {
-            qiyi_xiangqi::learn::selfplay(&out, &options, shards.as_deref(), threads.max(1), |_| {})
-        })
-        .map_err(|e| QiyiError::Rule(e.to_string()))?;
-    let d = PyDict::new(py);
-    d.set_item("written", summary.written)?;
-    d.set_item("skipped", summary.skipped)?;
-    d.set_item("games", summary.games)?;
-    d.set_item("positions", summary.positions)?;
-    d.set_item("results", summary.results.to_vec())?;
-    d.set_item("seconds", t.elapsed().as_secs_f64())?;
-    d.set_item("shards", options.shards())?;
-    Ok(d)
+    run(py, qiyi_xiangqi::learn::selfplay, out, o, shards, threads)
 }
 
 /// Checks a Xiangqi self-play run's options and claims `out` for it (the caller's check before
@@ -159,7 +181,7 @@ pub fn xiangqi_selfplay_claim(
     random_plies: u32,
     eval: String,
 ) -> PyResult<usize> {
-    let options = xiangqi_options(
+    let o = options(
         games,
         games_per_shard,
         seed,
@@ -168,10 +190,7 @@ pub fn xiangqi_selfplay_claim(
         random_plies,
         eval,
     );
-    // Zero shards: checks the options and the directory, plays nothing.
-    qiyi_xiangqi::learn::selfplay(&out, &options, Some(&[]), 1, |_| {})
-        .map_err(|e| QiyiError::Rule(e.to_string()))?;
-    Ok(options.shards())
+    claim(qiyi_xiangqi::learn::selfplay, out, o)
 }
 
 /// The records of one `QIYIPOS1` shard as columns: `game` (the shard's tag), `games` (games

@@ -12,10 +12,10 @@ use crate::record;
 use crate::resign;
 use crate::session::{AiAnswer, AiBody, AiTask, GameResult, Progress, Seat, Snapshot, SolveAnswer};
 use crate::store::{lock, GameEntry, Handle, NewGame, Store, Thinking};
-use crate::tokens::{self, Grant};
+use crate::tokens::{self, Bearer, Grant};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -222,7 +222,7 @@ pub struct CreateGame {
     pub rules: Value,
     /// Seed of every random choice (dice, the AI's ties); default 1.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     pub seed: Option<u64>,
     /// A starting position in the game's position text.
     #[serde(default)]
@@ -251,7 +251,7 @@ pub(crate) struct MoveBody {
     /// The ply the client saw when it chose the move; a stale request (the game moved on) is
     /// refused with 409.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     ply: Option<usize>,
 }
 
@@ -271,7 +271,7 @@ pub(crate) struct UndoBody {
 pub(crate) struct SolveBody {
     /// Time budget in milliseconds (default 10 s; more than 60 s counts as 60 s).
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     time_ms: Option<u64>,
 }
 
@@ -291,7 +291,7 @@ pub(crate) struct SideBody {
     /// Which player, 0-5 (hot-seat tokens only; a seat token acts for its own seat); a player
     /// the game does not have is refused with 403.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     player: Option<usize>,
 }
 
@@ -302,7 +302,7 @@ pub(crate) struct DrawBody {
     /// Which player (hot-seat tokens only; a seat token acts for its own seat); a player the
     /// game does not have is refused with 403.
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[schema(maximum = 18446744073709551615_u64)]
+    #[schema(format = "uint64", maximum = 18446744073709551615_u64)]
     player: Option<usize>,
     /// `"offer"` (default; accepts a pending offer of the other side), `"accept"` or
     /// `"decline"`.
@@ -646,15 +646,16 @@ fn replay_view(entry: &GameEntry, n: usize) -> Result<GameView, ApiError> {
     })
 }
 
-/// The seat token's grant in this game (403 unless it is one of the game's tokens).
-fn grant_of(entry: &GameEntry, headers: &HeaderMap) -> Result<Grant, ApiError> {
-    tokens::grant(headers, &entry.tokens)
+/// The seat token's grant in this game (403 unless it is one of the game's tokens; a request
+/// with no token at all was answered 401 by the [`Bearer`] extractor before this).
+fn grant_of(entry: &GameEntry, bearer: &Bearer) -> Result<Grant, ApiError> {
+    tokens::grant(bearer, &entry.tokens)
 }
 
 /// Requires a token that acts for every human seat (hot-seat, or the only human): undo, paste,
 /// solve and delete change the game for everyone.
-fn require_all_seats(entry: &GameEntry, headers: &HeaderMap, what: &str) -> Result<(), ApiError> {
-    let grant = grant_of(entry, headers)?;
+fn require_all_seats(entry: &GameEntry, bearer: &Bearer, what: &str) -> Result<(), ApiError> {
+    let grant = grant_of(entry, bearer)?;
     let all = (0..entry.seats.len())
         .filter(|&p| entry.seats[p] == Seat::Human)
         .all(|p| grant.covers(p));
@@ -667,8 +668,8 @@ fn require_all_seats(entry: &GameEntry, headers: &HeaderMap, what: &str) -> Resu
     }
 }
 
-fn require_turn(entry: &GameEntry, headers: &HeaderMap) -> Result<usize, ApiError> {
-    let grant = grant_of(entry, headers)?;
+fn require_turn(entry: &GameEntry, bearer: &Bearer) -> Result<usize, ApiError> {
+    let grant = grant_of(entry, bearer)?;
     let player = entry
         .to_move()
         .ok_or_else(|| ApiError::Conflict("the game is over: there is no move to choose".into()))?;
@@ -701,6 +702,7 @@ fn player_name(entry: &GameEntry, player: usize) -> String {
     security(("seatToken" = [])),
     responses(
         (status = 200, description = "Deleted.", body = Deleted),
+        (status = 401, response = crate::openapi::Unauthorized),
         (status = 403, response = crate::openapi::Forbidden),
         (status = 404, response = crate::openapi::NotFound),
         (status = 500, response = crate::openapi::Internal),
@@ -709,11 +711,11 @@ fn player_name(entry: &GameEntry, player: usize) -> String {
 )]
 pub(crate) async fn delete_game(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
 ) -> Result<Json<Deleted>, ApiError> {
     let handle = app.store.get(&id)?;
-    require_all_seats(&lock(&handle), &headers, "deleting")?;
+    require_all_seats(&lock(&handle), &bearer, "deleting")?;
     if app.store.remove(&id)? {
         app.reviews.cancel(&id);
         Ok(Json(Deleted { deleted: id }))
@@ -792,15 +794,15 @@ pub(crate) fn flag(entry: &mut GameEntry, p: usize) {
 )]
 pub(crate) async fn play_move(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: MoveBody = parse_body(&body)?;
     let handle = app.store.get(&id)?;
     let state = {
         let mut entry = lock(&handle);
-        require_turn(&entry, &headers)?;
+        require_turn(&entry, &bearer)?;
         not_thinking(&entry)?;
         if let Some(ply) = req.ply {
             if ply != entry.session.ply() {
@@ -833,8 +835,8 @@ pub(crate) async fn play_move(
 )]
 pub(crate) async fn undo(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: UndoBody = parse_body(&body)?;
@@ -844,7 +846,7 @@ pub(crate) async fn undo(
     }
     let handle = app.store.get(&id)?;
     let mut entry = lock(&handle);
-    require_all_seats(&entry, &headers, "undo")?;
+    require_all_seats(&entry, &bearer, "undo")?;
     not_thinking(&entry)?;
     // All or nothing: check there are enough moves before taking any back. The server's moves
     // for resigned seats go back with the move before them.
@@ -883,15 +885,15 @@ pub(crate) async fn undo(
 )]
 pub(crate) async fn set_position(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: PositionBody = parse_body(&body)?;
     let handle = app.store.get(&id)?;
     let state = {
         let mut entry = lock(&handle);
-        require_all_seats(&entry, &headers, "pasting a position")?;
+        require_all_seats(&entry, &bearer, "pasting a position")?;
         not_thinking(&entry)?;
         entry.session.set_position(&req.position)?;
         entry.ended = None;
@@ -932,10 +934,10 @@ fn decided(
 /// player, else the player to move.
 fn acting_player(
     entry: &GameEntry,
-    headers: &HeaderMap,
+    bearer: &Bearer,
     player: Option<usize>,
 ) -> Result<usize, ApiError> {
-    let grant = grant_of(entry, headers)?;
+    let grant = grant_of(entry, bearer)?;
     let p = match (grant, player) {
         (Grant::Seat(s), None) => s,
         (_, Some(p)) => p,
@@ -965,14 +967,14 @@ fn acting_player(
 )]
 pub(crate) async fn resign(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: SideBody = parse_body(&body)?;
     let handle = app.store.get(&id)?;
     let mut entry = lock(&handle);
-    let p = acting_player(&entry, &headers, req.player)?;
+    let p = acting_player(&entry, &bearer, req.player)?;
     if entry.to_move().is_none() {
         return Err(ApiError::Conflict("the game is over".into()));
     }
@@ -1015,20 +1017,20 @@ pub(crate) async fn resign(
 )]
 pub(crate) async fn draw(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: DrawBody = parse_body(&body)?;
     let handle = app.store.get(&id)?;
     let mut entry = lock(&handle);
-    let p = acting_player(&entry, &headers, req.player)?;
+    let p = acting_player(&entry, &bearer, req.player)?;
     if entry.to_move().is_none() {
         return Err(ApiError::Conflict("the game is over".into()));
     }
     decided(&entry, None, String::new())?;
     let other = 1 - p;
-    let grant = grant_of(&entry, &headers)?;
+    let grant = grant_of(&entry, &bearer)?;
     match req.action.as_deref().unwrap_or("offer") {
         "offer" | "accept" => {
             // Both sides agree when the other side offered, when the other side is an AI (it
@@ -1210,8 +1212,8 @@ pub async fn await_search<T>(
 )]
 pub(crate) async fn ai_move(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<AiReply>, ApiError> {
     let req: AiBody = parse_body(&body)?;
@@ -1219,7 +1221,7 @@ pub(crate) async fn ai_move(
     let play = req.play.unwrap_or(true);
     let search = {
         let mut entry = lock(&handle);
-        require_turn(&entry, &headers)?;
+        require_turn(&entry, &bearer)?;
         if play && entry.server_drives_ai() {
             let p = entry.to_move().unwrap_or(0);
             if entry.seats.get(p) != Some(&Seat::Human) {
@@ -1270,8 +1272,8 @@ pub(crate) async fn ai_move(
 )]
 pub(crate) async fn solve(
     State(app): State<AppState>,
+    bearer: Bearer,
     Path(id): Path<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<SolveReply>, ApiError> {
     let req: SolveBody = parse_body(&body)?;
@@ -1283,7 +1285,7 @@ pub(crate) async fn solve(
     let handle = app.store.get(&id)?;
     let task = {
         let entry = lock(&handle);
-        require_all_seats(&entry, &headers, "solving")?;
+        require_all_seats(&entry, &bearer, "solving")?;
         not_thinking(&entry)?;
         entry.session.solve_task(budget)?
     };

@@ -28,7 +28,9 @@ pub enum ErrorCode {
     Conflict,
     /// The endpoint does not apply to this game.
     NotSupported,
-    /// No token, or one that does not hold the seat.
+    /// No seat token at all (no `Authorization: Bearer TOKEN`).
+    Unauthorized,
+    /// A token that is not the game's or does not hold the seat.
     Forbidden,
     /// The server holds as many games as it may.
     TooManyGames,
@@ -81,7 +83,11 @@ pub enum ApiError {
     /// The endpoint does not apply to this game (solve for a two-player game).
     #[error("{0}")]
     NotSupported(String),
-    /// The request's seat token is missing, malformed, or does not hold the seat it acts for.
+    /// The request presents no seat token: no `Authorization` header, or not `Bearer TOKEN`
+    /// (`401` with `WWW-Authenticate: Bearer`).
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
+    /// The request's seat token is not one of the game's, or does not hold the seat it acts for.
     #[error("forbidden: {0}")]
     Forbidden(String),
     /// The server holds as many games as it may.
@@ -113,6 +119,7 @@ impl ApiError {
             ApiError::IllegalMove(..) => ErrorCode::IllegalMove,
             ApiError::Conflict(_) => ErrorCode::Conflict,
             ApiError::NotSupported(_) => ErrorCode::NotSupported,
+            ApiError::Unauthorized(_) => ErrorCode::Unauthorized,
             ApiError::Forbidden(_) => ErrorCode::Forbidden,
             ApiError::TooManyGames(_) => ErrorCode::TooManyGames,
             ApiError::Unavailable(_) => ErrorCode::Unavailable,
@@ -140,6 +147,7 @@ impl ApiError {
                 StatusCode::BAD_REQUEST
             }
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::IllegalMove(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
@@ -161,11 +169,21 @@ pub const NO_MEMORY_RETRY_AFTER_S: &str = "2";
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut resp = (self.status(), Json(self.body())).into_response();
-        if let ApiError::NoMemory(_) = self {
-            resp.headers_mut().insert(
-                axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from_static(NO_MEMORY_RETRY_AFTER_S),
-            );
+        match self {
+            ApiError::NoMemory(_) => {
+                resp.headers_mut().insert(
+                    axum::http::header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static(NO_MEMORY_RETRY_AFTER_S),
+                );
+            }
+            // A 401 names the scheme the client should authenticate with (RFC 9110 11.6.1).
+            ApiError::Unauthorized(_) => {
+                resp.headers_mut().insert(
+                    axum::http::header::WWW_AUTHENTICATE,
+                    axum::http::HeaderValue::from_static("Bearer"),
+                );
+            }
+            _ => {}
         }
         resp
     }

@@ -14,6 +14,7 @@
 use crate::error::ErrorBody;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
+use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
@@ -30,7 +31,9 @@ use utoipa::{IntoResponses, Modify, OpenApi, ToResponse};
         description = "The JSON API of `qiyi serve` (crates/web/API.md says the same in words), \
 generated from the server's code. Every error is answered with a 4xx/5xx status and \
 `{\"error\": \"why, in words\", \"code\": \"kind\"}`. Requests that act for a seat carry \
-`Authorization: Bearer TOKEN` (the token `POST /api/games` gives)."
+`Authorization: Bearer TOKEN` (the token `POST /api/games` gives): without one they are \
+answered 401 `unauthorized` (with `WWW-Authenticate: Bearer`), with a token that does not hold \
+the seat 403 `forbidden`."
     ),
     paths(
         crate::api::openapi,
@@ -57,6 +60,7 @@ generated from the server's code. Every error is answered with a 4xx/5xx status 
         schemas(ErrorBody, GameName, AnalysedGame),
         responses(
             BadRequest,
+            Unauthorized,
             Forbidden,
             NotFound,
             Conflict,
@@ -165,16 +169,16 @@ macro_rules! error_responses {
 }
 
 fn error_response(description: &str) -> RefOr<Response> {
-    ResponseBuilder::new()
-        .description(description)
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("Error")))
-                .build(),
-        )
-        .build()
-        .into()
+    error_response_builder(description).build().into()
+}
+
+fn error_response_builder(description: &str) -> ResponseBuilder {
+    ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Error")))
+            .build(),
+    )
 }
 
 error_responses! {
@@ -183,7 +187,8 @@ error_responses! {
 position, clock or record, value out of range, an endpoint that does not apply to this game \
 (`bad_request`, `unknown_game`, `not_supported`).";
     /// 403.
-    Forbidden => "No token, or a token that does not hold the seat (`forbidden`).";
+    Forbidden => "A token that is not one of this game's, or does not hold the seat (the watch \
+link, another seat's link, one seat's link for an action on every seat) (`forbidden`).";
     /// 404.
     NotFound => "No game with this id, or no such endpoint (`not_found`).";
     /// 409.
@@ -204,6 +209,28 @@ stopping (`too_many_games`, `unavailable`).";
     /// 503 of the analysis board.
     Busy => "As many analyses as the server runs at once are running (`busy`); ask again \
 shortly.";
+}
+
+/// 401: the request presents no seat token. Its answer names the scheme in `WWW-Authenticate`.
+pub struct Unauthorized;
+
+impl<'s> ToResponse<'s> for Unauthorized {
+    fn response() -> (&'s str, RefOr<Response>) {
+        let scheme = HeaderBuilder::new()
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::String))
+                    .pattern(Some("^Bearer")),
+            ))
+            .description(Some("`Bearer`: the scheme the seat token is sent with."))
+            .build();
+        let response = error_response_builder(
+            "No seat token: no `Authorization` header, or not `Bearer TOKEN` (`unauthorized`).",
+        )
+        .header("WWW-Authenticate", scheme)
+        .build();
+        ("Unauthorized", response.into())
+    }
 }
 
 /// Declares a set of error answers an operation lists as one item of its `responses(...)`.
@@ -232,6 +259,7 @@ error_sets! {
     /// position, resign, draw).
     SeatActionErrors => [
         "400" => BadRequest,
+        "401" => Unauthorized,
         "403" => Forbidden,
         "404" => NotFound,
         "409" => Conflict,

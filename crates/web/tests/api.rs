@@ -329,12 +329,14 @@ async fn bad_requests_get_4xx_json_errors() {
             StatusCode::NOT_FOUND,
             "no game",
         ),
+        // No token for a seat action is 401 before the game is looked up (security.rs: a
+        // token on a game that does not exist is 404).
         (
             "POST",
             "/api/games/nope/moves".into(),
             Some(r#"{"move":"a1"}"#),
-            StatusCode::NOT_FOUND,
-            "no game",
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
         ),
         (
             "GET",

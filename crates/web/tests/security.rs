@@ -1,5 +1,6 @@
-//! Seat links: only a seat's token acts for that seat; watch links, other seats' tokens, made-up
-//! tokens and stale requests are refused with 403/409 and leave the stored game unchanged.
+//! Seat links: only a seat's token acts for that seat. A request with no token at all is refused
+//! with 401 (and `WWW-Authenticate: Bearer`); watch links, other seats' tokens, made-up tokens and
+//! stale requests with 403/409; none of them changes the stored game.
 
 mod common;
 use axum::http::StatusCode;
@@ -57,17 +58,19 @@ async fn only_the_seat_to_move_moves() {
     let g = two_player_xiangqi(&app).await;
     let moves = format!("/api/games/{}/moves", g.id);
     let forged = "0123456789abcdef0123456789abcdef";
-    // Refused: no token, the watch link's (it has none: its query string is not a token), the
-    // other seat's token, a made-up one, a malformed header.
-    for token in [
-        None,
-        Some(g.watch.as_str()),
-        Some(g.black.as_str()),
-        Some(forged),
-        Some(""),
-    ] {
+    // Refused with 401: no token, `Bearer` with nothing after it.
+    for token in [None, Some("")] {
         let (status, v) = call(&app, "POST", &moves, token, r#"{"move":"h2e2"}"#).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}: {v}");
+        assert_eq!(v["code"], "unauthorized", "{token:?}: {v}");
+        assert_eq!(history_len(&app, &g.id).await, 0);
+    }
+    // Refused with 403: the watch link's (it has none: its query string is not a token), the
+    // other seat's token, a made-up one.
+    for token in [g.watch.as_str(), g.black.as_str(), forged] {
+        let (status, v) = call(&app, "POST", &moves, Some(token), r#"{"move":"h2e2"}"#).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{token:?}: {v}");
+        assert_eq!(v["code"], "forbidden", "{token:?}: {v}");
         assert!(
             v["error"].as_str().expect("error").contains("forbidden"),
             "{v}"
@@ -147,7 +150,7 @@ async fn only_the_seat_to_move_moves() {
         r#"{"play":false}"#,
     )
     .await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = call(
         &app,
         "POST",
@@ -303,4 +306,90 @@ async fn a_flag_fall_ends_a_clocked_game() {
         StatusCode::BAD_REQUEST,
         "clocks are for two-player games"
     );
+}
+
+/// Every seat action answers a request with no seat token 401 `unauthorized` with
+/// `WWW-Authenticate: Bearer`, before it looks at the game or the body: on a game that exists, on
+/// one that does not, and with a body it would refuse. With a token, a game that does not exist
+/// is 404 and a token that is not the game's 403.
+#[tokio::test]
+async fn no_token_is_401_with_www_authenticate() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    let app = qiyi_web::router(AppState::new(Store::new(Default::default()), 2));
+    let g = two_player_xiangqi(&app).await;
+    let forged = "0123456789abcdef0123456789abcdef";
+    let on = |id: &str| -> Vec<(&'static str, String, &'static str)> {
+        vec![
+            (
+                "POST",
+                format!("/api/games/{id}/moves"),
+                r#"{"move":"h2e2"}"#,
+            ),
+            ("POST", format!("/api/games/{id}/ai"), r#"{"play":false}"#),
+            ("POST", format!("/api/games/{id}/undo"), "{}"),
+            ("POST", format!("/api/games/{id}/solve"), "{}"),
+            (
+                "POST",
+                format!("/api/games/{id}/position"),
+                r#"{"position":"4k4/9/9/9/9/9/9/9/9/4K4 w"}"#,
+            ),
+            ("POST", format!("/api/games/{id}/resign"), "{}"),
+            ("POST", format!("/api/games/{id}/draw"), "{}"),
+            ("DELETE", format!("/api/games/{id}"), ""),
+        ]
+    };
+    let missing = "ffffffffffffffff";
+    for (method, uri, body) in on(&g.id).into_iter().chain(on(missing)) {
+        // No header, another scheme, a token without its scheme, `Bearer` with no token.
+        for authorization in [
+            None,
+            Some("Basic dXNlcjpwYXNz"),
+            Some(forged),
+            Some("Bearer "),
+        ] {
+            // A body the handler would refuse (400) does not hide the missing token.
+            for body in [body, "{not json"] {
+                let mut req = Request::builder().method(method).uri(&uri);
+                if let Some(a) = authorization {
+                    req = req.header("authorization", a);
+                }
+                let req = req.body(Body::from(body.to_string())).expect("request");
+                let resp = app.clone().oneshot(req).await.expect("response");
+                assert_eq!(
+                    resp.status(),
+                    StatusCode::UNAUTHORIZED,
+                    "{method} {uri} {authorization:?}"
+                );
+                assert_eq!(
+                    resp.headers()
+                        .get("www-authenticate")
+                        .and_then(|v| v.to_str().ok()),
+                    Some("Bearer"),
+                    "{method} {uri}"
+                );
+                let bytes = http_body_util::BodyExt::collect(resp.into_body())
+                    .await
+                    .expect("body")
+                    .to_bytes();
+                let v: Value = serde_json::from_slice(&bytes).expect("a JSON error");
+                assert_eq!(v["code"], "unauthorized", "{v}");
+                assert!(
+                    v["error"].as_str().expect("error").contains("Bearer"),
+                    "the message says how to send the token: {v}"
+                );
+            }
+        }
+        // With a token that is not the game's: 403 on the game, 404 on a game that is not there.
+        let (status, v) = call(&app, method, &uri, Some(forged), body).await;
+        let want = if uri.contains(missing) {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::FORBIDDEN
+        };
+        assert_eq!(status, want, "{method} {uri}: {v}");
+    }
+    assert_eq!(history_len(&app, &g.id).await, 0);
 }

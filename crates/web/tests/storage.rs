@@ -481,16 +481,24 @@ async fn a_seat_resigns_from_a_four_player_game_and_the_others_play_on() {
         for _ in 0..6 {
             state = play_first(&app, &id, &tokens, &state).await;
         }
-        // Refused: no token, the watch link, a made-up token, and one seat's token naming another
-        // seat. The game is unchanged.
-        for (token, body) in [
-            (None, "{}"),
-            (Some(watch.as_str()), "{}"),
-            (Some("0123456789abcdef0123456789abcdef"), "{}"),
-            (Some(tokens[0].as_str()), r#"{"player": 1}"#),
+        // Refused: no token (401), the watch link, a made-up token, and one seat's token naming
+        // another seat (403). The game is unchanged.
+        for (token, body, want) in [
+            (None, "{}", StatusCode::UNAUTHORIZED),
+            (Some(watch.as_str()), "{}", StatusCode::FORBIDDEN),
+            (
+                Some("0123456789abcdef0123456789abcdef"),
+                "{}",
+                StatusCode::FORBIDDEN,
+            ),
+            (
+                Some(tokens[0].as_str()),
+                r#"{"player": 1}"#,
+                StatusCode::FORBIDDEN,
+            ),
         ] {
             let (status, v) = resign_with(&app, &id, token, body).await;
-            assert_eq!(status, StatusCode::FORBIDDEN, "{token:?} {body}: {v}");
+            assert_eq!(status, want, "{token:?} {body}: {v}");
         }
         let (_, unchanged) = call(&app, "GET", &format!("/api/games/{id}"), None, "").await;
         assert_eq!(unchanged["history"], state["history"]);

@@ -44,9 +44,8 @@ pub use crate::nnue::{
 use crate::position::Position;
 use qiyi_core::learn::record::Encode;
 use qiyi_core::learn::selfplay::ShardDone;
-use qiyi_core::learn::selfplay::{self as driver, SelfPlay, SelfPlayConfig, SelfPlaySummary};
+use qiyi_core::learn::selfplay::{self as driver, SelfPlay, SelfPlaySummary};
 use qiyi_core::learn::LearnError;
-use qiyi_core::search::SearchLimits;
 use std::path::Path;
 
 /// A game still going after this many plies is scored a draw.
@@ -139,61 +138,19 @@ impl SelfPlay for Position {
     }
 }
 
-/// What a self-play run plays: everything that changes the positions it writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelfplayOptions {
-    /// Games in all.
-    pub games: usize,
-    /// Games per shard file.
-    pub games_per_shard: usize,
-    /// The run's seed.
-    pub seed: u64,
-    /// Search depth per move (used when `nodes` is 0).
-    pub depth: u32,
-    /// Node budget per move (0: the depth).
-    pub nodes: u64,
-    /// Random plies after the opening: uniformly `0..=random_plies`.
-    pub random_plies: u32,
-    /// The evaluation the games are searched with, as [`EvalChoice::parse`] reads it: `hand`,
-    /// `net` (the embedded network) or a net file's path. Named in the manifest as given
-    /// (`hand` as `tuned`, the manifests' name for it before nets existed).
-    pub eval: String,
-}
+/// What a self-play run plays: core's options, shared with the other games. Its `eval` is read
+/// by [`EvalChoice::parse`]: `hand`, `net` (the embedded network) or a net file's path.
+pub use qiyi_core::learn::selfplay::SelfplayOptions;
 
-impl SelfplayOptions {
-    /// The driver's configuration on `threads` threads.
-    pub fn config(&self, threads: usize) -> SelfPlayConfig {
-        SelfPlayConfig {
-            games: self.games,
-            games_per_shard: self.games_per_shard,
-            seed: self.seed,
-            threads,
-            random_plies: self.random_plies,
-            max_plies: MAX_PLIES,
-        }
-    }
-
-    /// The run's manifest (written to the shard directory; another run's is refused).
-    pub fn manifest(&self) -> String {
-        format!(
-            "qiyi selfplay xiangqi: games {} games_per_shard {} seed {} depth {} nodes {} random_plies {} eval {} max_plies {MAX_PLIES}\n",
-            self.games,
-            self.games_per_shard,
-            self.seed,
-            self.depth,
-            self.nodes,
-            self.random_plies,
-            match self.eval.trim() {
-                "hand" => "tuned",
-                other => other,
-            }
-        )
-    }
-
-    /// Shards the run writes.
-    pub fn shards(&self) -> usize {
-        self.config(1).shards()
-    }
+/// The run's manifest (written to the shard directory; another run's is refused): the
+/// evaluation named as given, `hand` as `tuned` (the manifests' name for it before nets existed,
+/// so older runs still resume).
+pub fn manifest(options: &SelfplayOptions) -> String {
+    let eval = match options.eval.trim() {
+        "hand" => "tuned",
+        other => other,
+    };
+    options.manifest("xiangqi", eval, MAX_PLIES)
 }
 
 /// The shipped openings as positions (game `i` starts from number `i mod len`).
@@ -218,44 +175,18 @@ pub fn selfplay(
     threads: usize,
     on_shard: impl Fn(ShardDone) + Sync,
 ) -> Result<SelfPlaySummary, LearnError> {
-    if options.games == 0 || options.games_per_shard == 0 {
-        return Err(LearnError::Config(
-            "games and games per shard must be at least 1".into(),
-        ));
-    }
-    if options.nodes == 0 && options.depth == 0 {
-        return Err(LearnError::Config(
-            "give a depth or a node budget of at least 1".into(),
-        ));
-    }
+    options.check()?;
     let net = EvalChoice::parse(&options.eval)?.net();
     let openings = openings()?;
-    let config = options.config(threads);
-    let all: Vec<usize>;
-    let shards = match shards {
-        Some(s) => s,
-        None => {
-            all = (0..config.shards()).collect();
-            &all
-        }
-    };
-    if let Some(&s) = shards.iter().find(|&&s| s >= config.shards()) {
-        return Err(LearnError::Config(format!(
-            "shard {s} is past the run's {} shards",
-            config.shards()
-        )));
-    }
-    let limits = if options.nodes > 0 {
-        SearchLimits::nodes(options.nodes)
-    } else {
-        SearchLimits::depth(options.depth)
-    };
-    driver::claim(dir, &options.manifest())?;
-    driver::run_shards(
+    let limits = options.limits();
+    driver::play_run(
         dir,
+        options,
+        &manifest(options),
+        MAX_PLIES,
         &openings,
-        &config,
         shards,
+        threads,
         || {
             let mut engine = Engine::new(EngineConfig {
                 hash_mib: HASH_MIB,
@@ -279,6 +210,7 @@ mod tests {
     use super::*;
     use qiyi_core::learn::features::{Active, Delta};
     use qiyi_core::learn::record::{shard_paths, Dataset};
+    use qiyi_core::learn::selfplay::SelfPlayConfig;
     use qiyi_core::Game;
 
     fn tmp(name: &str) -> std::path::PathBuf {
@@ -476,15 +408,15 @@ mod tests {
         };
         // The hand evaluation keeps the manifests' old name, so existing runs still resume.
         assert!(
-            hand.manifest().contains(" eval tuned "),
+            manifest(&hand).contains(" eval tuned "),
             "{}",
-            hand.manifest()
+            manifest(&hand)
         );
         let net = SelfplayOptions {
             eval: "net".into(),
             ..hand.clone()
         };
-        assert!(net.manifest().contains(" eval net "), "{}", net.manifest());
+        assert!(manifest(&net).contains(" eval net "), "{}", manifest(&net));
         let (a, b) = (tmp("eval-hand"), tmp("eval-net"));
         selfplay(&a, &hand, None, 1, |_| {}).unwrap();
         selfplay(&b, &net, None, 1, |_| {}).unwrap();

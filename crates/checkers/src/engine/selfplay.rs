@@ -8,55 +8,19 @@ use super::player::{Engine, EvalChoice, Level};
 use super::Weights;
 use crate::ballot::tournament_ballots;
 use crate::{Checkers, NotationError};
-use qiyi_core::learn::selfplay::{self as driver, SelfPlayConfig, SelfPlaySummary, ShardDone};
+use qiyi_core::learn::selfplay::{self as driver, SelfPlaySummary, ShardDone};
 use qiyi_core::learn::LearnError;
-use qiyi_core::search::SearchLimits;
 use std::path::Path;
 
-/// What a self-play run plays: everything that changes the positions it writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelfplayOptions {
-    /// Games in all.
-    pub games: usize,
-    /// Games per shard file.
-    pub games_per_shard: usize,
-    /// The run's seed.
-    pub seed: u64,
-    /// Search depth per move (used when `nodes` is 0).
-    pub depth: u32,
-    /// Node budget per move (0: the depth).
-    pub nodes: u64,
-    /// Random plies after the ballot: uniformly `0..=random_plies`.
-    pub random_plies: u32,
-    /// Evaluation of the playing engine: `hand`, `net` or a network file.
-    pub eval: String,
-}
+/// What a self-play run plays: core's options, shared with the other games.
+pub use qiyi_core::learn::selfplay::SelfplayOptions;
 
-impl SelfplayOptions {
-    /// The driver's configuration on `threads` threads.
-    pub fn config(&self, threads: usize) -> SelfPlayConfig {
-        SelfPlayConfig {
-            games: self.games,
-            games_per_shard: self.games_per_shard,
-            seed: self.seed,
-            threads,
-            random_plies: self.random_plies,
-            max_plies: 300,
-        }
-    }
+/// A checkers game still going after this many plies is scored a draw.
+pub const MAX_PLIES: usize = 300;
 
-    /// The run's manifest (written to the shard directory; another run's is refused).
-    pub fn manifest(&self) -> String {
-        format!(
-            "qiyi selfplay checkers: games {} games_per_shard {} seed {} depth {} nodes {} random_plies {} eval {} max_plies 300\n",
-            self.games, self.games_per_shard, self.seed, self.depth, self.nodes, self.random_plies, self.eval
-        )
-    }
-
-    /// Shards the run writes.
-    pub fn shards(&self) -> usize {
-        self.config(1).shards()
-    }
+/// The run's manifest (written to the shard directory; another run's is refused).
+pub fn manifest(options: &SelfplayOptions) -> String {
+    options.manifest("checkers", &options.eval, MAX_PLIES)
 }
 
 /// The openings of self-play games (and of the puzzle miner's): the 156 tournament ballots,
@@ -77,39 +41,19 @@ pub fn selfplay(
     threads: usize,
     on_shard: impl Fn(ShardDone) + Sync,
 ) -> Result<SelfPlaySummary, LearnError> {
-    if options.games == 0 || options.games_per_shard == 0 {
-        return Err(LearnError::Config(
-            "games and games per shard must be at least 1".into(),
-        ));
-    }
-    if options.nodes == 0 && options.depth == 0 {
-        return Err(LearnError::Config(
-            "give a depth or a node budget of at least 1".into(),
-        ));
-    }
+    options.check()?;
     let eval = EvalChoice::parse(&options.eval)?;
     let openings =
         openings().map_err(|e| LearnError::Config(format!("replaying the ballots: {e}")))?;
-    let config = options.config(threads);
-    let all: Vec<usize>;
-    let shards = match shards {
-        Some(s) => s,
-        None => {
-            all = (0..config.shards()).collect();
-            &all
-        }
-    };
-    let limits = if options.nodes > 0 {
-        SearchLimits::nodes(options.nodes)
-    } else {
-        SearchLimits::depth(options.depth)
-    };
-    driver::claim(dir, &options.manifest())?;
-    driver::run_shards(
+    let limits = options.limits();
+    driver::play_run(
         dir,
+        options,
+        &manifest(options),
+        MAX_PLIES,
         &openings,
-        &config,
         shards,
+        threads,
         || {
             let mut engine = Engine::with_eval(Level::MAX, 1, Weights::default(), None, &eval);
             let limits = limits.clone();

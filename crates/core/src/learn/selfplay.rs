@@ -13,6 +13,7 @@ use super::LearnError;
 use crate::eval::Score;
 use crate::game::{Game, Turn};
 use crate::rng::Rng;
+use crate::search::SearchLimits;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,6 +66,121 @@ impl SelfPlayConfig {
     pub fn shard_path(dir: &Path, s: usize) -> PathBuf {
         dir.join(format!("shard-{s:05}.bin"))
     }
+}
+
+/// What a game's self-play run plays, as `qiyi selfplay GAME` (and `qiyi.cluster.selfplay`)
+/// take it: everything that changes the positions it writes. One type for every game; the game
+/// supplies its openings, its ply limit and its engine ([`play_run`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfplayOptions {
+    /// Games in all.
+    pub games: usize,
+    /// Games per shard file.
+    pub games_per_shard: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// Search depth per move (used when `nodes` is 0).
+    pub depth: u32,
+    /// Node budget per move (0: the depth).
+    pub nodes: u64,
+    /// Random plies after the opening: uniformly `0..=random_plies`.
+    pub random_plies: u32,
+    /// The evaluation the games are searched with: `hand`, `net` (the game's embedded network)
+    /// or a net file's path, as the game reads it.
+    pub eval: String,
+}
+
+impl SelfplayOptions {
+    /// The driver's configuration on `threads` threads, games cut (drawn) at `max_plies`.
+    pub fn config(&self, threads: usize, max_plies: usize) -> SelfPlayConfig {
+        SelfPlayConfig {
+            games: self.games,
+            games_per_shard: self.games_per_shard,
+            seed: self.seed,
+            threads,
+            random_plies: self.random_plies,
+            max_plies,
+        }
+    }
+
+    /// Shards the run writes.
+    pub fn shards(&self) -> usize {
+        self.games.div_ceil(self.games_per_shard.max(1))
+    }
+
+    /// The search limits of every move: the node budget when one is given, else the depth.
+    pub fn limits(&self) -> SearchLimits {
+        if self.nodes > 0 {
+            SearchLimits::nodes(self.nodes)
+        } else {
+            SearchLimits::depth(self.depth)
+        }
+    }
+
+    /// Refuses a run that would play nothing or search nothing.
+    pub fn check(&self) -> Result<(), LearnError> {
+        if self.games == 0 || self.games_per_shard == 0 {
+            return Err(LearnError::Config(
+                "games and games per shard must be at least 1".into(),
+            ));
+        }
+        if self.nodes == 0 && self.depth == 0 {
+            return Err(LearnError::Config(
+                "give a depth or a node budget of at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The run's manifest ([`MANIFEST`], written to the shard directory; another run's is
+    /// refused): the game, every option, the evaluation named `eval_label` and the ply limit.
+    pub fn manifest(&self, game: &str, eval_label: &str, max_plies: usize) -> String {
+        format!(
+            "qiyi selfplay {game}: games {} games_per_shard {} seed {} depth {} nodes {} random_plies {} eval {eval_label} max_plies {max_plies}\n",
+            self.games, self.games_per_shard, self.seed, self.depth, self.nodes, self.random_plies
+        )
+    }
+}
+
+/// Plays the shards `shards` of a run (all of them when `None`) into `dir` on `threads` threads,
+/// skipping complete ones: checks the options, claims `dir` for the run named by `manifest`
+/// ([`claim`]) before anything is played, then runs [`run_shards`] with games cut at
+/// `max_plies`. The game-specific part is `openings` and `make_search` (one searcher per shard).
+#[allow(clippy::too_many_arguments)]
+pub fn play_run<G, F, S>(
+    dir: &Path,
+    options: &SelfplayOptions,
+    manifest: &str,
+    max_plies: usize,
+    openings: &[G],
+    shards: Option<&[usize]>,
+    threads: usize,
+    make_search: F,
+    on_shard: impl Fn(ShardDone) + Sync,
+) -> Result<SelfPlaySummary, LearnError>
+where
+    G: SelfPlay,
+    F: Fn() -> S + Sync,
+    S: FnMut(&G) -> Option<(G::Move, Score)>,
+{
+    options.check()?;
+    let config = options.config(threads, max_plies);
+    let all: Vec<usize>;
+    let shards = match shards {
+        Some(s) => s,
+        None => {
+            all = (0..config.shards()).collect();
+            &all
+        }
+    };
+    if let Some(&s) = shards.iter().find(|&&s| s >= config.shards()) {
+        return Err(LearnError::Config(format!(
+            "shard {s} is past the run's {} shards",
+            config.shards()
+        )));
+    }
+    claim(dir, manifest)?;
+    run_shards(dir, openings, &config, shards, make_search, on_shard)
 }
 
 /// What a finished (or skipped) shard holds.
