@@ -100,16 +100,22 @@ fn print_report(g: &Global, r: &SetReport, verb: &str) -> anyhow::Result<()> {
         r.stages.len(),
         if r.stages.len() == 1 { "" } else { "s" },
         if r.game.is_empty() {
-            "an unnamed game (QIYINET1)"
+            "no named game (written before net files named their game)"
         } else {
             &r.game
         },
         if r.layout.is_empty() { "-" } else { &r.layout }
     );
     for s in &r.stages {
+        // A single net serves every piece count (`Stage::ALL`).
+        let stage = if s.stage == Stage::ALL.to_string() {
+            "all"
+        } else {
+            &s.stage
+        };
         println!(
-            "  pieces {:>7}: {}-{}-{}, scale {}",
-            s.stage, s.shape[0], s.shape[1], s.shape[2], s.scale
+            "  pieces {stage:>7}: {}-{}-{}, scale {}",
+            s.shape[0], s.shape[1], s.shape[2], s.scale
         );
     }
     Ok(())
@@ -195,7 +201,11 @@ fn combine(g: &Global, args: CombineArgs) -> anyhow::Result<()> {
     if qiyi_checkers::engine::nn::from_bytes(&bytes)? != set {
         bail!("internal error: the set does not read back");
     }
-    let tmp = args.out.with_extension("tmp");
+    // Written beside the set and renamed over it, so a set being written is never read half
+    // done; `OUT.tmp`, not `with_extension`, so no other file of the same stem is overwritten.
+    let mut tmp = args.out.clone().into_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
     print_report(g, &report(&args.out, &set, bytes.len()), "wrote")

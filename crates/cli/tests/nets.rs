@@ -12,7 +12,10 @@ const CHECKERS_NET: &str = concat!(
     "/../checkers/src/engine/nets/checkers.qnet"
 );
 /// The shipped Xiangqi net.
-const XIANGQI_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../xiangqi/src/nets/xiangqi.qnet");
+const XIANGQI_NET: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../xiangqi/src/nets/xiangqi.qnet"
+);
 
 /// A fresh temporary folder for this test process.
 fn tmp(name: &str) -> String {
@@ -31,8 +34,8 @@ fn json(args: &[&str]) -> (i32, serde_json::Value, String) {
     let mut all = vec!["--json"];
     all.extend_from_slice(args);
     let (code, out, err) = qiyi(&all);
-    let v = serde_json::from_str(out.lines().last().unwrap_or(""))
-        .unwrap_or(serde_json::Value::Null);
+    let v =
+        serde_json::from_str(out.lines().last().unwrap_or("")).unwrap_or(serde_json::Value::Null);
     (code, v, err)
 }
 
@@ -58,14 +61,17 @@ fn combine_writes_a_set_that_info_describes_and_the_engine_reads() {
         .collect();
     assert_eq!(stages, ["1-8", "9-24"]);
     assert!(
-        !Path::new(&join(&dir, "set.tmp")).exists(),
+        !Path::new(&join(&dir, "set.qnet.tmp")).exists(),
         "no temporary file is left"
     );
 
     let (code, info, err) = json(&["nets", "info", &set]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(info["stages"], v["stages"]);
-    assert_eq!(info["stages"][0]["shape"], serde_json::json!([128, 128, 32]));
+    assert_eq!(
+        info["stages"][0]["shape"],
+        serde_json::json!([128, 128, 32])
+    );
     let (code, text, err) = qiyi(&["nets", "info", &set]);
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("2 nets"), "{text}");
@@ -76,6 +82,12 @@ fn combine_writes_a_set_that_info_describes_and_the_engine_reads() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(one["stages"].as_array().map(Vec::len), Some(1));
     assert_eq!(one["stages"][0]["shape"], info["stages"][0]["shape"]);
+    let (code, text, err) = qiyi(&["nets", "info", CHECKERS_NET]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("1 net ") && text.contains("pieces     all"),
+        "{text}"
+    );
 
     // The engine searches with the set: the same move and score as with the single net (the
     // same net at every stage).
@@ -94,6 +106,16 @@ fn combine_writes_a_set_that_info_describes_and_the_engine_reads() {
         out.lines().last().unwrap_or("").to_string()
     };
     assert_eq!(analyse(&set), analyse(CHECKERS_NET));
+    // A missing file is named once, with the system's reason once.
+    let missing = join(&dir, "missing.qnet");
+    let (code, _, err) = qiyi(&["analyze", "checkers", "--depth", "1", "--eval", &missing]);
+    assert_eq!(code, 2);
+    assert_eq!(err.matches("missing.qnet").count(), 1, "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+    // Xiangqi runs no sets, and says so.
+    let (code, _, err) = qiyi(&["analyze", "xiangqi", "--depth", "1", "--eval", &set]);
+    assert_eq!(code, 2);
+    assert!(err.contains("set of nets by stage"), "{err}");
 }
 
 #[test]
@@ -206,7 +228,10 @@ fn combine_refuses_what_is_not_a_checkers_set() {
     std::fs::write(&damaged, &bytes).expect("write");
     let (code, _, err) = qiyi(&["nets", "info", &damaged]);
     assert_eq!(code, 2);
-    assert!(err.contains("damaged.qnet") && err.contains("checksum"), "{err}");
+    assert!(
+        err.contains("damaged.qnet") && err.contains("checksum"),
+        "{err}"
+    );
     let text = join(&dir, "text.qnet");
     std::fs::write(&text, "not a net").expect("write");
     let (code, _, err) = qiyi(&["nets", "info", &text]);

@@ -42,12 +42,13 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum LearnError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The system's error.
-        source: std::io::Error,
+        /// The system's error (in the message, and so not also a `source`: an error chain
+        /// printed whole would say it twice).
+        error: std::io::Error,
     },
     /// A shard file is not one, or does not match the others.
     #[error("{path}: {why}")]
@@ -84,7 +85,7 @@ impl LearnError {
     pub fn io(path: &Path, source: std::io::Error) -> LearnError {
         LearnError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         }
     }
 }
