@@ -1,10 +1,12 @@
 //! The `.qnet` network reader (`QuantNet::from_bytes`), fed any bytes both as they come and with
 //! their checksum made right (so the fuzzer gets past it): a net that reads writes back to the
 //! same bytes (a QIYINET1 net: the same body under a QIYINET2 header); the accumulator evaluates
-//! to the same score by the SIMD and the portable path.
+//! to the same score by the SIMD and the portable path. The net-set reader (`NetSet::from_bytes`,
+//! `QIYISET1`) gets the same bytes, and the bytes under a set header with a right checksum: a
+//! set that reads writes back the same bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use qiyi_core::learn::QuantNet;
+use qiyi_core::learn::{NetSet, QuantNet};
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -15,7 +17,25 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+fn check_set(bytes: &[u8]) {
+    let Ok(set) = NetSet::from_bytes(bytes) else {
+        return;
+    };
+    if bytes.starts_with(&qiyi_core::learn::netset::SET_MAGIC) {
+        assert_eq!(
+            set.to_bytes(),
+            bytes,
+            "a set that reads writes back the same bytes"
+        );
+    }
+    assert!(!set.is_empty());
+    for pieces in [0, 1, 12, 24, 255, usize::MAX] {
+        let _ = set.net_for(pieces);
+    }
+}
+
 fn check(bytes: &[u8]) {
+    check_set(bytes);
     let Ok(net) = QuantNet::from_bytes(bytes) else {
         return;
     };
@@ -74,4 +94,10 @@ fuzz_target!(|data: &[u8]| {
     let sum = fnv1a(&body);
     body.extend_from_slice(&sum.to_le_bytes());
     check(&body);
+    // Under a set header (measure `pieces`) with a right checksum.
+    let mut set = b"QIYISET1pieces\0\0\0\0\0\0\0\0\0\0".to_vec();
+    set.extend_from_slice(data);
+    let sum = fnv1a(&set);
+    set.extend_from_slice(&sum.to_le_bytes());
+    check_set(&set);
 });

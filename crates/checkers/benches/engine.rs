@@ -30,7 +30,7 @@ fn bench_eval(c: &mut Criterion) {
         ("net_evaluate_middlegame", net),
         ("net_evaluate_middlegame_scalar", Arc::new(scalar)),
     ] {
-        let p = NetPosition::new(pos.clone(), n);
+        let p = NetPosition::with_set(pos.clone(), n);
         c.bench_function(name, |x| x.iter(|| black_box(&p).evaluate()));
     }
     // A move and its take-back, with and without the accumulators.
@@ -42,7 +42,7 @@ fn bench_eval(c: &mut Criterion) {
             plain.unmake(mv, u);
         })
     });
-    let mut acc = NetPosition::new(pos.clone(), nn::embedded());
+    let mut acc = NetPosition::with_set(pos.clone(), nn::embedded());
     c.bench_function("make_unmake_with_accumulators", |x| {
         x.iter(|| {
             let u = acc.make(black_box(mv));

@@ -8,7 +8,7 @@ use qiyi_checkers::engine::{Engine, EvalChoice, Level, Weights};
 use qiyi_checkers::{Board, Checkers};
 use qiyi_core::learn::record::{Dataset, Encode};
 use qiyi_core::learn::selfplay::{self, SelfPlayConfig};
-use qiyi_core::learn::{Active, Arch, FeatureSet, Network, QuantNet};
+use qiyi_core::learn::{Active, Arch, FeatureSet, NetSet, Network, QuantNet, Stage};
 use qiyi_core::search::SearchLimits;
 use qiyi_core::{Game, Rng};
 use std::sync::Arc;
@@ -168,10 +168,20 @@ fn simd_and_scalar_evaluations_agree_on_game_positions() {
 
 #[test]
 fn the_embedded_net_is_valid() {
-    let net = nn::embedded();
+    let set = nn::embedded();
+    assert_eq!(set.len(), 1, "the shipped file is one net for every stage");
+    let net = &set.nets()[0];
     assert_eq!(net.arch.inputs, 128);
     assert!(QuantNet::from_bytes(nn::EMBEDDED).is_ok());
     assert!(net.scale > 0);
+    // Read as a set, the shipped file (QIYINET1) is the net it always was, and writes what the
+    // net writes (its body under a QIYINET2 header).
+    let alone = QuantNet::from_bytes(nn::EMBEDDED).unwrap();
+    assert_eq!(*net, alone);
+    assert_eq!(set.to_bytes(), alone.to_bytes());
+    let out = set.to_bytes();
+    let old = nn::EMBEDDED;
+    assert_eq!(&out[8 + 32..out.len() - 8], &old[8..old.len() - 8]);
 }
 
 #[test]
@@ -205,7 +215,7 @@ fn bad_net_files_are_refused_with_their_path() {
 
 #[test]
 fn the_engine_plays_legal_moves_with_a_network() {
-    let eval = EvalChoice::NetFile(random_net(6));
+    let eval = EvalChoice::NetFile(Arc::new(NetSet::from((*random_net(6)).clone())));
     let mut engine = Engine::with_eval(Level::MAX, 1, Weights::default(), None, &eval);
     assert_eq!(engine.eval_name(), "net");
     for line in random_games(6, 4) {
@@ -334,4 +344,128 @@ fn a_drawn_self_play_game_records_draws() {
     assert_eq!(data.len(), seen.len());
     assert!((0..data.len()).all(|i| data.get(i).result == 0));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A set of the given nets by stage.
+fn set_of(stages: &[(u32, u32)], nets: Vec<QuantNet>) -> Arc<NetSet> {
+    let entries = stages
+        .iter()
+        .map(|&(min, max)| Stage { min, max })
+        .zip(nets)
+        .collect();
+    Arc::new(NetSet::new(entries).expect("a good set"))
+}
+
+/// With a different net per stage, the accumulators the search keeps (updated move by move,
+/// recomputed when a capture crosses a stage's edge) equal those of the position computed from
+/// scratch, after every move and every take-back, and the net in use is the stage's.
+#[test]
+fn stage_switches_across_captures_equal_a_fresh_computation() {
+    let named = |seed| {
+        (*random_net(seed))
+            .clone()
+            .with_id(qiyi_core::learn::NetId::new("checkers", nn::LAYOUT).unwrap())
+    };
+    let set = set_of(
+        &[(1, 7), (8, 15), (16, 24)],
+        vec![named(21), named(22), named(23)],
+    );
+    assert!(nn::from_bytes(&set.to_bytes()).is_ok());
+    let mut switches = 0;
+    let mut rng = Rng::new(5);
+    for line in random_games(40, 17) {
+        let mut pos = NetPosition::with_set(line[0].clone(), set.clone());
+        let mut made = Vec::new();
+        let mut moves = Vec::new();
+        while !pos.is_over() && made.len() < 200 {
+            pos.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            let before = pos.net() as *const QuantNet;
+            let undo = pos.make(mv);
+            switches += usize::from(!std::ptr::eq(before, pos.net()));
+            let pieces = CheckersFeatures::pieces(pos.inner());
+            assert!(std::ptr::eq(pos.net(), set.net_for(pieces)));
+            let fresh = NetPosition::with_set(pos.inner().clone(), set.clone());
+            for p in 0..2 {
+                assert_eq!(pos.accumulator(p), fresh.accumulator(p), "after {mv:?}");
+            }
+            assert_eq!(pos.evaluate(), fresh.evaluate());
+            // A copy starts from the current entry and goes on the same way.
+            let copy = pos.clone();
+            assert_eq!(copy.evaluate(), fresh.evaluate());
+            made.push((mv, undo));
+        }
+        while let Some((mv, undo)) = made.pop() {
+            pos.unmake(mv, undo);
+            let fresh = NetPosition::with_set(pos.inner().clone(), set.clone());
+            assert_eq!(pos.accumulator(0), fresh.accumulator(0));
+            assert_eq!(pos.accumulator(1), fresh.accumulator(1));
+            assert_eq!(pos.evaluate(), fresh.evaluate());
+        }
+    }
+    assert!(switches > 20, "only {switches} stage switches");
+}
+
+/// The shipped net copied into each stage of a 2- and a 3-stage set searches exactly as the
+/// single net does: the same nodes, scores and moves.
+#[test]
+fn a_set_of_identical_nets_searches_as_the_single_net() {
+    let one = nn::embedded().nets()[0].clone();
+    let sets = [
+        set_of(&[(1, 8), (9, 24)], vec![one.clone(); 2]),
+        set_of(&[(1, 6), (7, 12), (13, 24)], vec![one.clone(); 3]),
+    ];
+    let fens = [
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "W:W9,13,17,18,22,25,26,27,30:B1,2,3,6,7,11,12,14,15",
+        "B:WK10,18,K23,26,27,30:BK7,14,15,K19,22",
+        "W:W14,18,22,K26,31:B5,9,10,K19,K20",
+    ];
+    for fen in fens {
+        let pos = Checkers::from_fen(fen).unwrap();
+        let run = |eval: &EvalChoice| {
+            let mut e = Engine::with_eval(Level::MAX, 1, Weights::default(), None, eval);
+            let r = e.analyse(&pos, &SearchLimits::depth(9), |_| {});
+            (r.stats.nodes, r.score, r.best_move, r.pv)
+        };
+        let want = run(&EvalChoice::Net);
+        for set in &sets {
+            let got = run(&EvalChoice::NetFile(set.clone()));
+            assert_eq!(got, want, "{fen}: {} stages", set.len());
+        }
+    }
+}
+
+/// A set file loads with `--eval PATH` like a single net; sets that leave piece counts without a
+/// net, or hold another game's net, are refused.
+#[test]
+fn set_files_load_and_bad_sets_are_refused() {
+    let dir = std::env::temp_dir().join(format!("qiyi-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("set.qnet");
+    let one = nn::embedded().nets()[0].clone();
+    let set = set_of(&[(1, 8), (9, 24)], vec![one.clone(); 2]);
+    std::fs::write(&path, set.to_bytes()).unwrap();
+    assert_eq!(*nn::load(&path).unwrap(), *set);
+    assert!(matches!(
+        EvalChoice::parse(path.to_str().unwrap()),
+        Ok(EvalChoice::NetFile(_))
+    ));
+    // Stages from 2: one piece has no net.
+    let short = set_of(&[(2, 8), (9, 24)], vec![one.clone(); 2]);
+    std::fs::write(&path, short.to_bytes()).unwrap();
+    let err = nn::load(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("set.qnet") && err.contains("cover 2-24"),
+        "{err}"
+    );
+    // Another game's nets.
+    let other = (*random_net(8))
+        .clone()
+        .with_id(qiyi_core::learn::NetId::new("draughts", "draughts-128").unwrap());
+    let foreign = set_of(&[(1, 8), (9, 24)], vec![other.clone(), other]);
+    std::fs::write(&path, foreign.to_bytes()).unwrap();
+    let err = nn::load(&path).unwrap_err().to_string();
+    assert!(err.contains("draughts"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -72,7 +72,7 @@ fn the_plain_search_returns_the_minimax_value_with_the_network() {
     let eval = NetEval::default();
     for (i, pos) in random_positions(16, 22).into_iter().enumerate() {
         let depth = 2 + (i % 3) as u32;
-        let root = NetPosition::new(pos.clone(), nn::embedded());
+        let root = NetPosition::with_set(pos.clone(), nn::embedded());
         let mm = minimax_with(&root, &eval, depth, quiescence());
         let mut s = Search::new(eval.clone(), exact());
         let r = s.search(&root, &SearchLimits::depth(depth), |_| {});

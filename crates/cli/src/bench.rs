@@ -20,6 +20,42 @@ pub struct SuiteArgs {
     /// and with the hand evaluation, and print both speeds (not part of the signature).
     #[arg(long, value_name = "NET")]
     pub xiangqi_net: Option<std::path::PathBuf>,
+    /// Also search the checkers bench positions with this evaluation (`net`: the shipped net,
+    /// or a net or net-set file) and print its nodes and speed (not part of the signature).
+    #[arg(long, value_name = "NET")]
+    pub checkers_net: Option<String>,
+}
+
+/// Positions the checkers net search runs on: the start, a middle game, two endings (captures
+/// that cross the stages of a set are on every line).
+pub const CHECKERS_FENS: [&str; 4] = [
+    "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+    "W:W9,13,17,18,22,25,26,27,30:B1,2,3,6,7,11,12,14,15",
+    "B:WK10,18,K23,26,27,30:BK7,14,15,K19,22",
+    "W:W14,18,22,K26,31:B5,9,10,K19,K20",
+];
+
+/// The checkers search (one thread, level 10, no book or database) of [`CHECKERS_FENS`] to a
+/// fixed depth with `eval`.
+fn checkers_net(quick: bool, eval: &str) -> Result<GameBench> {
+    use qiyi_checkers::engine::{Engine, EvalChoice, Level, Weights};
+    let choice = EvalChoice::parse(eval).map_err(|e| anyhow!("--checkers-net: {e}"))?;
+    let depth = if quick { 9 } else { 15 };
+    let what = format!(
+        "checkers search of {} fixed positions to depth {depth} with --eval {eval}",
+        CHECKERS_FENS.len()
+    );
+    measure(what, || {
+        let mut nodes = 0;
+        for fen in CHECKERS_FENS {
+            let pos = qiyi_checkers::Checkers::from_fen(fen)
+                .map_err(|e| anyhow!("bench position {fen}: {e}"))?;
+            let mut e = Engine::with_eval(Level::MAX, 1, Weights::default(), None, &choice);
+            let limits = qiyi_core::search::SearchLimits::depth(depth);
+            nodes += e.analyse(&pos, &limits, |_| {}).stats.nodes;
+        }
+        Ok(nodes)
+    })
 }
 
 /// The Xiangqi search alone, hand evaluation against `net`, on the bench positions.
@@ -181,6 +217,16 @@ pub fn run(g: &Global, a: &SuiteArgs) -> Result<()> {
             }
             out.insert(name.to_string(), serde_json::to_value(&b)?);
         }
+    }
+    if let Some(eval) = &a.checkers_net {
+        let b = checkers_net(q, eval)?;
+        if !g.json {
+            println!(
+                "{:<17} {:>13} nodes {:>12} nodes/s {:>7} ms  {}",
+                "checkers-net", b.nodes, b.nps, b.ms, b.what
+            );
+        }
+        out.insert("checkers-net".to_string(), serde_json::to_value(&b)?);
     }
     let ms = total.elapsed().as_millis() as u64;
     if g.json {

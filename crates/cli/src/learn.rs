@@ -12,7 +12,7 @@ use qiyi_core::learn::features::FeatureSet;
 use qiyi_core::learn::record::Encode;
 use qiyi_core::learn::selfplay::SelfPlay;
 use qiyi_core::learn::train::{self, entropy, fit_scale, Sample, TrainConfig, Trainer};
-use qiyi_core::learn::{Arch, Dataset, NetId, QuantNet};
+use qiyi_core::learn::{Arch, Dataset, NetId, QuantNet, Stage};
 use qiyi_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -103,6 +103,10 @@ pub struct TrainOptions {
     /// mirrored.
     #[arg(long)]
     pub mirror: bool,
+    /// Train only on positions with MIN to MAX pieces on the board (men and kings of both
+    /// sides, inclusive; e.g. `1-8`): one stage's net of a set (`qiyi nets combine`).
+    #[arg(long, value_name = "MIN-MAX")]
+    pub stage: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -141,6 +145,7 @@ struct TrainReport {
     scale: f32,
     lambda: f32,
     mirrored: bool,
+    stage: Option<String>,
     holdout_entropy: f64,
     epochs: Vec<EpochReport>,
     seed: u64,
@@ -190,6 +195,10 @@ where
         l2: args.l2,
     };
     arch.validate()?;
+    let stage = match &args.stage {
+        Some(text) => Some(Stage::parse(text).context("--stage")?),
+        None => None,
+    };
     let started = Instant::now();
     let dirs = expand_data(&args.data)?;
     let (ds, sources) = read_sources::<G>(&dirs, args.mix_runs, game.name)?;
@@ -219,6 +228,19 @@ where
     if let Some(line) = relabel(&ds, &mut samples)? {
         if !g.json {
             println!("{line}");
+        }
+    }
+    if let Some(stage) = stage {
+        let all = samples.len();
+        samples = keep_stage::<G, F>(&ds, samples, stage)?;
+        if samples.is_empty() {
+            bail!("--stage {stage}: none of the {all} positions has {stage} pieces on the board");
+        }
+        if !g.json {
+            println!(
+                "stage {stage}: {} of {all} positions have {stage} pieces",
+                samples.len()
+            );
         }
     }
     let held = ((samples.len() as f64) * f64::from(args.holdout)).round() as usize;
@@ -340,6 +362,7 @@ where
         scale,
         lambda: args.lambda,
         mirrored: args.mirror,
+        stage: stage.map(|s| s.to_string()),
         holdout_entropy: floor,
         epochs,
         seed: g.seed,
@@ -356,6 +379,23 @@ where
         report.seconds
     );
     Ok(())
+}
+
+/// The samples (`samples[i]` is record `i` of `ds`) whose position has a piece count in `stage`.
+fn keep_stage<G, F>(ds: &Dataset, samples: Vec<Sample>, stage: Stage) -> anyhow::Result<Vec<Sample>>
+where
+    G: Game + Encode,
+    F: FeatureSet<G>,
+{
+    let mut kept = Vec::new();
+    for (i, sample) in samples.into_iter().enumerate() {
+        let pos = G::decode(ds.get(i).position)
+            .with_context(|| format!("record {i} does not decode to a position"))?;
+        if stage.contains(F::pieces(&pos) as u32) {
+            kept.push(sample);
+        }
+    }
+    Ok(kept)
 }
 
 /// `sample` with every input replaced by its mirror image's (`flip`).

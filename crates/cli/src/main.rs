@@ -17,6 +17,7 @@ mod common;
 mod docs;
 mod lab;
 mod learn;
+mod nets;
 mod peg_solitaire;
 mod play;
 mod puzzles;
@@ -72,6 +73,8 @@ enum Command {
     Selfplay(SelfplayArgs),
     /// Train a network evaluation from self-play positions.
     Train(TrainArgs),
+    /// Net files: combine single-stage nets into a set by piece count, or describe a file.
+    Nets(nets::NetsArgs),
     /// Fit the slope that turns search scores into win chances on self-play shards, with its
     /// calibration table on held-out games.
     Calibrate(calibrate::CalibrateArgs),
@@ -355,6 +358,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             TrainGame::Checkers(a) => checkers_learn::train(g, a),
             TrainGame::Xiangqi(a) => xiangqi_learn::train(g, a),
         },
+        Command::Nets(a) => nets::nets(g, a),
         Command::Uci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Uci),
         Command::Ucci(a) => xiangqi_engine::protocol(g, a, qiyi_xiangqi::protocol::Dialect::Ucci),
         Command::Odds(args) => match args.game {

@@ -43,6 +43,11 @@ pub struct ServeArgs {
     /// hand-written evaluation) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long, default_value = "net")]
     pub xiangqi_eval: String,
+    /// The checkers AI, analysis and review search with `net` (the shipped net), `hand` (the
+    /// hand-written evaluation) or the net file at this path (a single net from `qiyi train
+    /// checkers` or a set by stage from `qiyi nets combine`).
+    #[arg(long, default_value = "net")]
+    pub checkers_eval: String,
     /// Memory budget in MiB: engine tables, solvers, analyses and reviews draw from it; work that
     /// does not fit waits (reviews) or is refused with 503 and Retry-After. The default fits a
     /// 512 MiB machine.
@@ -73,6 +78,8 @@ pub fn serve(g: &Global, args: ServeArgs) -> anyhow::Result<()> {
         },
         xiangqi_net: crate::xiangqi_engine::eval_net(&args.xiangqi_eval)
             .context("--xiangqi-eval")?,
+        checkers_eval: qiyi_checkers::engine::EvalChoice::parse(&args.checkers_eval)
+            .context("--checkers-eval")?,
         memory_mib,
     };
     let json = g.json;

@@ -460,3 +460,29 @@ fn fuzz_regression_a_net_with_huge_output_weights_evaluates_without_overflow() {
     let full = vec![127i16; h];
     assert_eq!(portable.evaluate(&full, &full), net.evaluate(&full, &full));
 }
+
+/// Every shipped net file reads as a set of one net for every stage, the same net the single-net
+/// reader gives; a named (QIYINET2) file writes back byte for byte, an old (QIYINET1) one writes
+/// its body unchanged under the QIYINET2 header.
+#[test]
+fn shipped_single_net_files_read_as_sets_of_one() {
+    use qiyi_core::learn::{NetSet, Stage};
+    let files: [&[u8]; 2] = [
+        include_bytes!("../../checkers/src/engine/nets/checkers.qnet"),
+        include_bytes!("../../xiangqi/src/nets/xiangqi.qnet"),
+    ];
+    for bytes in files {
+        let set = NetSet::from_bytes(bytes).expect("a shipped net reads as a set");
+        let net = QuantNet::from_bytes(bytes).expect("and as a net");
+        assert_eq!(set.len(), 1);
+        assert_eq!(set.stages(), [Stage::ALL]);
+        assert_eq!(set.nets()[0], net);
+        assert_eq!(set.to_bytes(), net.to_bytes());
+        if bytes.starts_with(b"QIYINET2") {
+            assert_eq!(set.to_bytes(), bytes);
+        } else {
+            let out = set.to_bytes();
+            assert_eq!(&out[8 + 32..out.len() - 8], &bytes[8..bytes.len() - 8]);
+        }
+    }
+}

@@ -85,6 +85,7 @@ pub fn prepare(
             let options = JudgeOptions {
                 limits,
                 tt_mib: judge_table_mib(game),
+                eval: crate::games::checkers::eval(),
                 ..JudgeOptions::default()
             };
             let start = qiyi_checkers::Checkers::from_board(r.start);

@@ -95,6 +95,9 @@ pub struct ServeConfig {
     /// The learned evaluation of the Xiangqi AI, analysis and review (`None`: the hand
     /// evaluation); the default is the shipped net.
     pub xiangqi_net: Option<std::sync::Arc<qiyi_core::learn::QuantNet>>,
+    /// The evaluation of the checkers AI, analysis and review (a net, a set of nets by stage,
+    /// or the hand evaluation); the default is the shipped net.
+    pub checkers_eval: qiyi_checkers::engine::EvalChoice,
     /// The memory budget in MiB that engine tables, solvers, analyses and reviews draw from
     /// (default [`memory::DEFAULT_MIB`]; see [`memory`]).
     pub memory_mib: usize,
@@ -126,6 +129,7 @@ impl Default for ServeConfig {
                 ..api::Limits::default()
             },
             xiangqi_net: qiyi_xiangqi::nnue::default_net(),
+            checkers_eval: qiyi_checkers::engine::EvalChoice::default(),
             memory_mib: memory::DEFAULT_MIB,
         }
     }
@@ -196,6 +200,7 @@ pub async fn serve(config: &ServeConfig, on_ready: impl FnOnce(&str)) -> Result<
     // Once per process, like the budget: a second server in the same process (tests) keeps the
     // first choice.
     games::xiangqi::set_net(config.xiangqi_net.clone());
+    games::checkers::set_eval(config.checkers_eval.clone());
     // Once per process: a second server in the same process (tests) keeps the first budget.
     memory::set_budget(config.memory_mib);
     return_large_blocks_to_the_system();

@@ -9,7 +9,9 @@
 //! first layer per move instead of up to 24 per evaluation.
 //!
 //! The shipped net (`nets/checkers.qnet`, embedded in the binary) and how it was made are
-//! described in `nets/README.md` beside it.
+//! described in `nets/README.md` beside it. A net file may also hold a set of nets, one per stage
+//! of the game (a range of piece counts: [`qiyi_core::learn::netset`]); [`NetPosition`] then
+//! runs the net of the current piece count ([`CheckersFeatures`]' `pieces`).
 
 use super::eval::{order_move, CheckersEval};
 use crate::board::{Board, Color};
@@ -19,7 +21,7 @@ use qiyi_core::eval::{Evaluator, Score};
 use qiyi_core::learn::features::{Active, Delta, FeatureSet};
 use qiyi_core::learn::record::Encode;
 use qiyi_core::learn::selfplay::SelfPlay;
-use qiyi_core::learn::{Accumulated, LearnError, QuantNet};
+use qiyi_core::learn::{Accumulated, LearnError, NetSet};
 use std::sync::{Arc, OnceLock};
 
 /// The network's inputs for checkers (see the module documentation).
@@ -77,6 +79,12 @@ impl FeatureSet<Checkers> for CheckersFeatures {
             out.push(both(them, b.kings() & (1 << sq) != 0, sq), false);
         }
     }
+
+    #[inline]
+    fn pieces(pos: &Checkers) -> usize {
+        let b = pos.board();
+        (b.pieces(Color::Black) | b.pieces(Color::White)).count_ones() as usize
+    }
 }
 
 impl Encode for Checkers {
@@ -119,26 +127,36 @@ impl SelfPlay for Checkers {
 /// named files (`QIYINET1`) and is checked by its input count.
 pub const LAYOUT: &str = "checkers-128";
 
+/// The piece counts (men and kings of both sides) a checkers net set's stages must cover.
+pub const PIECES: std::ops::RangeInclusive<u32> = 1..=24;
+
 /// The net that ships with qiyi, embedded in the binary.
 pub const EMBEDDED: &[u8] = include_bytes!("nets/checkers.qnet");
 
-/// The embedded net, read once.
-pub fn embedded() -> Arc<QuantNet> {
-    static NET: OnceLock<Arc<QuantNet>> = OnceLock::new();
+/// The embedded net (a set of one net for every stage), read once.
+pub fn embedded() -> Arc<NetSet> {
+    static NET: OnceLock<Arc<NetSet>> = OnceLock::new();
     NET.get_or_init(|| {
         // The embedded bytes are checked by a test, so this cannot fail in a release.
-        Arc::new(QuantNet::from_bytes(EMBEDDED).expect("the embedded checkers net is valid"))
+        Arc::new(NetSet::from_bytes(EMBEDDED).expect("the embedded checkers net is valid"))
     })
     .clone()
 }
 
-/// Reads a net file for checkers (128 inputs).
-pub fn load(path: &std::path::Path) -> Result<Arc<QuantNet>, LearnError> {
+/// Reads a checkers net from `bytes`: a single net (128 inputs) or a set of nets by stage whose
+/// stages cover 1 to 24 pieces ([`PIECES`]).
+pub fn from_bytes(bytes: &[u8]) -> Result<NetSet, LearnError> {
+    let set = NetSet::from_bytes(bytes)?;
+    set.check_for("checkers", LAYOUT, CheckersFeatures::INPUTS, PIECES)?;
+    Ok(set)
+}
+
+/// Reads a net file for checkers: a single net (128 inputs) or a set of nets by stage
+/// ([`from_bytes`]).
+pub fn load(path: &std::path::Path) -> Result<Arc<NetSet>, LearnError> {
     let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
-    let net = QuantNet::from_bytes(&bytes).map_err(|e| e.in_file(path))?;
-    net.check_for("checkers", LAYOUT, CheckersFeatures::INPUTS)
-        .map_err(|e| e.in_file(path))?;
-    Ok(Arc::new(net))
+    let set = from_bytes(&bytes).map_err(|e| e.in_file(path))?;
+    Ok(Arc::new(set))
 }
 
 /// The engine's evaluator over the network: the net's score, with the hand evaluator's rules

@@ -8,7 +8,7 @@ use super::nn::{self, NetEval, NetPosition};
 use super::search::{ConfigError, Search, SearchConfig, SelectiveStats};
 use crate::movegen::Move;
 use crate::rules::Checkers;
-use qiyi_core::learn::{LearnError, QuantNet};
+use qiyi_core::learn::{LearnError, NetSet};
 use qiyi_core::search::multipv::{multipv, MultiPvInfo};
 use qiyi_core::search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 use qiyi_core::Game;
@@ -168,8 +168,8 @@ pub enum EvalChoice {
     /// the hand evaluation at equal time (+112 =192 −58 in 362 games at 50 ms a move).
     #[default]
     Net,
-    /// A network read from a file.
-    NetFile(Arc<QuantNet>),
+    /// A network, or a set of networks by stage, read from a file.
+    NetFile(Arc<NetSet>),
 }
 
 impl EvalChoice {
@@ -191,7 +191,7 @@ impl EvalChoice {
         }
     }
 
-    fn net(&self) -> Option<Arc<QuantNet>> {
+    fn net(&self) -> Option<Arc<NetSet>> {
         match self {
             EvalChoice::Hand => None,
             EvalChoice::Net => Some(nn::embedded()),
@@ -203,9 +203,9 @@ impl EvalChoice {
 enum Inner {
     Seed(Searcher<Checkers, MaterialEval>),
     Hand(Box<Search<Checkers, CheckersEval>>),
-    Net(Box<Search<NetPosition, NetEval>>, Arc<QuantNet>),
+    Net(Box<Search<NetPosition, NetEval>>, Arc<NetSet>),
     CoreHand(Box<Searcher<Checkers, CheckersEval>>),
-    CoreNet(Box<Searcher<NetPosition, NetEval>>, Arc<QuantNet>),
+    CoreNet(Box<Searcher<NetPosition, NetEval>>, Arc<NetSet>),
 }
 
 /// A checkers player: a level, its search (with its tables kept between moves), the opening
@@ -460,7 +460,7 @@ impl Engine {
                     r
                 }
                 Inner::Net(s, net) => {
-                    let root = NetPosition::new(pos.clone(), net.clone());
+                    let root = NetPosition::with_set(pos.clone(), net.clone());
                     s.set_root_exclusions(excluded);
                     let r = s.search(&root, l, |_| {});
                     s.set_root_exclusions(&[]);
@@ -468,7 +468,7 @@ impl Engine {
                 }
                 Inner::CoreHand(s) => s.search(pos, l, |_| {}),
                 Inner::CoreNet(s, net) => {
-                    let root = NetPosition::new(pos.clone(), net.clone());
+                    let root = NetPosition::with_set(pos.clone(), net.clone());
                     s.search(&root, l, |_| {})
                 }
             },
@@ -491,12 +491,12 @@ impl Engine {
             Inner::Seed(s) => s.search(pos, &limits, on_info),
             Inner::Hand(s) => s.search(pos, &limits, on_info),
             Inner::Net(s, net) => {
-                let root = NetPosition::new(pos.clone(), net.clone());
+                let root = NetPosition::with_set(pos.clone(), net.clone());
                 s.search(&root, &limits, on_info)
             }
             Inner::CoreHand(s) => s.search(pos, &limits, on_info),
             Inner::CoreNet(s, net) => {
-                let root = NetPosition::new(pos.clone(), net.clone());
+                let root = NetPosition::with_set(pos.clone(), net.clone());
                 s.search(&root, &limits, on_info)
             }
         }

@@ -110,4 +110,13 @@ pub trait FeatureSet<G: Game>: Send + Sync + 'static {
     /// Writes the changes `mv` makes to the inputs of both perspectives (`pos` is the position
     /// before the move).
     fn delta(pos: &G, mv: G::Move, out: &mut Delta);
+
+    /// The number of pieces on the board: the stage measure that picks a net from a
+    /// [`NetSet`](super::NetSet). The default counts player 0's active inputs (right when each
+    /// piece switches on one input); a game overrides it with something cheaper.
+    fn pieces(pos: &G) -> usize {
+        let mut active = Active::default();
+        Self::active(pos, 0, &mut active);
+        active.as_slice().len()
+    }
 }

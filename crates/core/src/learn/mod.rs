@@ -10,7 +10,8 @@
 //! 3. [`quant`]: the network quantised to int16/int8 with AVX2 kernels (the scalar path is the
 //!    reference the tests compare with), and [`accumulated`]: a position wrapper whose first
 //!    layer is updated by the inputs each move changes ([`features`]), so the search runs the
-//!    network at a few rows of weights per move.
+//!    network at a few rows of weights per move; [`netset`]: a set of such nets, one per stage
+//!    of the game (a range of piece counts), which the accumulators switch between.
 //!
 //! A game supplies the inputs ([`features::FeatureSet`]), the byte encoding
 //! ([`record::Encode`]) and which positions are quiet ([`selfplay::SelfPlay`]); checkers is the
@@ -20,6 +21,7 @@
 pub mod accumulated;
 pub mod features;
 pub mod net;
+pub mod netset;
 pub mod quant;
 pub mod record;
 pub mod selfplay;
@@ -28,6 +30,7 @@ pub mod train;
 pub use accumulated::Accumulated;
 pub use features::{Active, Delta, FeatureSet};
 pub use net::{Arch, Network};
+pub use netset::{NetSet, Stage};
 pub use quant::{NetId, QuantNet};
 pub use record::{Dataset, Encode};
 pub use selfplay::{SelfPlay, SelfPlayConfig};
@@ -39,12 +42,13 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum LearnError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The system's error.
-        source: std::io::Error,
+        /// The system's error (in the message, and so not also a `source`: an error chain
+        /// printed whole would say it twice).
+        error: std::io::Error,
     },
     /// A shard file is not one, or does not match the others.
     #[error("{path}: {why}")]
@@ -81,7 +85,7 @@ impl LearnError {
     pub fn io(path: &Path, source: std::io::Error) -> LearnError {
         LearnError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         }
     }
 }

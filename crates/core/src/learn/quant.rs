@@ -82,7 +82,7 @@ pub struct QuantNet {
     simd: bool,
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
@@ -203,6 +203,13 @@ impl QuantNet {
         let bad = |why: String| LearnError::BadNet(why);
         let named = bytes.len() >= 8 && bytes[..8] == MAGIC;
         let names = if named { 2 * NAME_BYTES } else { 0 };
+        if bytes.starts_with(&super::netset::SET_MAGIC) {
+            return Err(bad(
+                "this is a set of nets by stage (QIYISET1, see `qiyi nets info`), \
+                 not a single net: only the checkers engine runs sets"
+                    .into(),
+            ));
+        }
         if bytes.len() < 8 + names + 16 + 8 || !(named || bytes[..8] == MAGIC_V1) {
             return Err(bad(
                 "not a qiyi network (no QIYINET2 or QIYINET1 header)".into()

@@ -35,6 +35,22 @@ pub fn ai_table_mib(level: Level) -> usize {
     }
 }
 
+/// The evaluation the server's checkers AI, analysis and review search with (`qiyi serve
+/// --checkers-eval`: `net`, `hand` or a net or net-set file); unset: the shipped net.
+static EVAL: std::sync::OnceLock<EvalChoice> = std::sync::OnceLock::new();
+
+/// Makes the server's checkers engines search with `eval`, once, before the first request: a
+/// second call is refused and returns `false`.
+pub fn set_eval(eval: EvalChoice) -> bool {
+    EVAL.set(eval).is_ok()
+}
+
+/// The evaluation the server's checkers engines search with: the shipped net unless
+/// [`set_eval`] chose otherwise.
+pub fn eval() -> EvalChoice {
+    EVAL.get().cloned().unwrap_or_default()
+}
+
 /// A checkers engine of `level` whose table takes `mib` MiB.
 pub fn engine_with_table(level: Level, mib: usize) -> Engine {
     let config = SearchConfig {
@@ -46,7 +62,7 @@ pub fn engine_with_table(level: Level, mib: usize) -> Engine {
         1,
         Weights::default(),
         None,
-        &EvalChoice::default(),
+        &eval(),
         &SearchChoice::Selective(config),
     )
 }
