@@ -466,7 +466,12 @@ async fn run(
             }
         }
     };
-    job.set(ReviewState::Running { done: 0, total: 0 });
+    // Through the state's lock: a cancel that came while the budget was asked (after the
+    // last check above) must not be overwritten by `running`.
+    if job.cancel.load(Ordering::Relaxed) {
+        return;
+    }
+    job.update(ReviewState::Running { done: 0, total: 0 });
     let reporter = job.clone();
     // At background priority: reviews on every core must not slow the players' moves.
     let result = crate::background::spawn("qiyi-review", move || {
