@@ -670,6 +670,18 @@ pub(crate) mod tests {
         assert!(v > 0.5, "{v}");
     }
 
+    /// Plays `games` games with `play` (true: player 0 won) and asserts that player 0's share
+    /// of wins is the table's value `v` within 4 standard errors.
+    fn assert_wins_as_said(v: f64, games: u32, label: &str, mut play: impl FnMut() -> bool) {
+        let wins = (0..games).filter(|_| play()).count();
+        let share = wins as f64 / games as f64;
+        let se = (v * (1.0 - v) / games as f64).sqrt();
+        assert!(
+            (share - v).abs() < 4.0 * se,
+            "{label}: table {v}, games {share}"
+        );
+    }
+
     /// With one plane each there is no choice: the table's values are the win shares of random
     /// games played by the crate's fast simulation (an independent implementation of the rules,
     /// row boards and all), within 4 standard errors.
@@ -691,18 +703,11 @@ pub(crate) mod tests {
             let pos = at(planes, 0);
             let v = t.win_chance(&pos, 0).unwrap();
             let mut rng = Rng::new(100 + k as u64);
-            let mut wins = 0;
-            for _ in 0..games {
+            assert_wins_as_said(v, games, &format!("{planes:?}"), || {
                 let mut g = pos;
                 g.play_out_random(&mut rng);
-                wins += (g.winner() == Some(0)) as u32;
-            }
-            let share = wins as f64 / games as f64;
-            let se = (v * (1.0 - v) / games as f64).sqrt();
-            assert!(
-                (share - v).abs() < 4.0 * se,
-                "{planes:?}: table {v}, games {share}"
-            );
+                g.winner() == Some(0)
+            });
         }
     }
 
@@ -725,8 +730,7 @@ pub(crate) mod tests {
                 let pos = at(planes, to_move);
                 let v = t.win_chance(&pos, 0).unwrap();
                 let mut rng = Rng::new(200 + k as u64);
-                let mut wins = 0;
-                for _ in 0..games {
+                assert_wins_as_said(v, games, &format!("{planes:?} {to_move}"), || {
                     let mut g = pos;
                     loop {
                         match g.turn() {
@@ -740,14 +744,8 @@ pub(crate) mod tests {
                             }
                         }
                     }
-                    wins += (g.winner() == Some(0)) as u32;
-                }
-                let share = wins as f64 / games as f64;
-                let se = (v * (1.0 - v) / games as f64).sqrt();
-                assert!(
-                    (share - v).abs() < 4.0 * se,
-                    "{planes:?} {to_move}: table {v}, games {share}"
-                );
+                    g.winner() == Some(0)
+                });
             }
         }
     }

@@ -132,71 +132,49 @@ fn combine_refuses_what_is_not_a_checkers_set() {
         assert!(!Path::new(&out).exists(), "{args:?}: nothing is written");
     };
     let s = |stage: &str, net: &str| format!("{stage}={net}");
-    // A gap between stages.
-    refused(
-        &[
-            "--stage",
-            &s("1-8", CHECKERS_NET),
-            "--stage",
-            &s("10-24", CHECKERS_NET),
-        ],
-        "gap: piece counts 9-9",
-    );
-    // Overlapping stages.
-    refused(
-        &[
-            "--stage",
-            &s("1-8", CHECKERS_NET),
-            "--stage",
-            &s("8-24", CHECKERS_NET),
-        ],
-        "overlap",
-    );
-    // Stages that leave piece counts of the game without a net.
-    refused(
-        &[
-            "--stage",
-            &s("1-8", CHECKERS_NET),
-            "--stage",
-            &s("9-20", CHECKERS_NET),
-        ],
-        "must cover 1-24",
-    );
-    // One stage is no set.
-    refused(&["--stage", &s("1-24", CHECKERS_NET)], "not a set");
+    let missing = join(&dir, "missing.qnet");
+    // Each case: its `--stage` values (MIN-MAX, net) and a part of the message it must give.
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        // A gap between stages.
+        (
+            &[("1-8", CHECKERS_NET), ("10-24", CHECKERS_NET)],
+            "gap: piece counts 9-9",
+        ),
+        // Overlapping stages.
+        (&[("1-8", CHECKERS_NET), ("8-24", CHECKERS_NET)], "overlap"),
+        // Stages that leave piece counts of the game without a net.
+        (
+            &[("1-8", CHECKERS_NET), ("9-20", CHECKERS_NET)],
+            "must cover 1-24",
+        ),
+        // One stage is no set.
+        (&[("1-24", CHECKERS_NET)], "not a set"),
+        (&[("8-1", CHECKERS_NET)], "MIN <= MAX"),
+        // A missing file is named.
+        (
+            &[("1-8", CHECKERS_NET), ("9-24", missing.as_str())],
+            "missing.qnet",
+        ),
+        // Nets of two games, and a game whose engine runs no sets.
+        (
+            &[("1-8", CHECKERS_NET), ("9-24", XIANGQI_NET)],
+            "one game and input layout",
+        ),
+        (
+            &[("1-8", XIANGQI_NET), ("9-32", XIANGQI_NET)],
+            "only the checkers engine runs net sets",
+        ),
+    ];
+    for (stages, want) in cases {
+        let values: Vec<String> = stages.iter().map(|(st, net)| s(st, net)).collect();
+        let args: Vec<&str> = values
+            .iter()
+            .flat_map(|v| ["--stage", v.as_str()])
+            .collect();
+        refused(&args, want);
+    }
     // Not MIN-MAX=NET.
     refused(&["--stage", CHECKERS_NET], "give MIN-MAX=NET");
-    refused(&["--stage", &s("8-1", CHECKERS_NET)], "MIN <= MAX");
-    // A missing file is named.
-    let missing = join(&dir, "missing.qnet");
-    refused(
-        &[
-            "--stage",
-            &s("1-8", CHECKERS_NET),
-            "--stage",
-            &s("9-24", &missing),
-        ],
-        "missing.qnet",
-    );
-    // Nets of two games, and a game whose engine runs no sets.
-    refused(
-        &[
-            "--stage",
-            &s("1-8", CHECKERS_NET),
-            "--stage",
-            &s("9-24", XIANGQI_NET),
-        ],
-        "one game and input layout",
-    );
-    refused(
-        &[
-            "--stage",
-            &s("1-8", XIANGQI_NET),
-            "--stage",
-            &s("9-32", XIANGQI_NET),
-        ],
-        "only the checkers engine runs net sets",
-    );
     // A set is not a stage's net.
     let set = join(&dir, "good.qnet");
     let (code, _, err) = qiyi(&[
