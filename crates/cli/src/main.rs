@@ -33,12 +33,6 @@ mod xiangqi;
 mod xiangqi_engine;
 mod xiangqi_learn;
 
-/// With the `mimalloc` feature, every allocation of the process comes from mimalloc instead of
-/// the system's malloc (docs/reliability.md, "The allocator under the soak").
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use clap::{Parser, Subcommand};
 use common::Global;
 use std::process::ExitCode;

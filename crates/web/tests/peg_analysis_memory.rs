@@ -111,10 +111,12 @@ async fn the_servers_peg_analysis_answers_within_its_budget_at_the_default_memor
     );
     let state = AppState::new(Store::new(StoreConfig::default()), 2);
     let app = qiyi_web::router(state);
-    // The English board after d2-d4 d5-d3 f4-d4 c4-e4: unsolvable, and its proof takes more
-    // positions than the node budget. Unbounded, the judge's memo on such positions grew past
-    // 8 GiB; with the memo bounded but no node budget the analysis ran until closed.
-    let lost = "  ooo  /  ooo  /  o.o  /oo..o.o/ooooooo/  o.o  /  ooo  ";
+    // The English board full but for the centre and the hole beside it: within 3,000,000
+    // positions the judge finds no one peg and proves none out of reach (`qiyi analyze peg
+    // --nodes 3000000`), so the default budget cannot decide it. Unbounded, the judge's memo on
+    // such positions grew past 8 GiB; with the memo bounded but no node budget the analysis ran
+    // until the page closed it.
+    let lost = "  ooo  /  ooo  /ooooooo/ooo..oo/ooooooo/  ooo  /  ooo  ";
     let req = Request::builder()
         .uri(url(lost))
         .body(Body::empty())
