@@ -119,11 +119,11 @@ try {
   await page.screenshot({ path: join(shots, "review-aeroplane-360.png"), fullPage: true });
   // 4. Peg solitaire: a move its exact judge cannot decide within the server's node budget
   //    (1,000,000 positions a move) is shown as unknown, with no class. The English board full
-  //    but for the centre and the hole beside it: no one peg is found, nor proven out of reach,
-  //    within 3,000,000 positions (`qiyi analyze peg --nodes 3000000`).
+  //    but for the centre and a hole diagonal to it: unsolvable by Conway's rule of three, and
+  //    not proven so within 8,000,000 positions (`qiyi analyze peg --nodes 8000000`).
   const pegRecord = {
     format: "qiyi-record", version: 1, game: "peg-solitaire", rules: { board: "english" }, seed: 1,
-    position: "  ooo  \n  ooo  \nooooooo\nooo..oo\nooooooo\n  ooo  \n  ooo  ",
+    position: "  ooo  \n  ooo  \noo.oooo\nooo.ooo\nooooooo\n  ooo  \n  ooo  ",
     moves: [{ ply: 1, player: 0, text: "b4-d4" }],
   };
   const imported = await api(base + "/api/games/import", "POST", pegRecord);

@@ -347,8 +347,8 @@ pub struct AnalyzeArgs {
     /// triangle:N.
     #[arg(long, default_value = "english")]
     pub board: String,
-    /// The most positions the judge expands for the whole analysis (default 1,000,000, as the
-    /// server's; 0: no limit, exact however long it takes). A verdict not reached within them is
+    /// The most positions the judge expands for each jump (default 1,000,000, as the server's;
+    /// 0: no limit, exact however long it takes). A verdict not reached within them is
     /// reported as unknown, never as solvable or not.
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -475,8 +475,8 @@ pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
         );
     } else {
         println!(
-            "{} pegs; {} (not decided within {} positions: {} pegs is the fewest found, one may \
-             still be reachable; raise --nodes, or --nodes 0 for no limit)",
+            "{} pegs; {} (not decided within {} positions a jump: {} pegs is the fewest found, \
+             one may still be reachable; raise --nodes, or --nodes 0 for no limit)",
             report.pegs,
             verdict(report.solvable),
             report.node_budget.unwrap_or(0),

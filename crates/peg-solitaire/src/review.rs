@@ -68,7 +68,7 @@ pub struct Fewest {
 /// for turning a memory budget into [`PegJudge::with_memo_limit`]'s entries.
 pub const MEMO_ENTRY_BYTES: usize = 48;
 
-/// The positions one decision (a reviewed move, or one analysis) may expand by default: the
+/// The positions one decision (a reviewed move, or one jump of an analysis) may expand by default: the
 /// budget `qiyi review peg-solitaire`, `qiyi analyze peg-solitaire` and the server's reviews and
 /// analyses give [`PegJudge::with_node_budget`] unless told otherwise. Within it the English
 /// start and most solvable positions are decided; an unsolvable English position seldom is (its
@@ -117,11 +117,12 @@ impl PegJudge {
         Self::with_memo_limit(mib.saturating_mul(1024 * 1024) / MEMO_ENTRY_BYTES / 2)
     }
 
-    /// Judges `pos` and every legal jump from it under one node budget (started here): the
-    /// analysis of a position. The position's value is the least of its jumps' (its own peg
-    /// count when none is left); it is exact when one peg is reached or every jump is exact.
+    /// Judges every legal jump from `pos`, each under a node budget of its own (so at most the
+    /// budget times the jumps in all): the analysis of a position. One budget shared by the
+    /// jumps left the English start's last two jumps unknown when the memo was bounded to the
+    /// server's 32 MiB. The position's value is the least of its jumps' (its own peg count when
+    /// none is left); it is exact when one peg is reached or every jump is exact.
     pub fn analyse(&mut self, pos: &PegPosition) -> PegAnalysis {
-        self.start_budget();
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
         let mut moves = Vec::with_capacity(legal.len());
@@ -129,6 +130,7 @@ impl PegJudge {
             if self.halted {
                 break;
             }
+            self.start_budget();
             moves.push((m, self.judge_pegs(&pos.after(m))));
         }
         let fewest = match moves.iter().map(|&(_, f)| f).min_by_key(|f| f.pegs) {
@@ -631,10 +633,11 @@ mod tests {
             }
         }
         assert!(unknown > 5 && exact > 5, "{unknown} unknown, {exact} exact");
-        // The English board full but for the centre and the hole beside it: undecided within
-        // 3,000,000 positions (`qiyi analyze peg --nodes 3000000`), so within 20,000 too.
+        // The English board full but for the centre and a hole diagonal to it: unsolvable by
+        // Conway's rule of three, and not proven so within 8,000,000 positions (`qiyi analyze
+        // peg --nodes 8000000`): within 20,000 a jump the verdict is unknown.
         let pos =
-            PegPosition::from_text("  ooo  \n  ooo  \nooooooo\nooo..oo\nooooooo\n  ooo  \n  ooo  ")
+            PegPosition::from_text("  ooo  \n  ooo  \noo.oooo\nooo.ooo\nooooooo\n  ooo  \n  ooo  ")
                 .expect("a picture");
         let mut judge = PegJudge::with_memo_mib(1).with_node_budget(20_000);
         let a = judge.analyse(&pos);
