@@ -1,11 +1,9 @@
 //! The server's peg solitaire analysis (`GET /api/analyse?game=peg-solitaire`) at the default
 //! memory budget answers within its budget: on a position whose proof takes millions of
-//! positions it ends within its node budget ([`qiyi_web::analysis::PEG_REVIEW_NODES`] a jump), says
-//! `unknown` (`solvable: null`, `exact: false`) rather than going on, and its heap never passes
-//! what the analysis reserved ([`qiyi_web::analysis::peg_judge_mib`]). Its own test binary: a
+//! positions it ends within its node budget ([`qiyi_web::analysis::PEG_REVIEW_NODES`] a
+//! jump), says `unknown` (`solvable: null`, `exact: false`) rather than going on, and its heap
+//! never passes what the analysis reserved ([`qiyi_web::analysis::peg_judge_mib`]). Its own test binary: a
 //! counting global allocator measures the heap, and the budget is the process's.
-
-mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
