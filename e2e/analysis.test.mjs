@@ -2,7 +2,8 @@
 // driven by playwright-core. A Xiangqi game of a few plies is opened and its position analysed:
 // lines stream with growing depth, 3 lines (each clickable), the best line drawn on the board,
 // Stop stops it; a move is tried on the analysis board and taken back, and the stored game is not
-// changed. Checkers the same (3 lines), peg solitaire's solvable marks per move, aeroplane's win
+// changed. Checkers the same (3 lines), peg solitaire's solvable marks per move (and "unknown"
+// past the judge's node budget), aeroplane's win
 // chance per choice for a chosen face, Chinese checkers' race distances; a pasted position from
 // the position box; the archive's link; 360 px wide.
 //
@@ -144,6 +145,20 @@ try {
   await page.waitForSelector("#an-lines .an-pegs-head", { timeout: 60000 });
   const marks = await page.$$eval("#an-lines .an-peg", (lis) => lis.map((li) => (li.classList.contains("an-ok") ? "ok" : "bad")));
   record("peg solitaire: each move marked solvable or not", marks.length === peg.state.legal.length && marks.length > 0, `${marks.length} moves: ${marks.join(",")}; ${await page.textContent("#an-lines .an-pegs-head")}`);
+
+  // 4b. Peg solitaire past the judge's node budget: the analysis says unknown (a "?" mark, no
+  //     solvable/unsolvable verdict). The English board full but for the centre and a hole
+  //     diagonal to it: unsolvable by Conway's rule of three, not proven so within 8,000,000
+  //     positions (`qiyi analyze peg --nodes 8000000`).
+  const hard = await api(base + "/api/games/import", "POST", {
+    format: "qiyi-record", version: 1, game: "peg-solitaire", rules: { board: "english" }, seed: 1,
+    position: "  ooo  \n  ooo  \noo.oooo\nooo.ooo\nooooooo\n  ooo  \n  ooo  ", moves: [],
+  });
+  await page.goto(`${base}/play/peg-solitaire?id=${hard.id}&analyse=1`, { waitUntil: "load" });
+  await page.waitForSelector("#an-lines .an-pegs-head", { timeout: 60000 });
+  const head = await page.textContent("#an-lines .an-pegs-head");
+  const unknownMarks = await page.$$eval("#an-lines .an-peg.an-unknown .an-mark", (ms) => ms.map((m) => m.textContent));
+  record("peg solitaire past the node budget: the analysis says unknown", /not decided within the judge's budget/.test(head) && unknownMarks.length > 0 && unknownMarks.every((m) => m === "?"), `${head}; ${unknownMarks.length} moves marked ?`);
 
   // 5. Aeroplane: each choice's win chance for the chosen face.
   const aero = await api(base + "/api/games", "POST", { game: "aeroplane", hotseat: true, rules: { players: 2 }, seats: [{ kind: "human" }, { kind: "human" }] });

@@ -374,6 +374,10 @@ pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
     } else {
         (Vec::new(), None)
     };
+    eprintln!(
+        "memory: the win-chance model's tables (built once){}",
+        crate::common::peak_rss_note()
+    );
     let report = AeroAnalyzeReport {
         game: "aeroplane",
         position: pos.to_text(),

@@ -336,3 +336,24 @@ impl PerftReport {
         Ok(())
     }
 }
+
+/// The process's peak resident set so far, in MiB (`VmHWM` of `/proc/self/status`), for the
+/// `memory:` lines the analyses and reviews print on stderr; `None` where the system does not
+/// tell (not Linux).
+pub fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024.0)
+}
+
+/// `; peak RSS N MiB` (from [`peak_rss_mib`]), or nothing where the system does not tell.
+pub fn peak_rss_note() -> String {
+    peak_rss_mib().map_or_else(String::new, |m| format!("; peak RSS {m:.1} MiB"))
+}

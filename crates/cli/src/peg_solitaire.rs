@@ -347,6 +347,15 @@ pub struct AnalyzeArgs {
     /// triangle:N.
     #[arg(long, default_value = "english")]
     pub board: String,
+    /// The most positions the judge expands for each jump (default 1,000,000, as the server's;
+    /// 0: no limit, exact however long it takes). A verdict not reached within them is
+    /// reported as unknown, never as solvable or not.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// The most MiB the judge's memo of solved positions takes (1-4096, default 64; past it
+    /// the memo is emptied and refilled: slower, never wrong).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: Option<u64>,
 }
 
 /// One legal move and what is left after it.
@@ -354,10 +363,14 @@ pub struct AnalyzeArgs {
 struct PegMoveReport {
     #[serde(rename = "move")]
     mv: String,
-    /// The fewest pegs reachable after the move (exact).
+    /// The fewest pegs reachable after the move (exact, or found before the node budget ran
+    /// out: then an upper bound, see `exact`).
     fewest_pegs: u32,
-    /// Whether one peg can still remain after it.
-    solvable: bool,
+    /// Whether one peg can still remain after it (`null` when unknown: not decided within the
+    /// node budget).
+    solvable: Option<bool>,
+    /// Whether `fewest_pegs` is proven.
+    exact: bool,
 }
 
 /// What `qiyi analyze peg-solitaire` reports.
@@ -366,12 +379,15 @@ struct PegAnalyzeReport {
     game: &'static str,
     position: String,
     pegs: u32,
-    /// Whether one peg can remain (exact: an exhaustive search with a memo).
-    solvable: bool,
-    /// The fewest pegs reachable from here.
+    /// Whether one peg can remain (an exhaustive search with a memo; `null` when unknown: not
+    /// decided within the node budget).
+    solvable: Option<bool>,
+    /// The fewest pegs reachable from here (a bound when not `exact`).
     fewest_pegs: u32,
-    /// Always true: the solver's search is exhaustive.
+    /// Whether the verdict is proven: false when the node budget (`--nodes`) ran out first.
     exact: bool,
+    /// The node budget (`null`: no limit).
+    node_budget: Option<u64>,
     /// A move keeping the fewest pegs (`None` when no jump is left).
     bestmove: Option<String>,
     moves: Vec<PegMoveReport>,
@@ -403,40 +419,41 @@ fn analyze_position(a: &AnalyzeArgs) -> anyhow::Result<qiyi_peg_solitaire::PegPo
 }
 
 /// Runs `qiyi analyze peg-solitaire`: solvable or not, the best move, and for every legal move
-/// whether one peg can still remain after it (all exact, from the review's exhaustive judge).
+/// whether one peg can still remain after it (exact, from the review's exhaustive judge, within
+/// `--nodes` positions; past them the verdict is unknown).
 pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
-    use qiyi_core::{Game, Notation};
-    use qiyi_peg_solitaire::review::PegJudge;
+    use qiyi_core::Notation;
+    use qiyi_peg_solitaire::review::Fewest;
     let pos = analyze_position(&a)?;
-    let mut judge = PegJudge::new();
-    let fewest = judge.fewest_pegs(&pos);
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    let mut moves: Vec<PegMoveReport> = legal
+    let (mut judge, budget) = crate::review_peg::cli_judge(a.nodes, a.hash);
+    let analysis = judge.analyse(&pos);
+    let solvable = |f: Fewest| (f.exact || f.pegs <= 1).then_some(f.pegs == 1);
+    let mut moves: Vec<PegMoveReport> = analysis
+        .moves
         .iter()
-        .map(|&m| {
-            let f = judge.fewest_pegs(&pos.after(m));
-            PegMoveReport {
-                mv: pos.move_to_text(m),
-                fewest_pegs: f,
-                solvable: f == 1,
-            }
+        .map(|&(m, f)| PegMoveReport {
+            mv: pos.move_to_text(m),
+            fewest_pegs: f.pegs,
+            solvable: solvable(f),
+            exact: f.exact,
         })
         .collect();
-    moves.sort_by_key(|m| m.fewest_pegs);
-    eprintln!(
-        "memory: the judge's memo peaked at {:.1} MiB ({} positions expanded)",
-        judge.memo_peak_bytes() as f64 / (1024.0 * 1024.0),
-        judge.nodes
-    );
+    // The proven first (fewest pegs first), then the unknown.
+    moves.sort_by_key(|m| (!m.exact, m.fewest_pegs));
+    crate::review_peg::print_judge_memory(&judge, a.hash);
     let report = PegAnalyzeReport {
         game: "peg-solitaire",
         position: pos.to_text(),
         pegs: pos.peg_count(),
-        solvable: fewest == 1,
-        fewest_pegs: fewest,
-        exact: true,
-        bestmove: moves.first().map(|m| m.mv.clone()),
+        solvable: solvable(analysis.fewest),
+        fewest_pegs: analysis.fewest.pegs,
+        exact: analysis.fewest.exact,
+        node_budget: budget,
+        bestmove: moves
+            .iter()
+            .filter(|m| m.fewest_pegs == analysis.fewest.pegs)
+            .min_by_key(|m| !m.exact)
+            .map(|m| m.mv.clone()),
         moves,
         nodes: judge.nodes,
     };
@@ -444,25 +461,34 @@ pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
         return print_json(&report);
     }
     println!("{}", report.position);
-    println!(
-        "{} pegs; {} (fewest pegs reachable: {}, exact)",
-        report.pegs,
-        if report.solvable {
-            "solvable"
-        } else {
-            "not solvable"
-        },
-        report.fewest_pegs
-    );
+    let verdict = |s: Option<bool>| match s {
+        Some(true) => "solvable",
+        Some(false) => "not solvable",
+        None => "unknown",
+    };
+    if report.exact {
+        println!(
+            "{} pegs; {} (fewest pegs reachable: {}, exact)",
+            report.pegs,
+            verdict(report.solvable),
+            report.fewest_pegs
+        );
+    } else {
+        println!(
+            "{} pegs; {} (not decided within {} positions a jump: {} pegs is the fewest found, \
+             one may still be reachable; raise --nodes, or --nodes 0 for no limit)",
+            report.pegs,
+            verdict(report.solvable),
+            report.node_budget.unwrap_or(0),
+            report.fewest_pegs
+        );
+    }
     for m in &report.moves {
         println!(
-            "  {:<8} {:<13} fewest pegs {}",
+            "  {:<8} {:<13} fewest pegs {}{}",
             m.mv,
-            if m.solvable {
-                "solvable"
-            } else {
-                "not solvable"
-            },
+            verdict(m.solvable),
+            if m.exact { "" } else { "at most " },
             m.fewest_pegs
         );
     }

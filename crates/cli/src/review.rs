@@ -50,8 +50,10 @@ pub fn review(g: &Global, args: ReviewArgs) -> anyhow::Result<()> {
     }
     match game {
         ReviewGame::Peg => {
+            let hash = args.hash;
+            let args = ReviewArgs { hash: None, ..args };
             refuse_engine_options(&args, "peg solitaire: its judge is an exact solver")?;
-            crate::review_peg::run(g, &text, args.nodes)
+            crate::review_peg::run(g, &text, args.nodes, hash)
         }
         ReviewGame::Checkers => crate::review_checkers::run(g, &args, &text),
         ReviewGame::Xiangqi => crate::review_xiangqi::run(g, &args, &text),

@@ -3,7 +3,7 @@
 //! on the crate's own game record ([`qiyi_aeroplane::record::GameRecord`]: rules, players, seed,
 //! rolls, choices), or on a bare JSON list of move texts (four players, standard rules).
 
-use crate::common::{progress, Global};
+use crate::common::{peak_rss_note, progress, Global};
 use crate::review_shared::print_review;
 
 /// Reviews the aeroplane record `text` and prints the review.
@@ -14,5 +14,9 @@ pub fn run(g: &Global, text: &str) -> anyhow::Result<()> {
         bar.set_position(done as u64)
     })?;
     bar.finish_and_clear();
+    eprintln!(
+        "judge memory: the win-chance model's tables (built once){}",
+        peak_rss_note()
+    );
     print_review(g, &review, 1)
 }

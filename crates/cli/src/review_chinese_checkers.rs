@@ -52,6 +52,15 @@ pub fn run(g: &Global, args: &ReviewArgs, text: &str) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     let secs = t0.elapsed().as_secs_f64();
+    eprintln!(
+        "judge memory: {}the race solver's memo{}",
+        if players == 2 {
+            "a 16 MiB transposition table (two players), "
+        } else {
+            "no transposition table (the race model searches no game tree), "
+        },
+        crate::common::peak_rss_note()
+    );
     if g.json {
         return print_json(&review);
     }
@@ -230,6 +239,19 @@ pub fn analyze(g: &Global, a: AnalyzeArgs) -> anyhow::Result<()> {
         )
     };
     let race_after = best.map(|m| entry(me, solver.distance(&pos.after(m), me)));
+    eprintln!(
+        "memory: {}the race solver's memo ({} positions expanded){}",
+        if n == 2 && !pos.is_over() {
+            format!(
+                "a {} MiB transposition table, ",
+                alpha_beta_options().tt_mib
+            )
+        } else {
+            "no transposition table, ".to_string()
+        },
+        solver.nodes,
+        crate::common::peak_rss_note()
+    );
     let report = CcAnalyzeReport {
         game: "chinese-checkers",
         position: pos.to_text(),

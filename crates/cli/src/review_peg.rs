@@ -4,19 +4,56 @@
 use crate::common::{progress, Global};
 use crate::review_shared::print_review;
 
+/// The peg judge the command line uses: its memo bounded to `memo_mib` (default
+/// [`DEFAULT_MEMO_MIB`](qiyi_peg_solitaire::review::DEFAULT_MEMO_MIB)) and each decision to
+/// `nodes` positions (default
+/// [`DEFAULT_NODE_BUDGET`](qiyi_peg_solitaire::review::DEFAULT_NODE_BUDGET); 0: no limit).
+/// Returns the judge and its node budget (`None`: no limit).
+pub fn cli_judge(
+    nodes: Option<u64>,
+    memo_mib: Option<u64>,
+) -> (qiyi_peg_solitaire::review::PegJudge, Option<u64>) {
+    use qiyi_peg_solitaire::review::{PegJudge, DEFAULT_MEMO_MIB, DEFAULT_NODE_BUDGET};
+    let mib = memo_mib.map_or(DEFAULT_MEMO_MIB, |m| {
+        usize::try_from(m).unwrap_or(usize::MAX)
+    });
+    let judge = PegJudge::with_memo_mib(mib);
+    match nodes.unwrap_or(DEFAULT_NODE_BUDGET) {
+        0 => (judge, None),
+        n => (judge.with_node_budget(n), Some(n)),
+    }
+}
+
+/// Prints the peg judge's memory on stderr: its memo's bound and peak, and the positions it
+/// expanded.
+pub fn print_judge_memory(judge: &qiyi_peg_solitaire::review::PegJudge, memo_mib: Option<u64>) {
+    eprintln!(
+        "judge memory: memo peak {:.1} MiB of at most {} (--hash) ({} positions expanded{})",
+        judge.memo_peak_bytes() as f64 / (1024.0 * 1024.0),
+        memo_mib.unwrap_or(qiyi_peg_solitaire::review::DEFAULT_MEMO_MIB as u64),
+        judge.nodes,
+        match judge.node_budget() {
+            Some(n) => format!(", at most {n} a decision (--nodes)"),
+            None => ", no limit (--nodes 0)".to_string(),
+        }
+    );
+}
+
 /// Reviews the peg-solitaire record `text` and prints the review; `nodes` bounds the positions
-/// the judge expands for each move (`None`: exact, however long it takes).
-pub fn run(g: &Global, text: &str, nodes: Option<u64>) -> anyhow::Result<()> {
+/// the judge expands for each move (default 1,000,000; `Some(0)`: exact, however long it
+/// takes), `memo_mib` its memo (default 64 MiB).
+pub fn run(
+    g: &Global,
+    text: &str,
+    nodes: Option<u64>,
+    memo_mib: Option<u64>,
+) -> anyhow::Result<()> {
     use qiyi_core::Notation;
-    use qiyi_peg_solitaire::review::PegJudge;
     let (start, moves) = qiyi_peg_solitaire::review::read_record(text)?;
     let bar = progress(moves.len() as u64, "review");
-    let mut judge = PegJudge::new();
-    let name = match nodes {
-        Some(n) => {
-            judge = judge.with_node_budget(n);
-            format!("exact (fewest pegs reachable; unknown past {n} positions a move)")
-        }
+    let (mut judge, budget) = cli_judge(nodes, memo_mib);
+    let name = match budget {
+        Some(n) => format!("exact (fewest pegs reachable; unknown past {n} positions a move)"),
         None => "exact (fewest pegs reachable)".to_string(),
     };
     let review = qiyi_core::review::review(
@@ -29,11 +66,7 @@ pub fn run(g: &Global, text: &str, nodes: Option<u64>) -> anyhow::Result<()> {
         |done, _| bar.set_position(done as u64),
     )?;
     bar.finish_and_clear();
-    eprintln!(
-        "judge memory: memo peak {:.1} MiB ({} positions expanded)",
-        judge.memo_peak_bytes() as f64 / (1024.0 * 1024.0),
-        judge.nodes
-    );
+    print_judge_memory(&judge, memo_mib);
     print_review(g, &review, 0)?;
     if g.json {
         return Ok(());
@@ -50,8 +83,8 @@ pub fn run(g: &Global, text: &str, nodes: Option<u64>) -> anyhow::Result<()> {
     } else if unknown > 0 {
         println!(
             "{unknown} move(s) not decided within {} positions: whether the solution was lost \
-             is unknown (raise --nodes)",
-            nodes.unwrap_or(0)
+             is unknown (raise --nodes, or --nodes 0 for no limit)",
+            budget.unwrap_or(0)
         );
     } else if review.plies.first().is_some_and(|p| p.before.win >= 1.0) {
         println!("the solution was never lost");

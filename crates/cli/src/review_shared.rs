@@ -39,17 +39,18 @@ pub struct ReviewArgs {
     /// $QIYI_CHECKERS_EGDB) for exact values where it covers the position.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
-    /// Peg solitaire: judge each move within this many positions (default: no limit, every
-    /// verdict exact); a move not decided within them is shown as unknown, never as solvable or
-    /// lost.
+    /// Peg solitaire: judge each move within this many positions (default 1,000,000, the
+    /// server's; 0: no limit, every verdict exact however long it takes); a move not decided
+    /// within them is shown as unknown, never as solvable or lost.
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Xiangqi: judge with `net` (the shipped net, the default), `hand` (the hand-written
     /// evaluation) or the net file at this path (from `qiyi train xiangqi`).
     #[arg(long)]
     pub eval: Option<String>,
-    /// Checkers and xiangqi: the judge's transposition table in MiB (1-4096; default 64). The
-    /// review prints what it uses on stderr.
+    /// Checkers and xiangqi: the judge's transposition table in MiB (1-4096; default 64); peg
+    /// solitaire: the most its judge's memo of solved positions takes (default 64; past it the
+    /// memo is emptied and refilled). The review prints what it uses on stderr.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: Option<u64>,
 }

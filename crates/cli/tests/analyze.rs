@@ -134,6 +134,64 @@ fn peg_solitaire_analysis_is_exact_per_move() {
     }
 }
 
+#[test]
+fn a_peg_analysis_past_its_node_budget_says_unknown() {
+    // The English board full but for the centre and a hole diagonal to it: unsolvable by
+    // Conway's rule of three (its pegs' counts on the three diagonal classes match no single
+    // peg's), and not proven so within 8,000,000 positions (`qiyi analyze peg --nodes 8000000`):
+    // within a smaller budget the verdict is unknown, and never solvable.
+    let lost = "  ooo  /  ooo  /oo.oooo/ooo.ooo/ooooooo/  ooo  /  ooo  ";
+    let (code, out, err) = qiyi(&[
+        "analyze",
+        "peg",
+        "--position",
+        lost,
+        "--nodes",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(v["pegs"], 31);
+    assert!(v["solvable"].is_null(), "{v}");
+    assert_eq!(v["exact"], false);
+    assert_eq!(v["node_budget"], 20000);
+    assert!(v["fewest_pegs"].as_u64().is_some_and(|p| p > 1), "{v}");
+    let moves = v["moves"].as_array().expect("moves");
+    // Each jump within its budget, plus the one step that finds it spent.
+    let most = 20_001 * moves.len() as u64;
+    assert!(v["nodes"].as_u64().is_some_and(|n| n <= most), "{v}");
+    assert!(!moves.is_empty());
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["solvable"].is_null() && m["exact"] == false),
+        "{v}"
+    );
+    assert!(
+        err.contains("judge memory: memo peak") && err.contains("at most 20000 a decision"),
+        "{err}"
+    );
+    let (code, out, err) = qiyi(&["analyze", "peg", "--position", lost, "--nodes", "20000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("28 pegs; unknown (not decided within 20000 positions"),
+        "{out}"
+    );
+    // The default budget decides a small board exactly, and says so.
+    let (code, out, err) = qiyi(&["analyze", "peg", "--board", "triangle", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = last_json(&out);
+    assert_eq!(
+        (v["solvable"].as_bool(), v["exact"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(v["node_budget"], 1_000_000);
+    assert!(err.contains("of at most 64 (--hash)"), "{err}");
+    let (code, _, err) = qiyi(&["analyze", "peg", "--hash", "0"]);
+    assert_eq!(code, 2, "{err}");
+}
+
 const AERO: &str = "standard players=4 move=0 roll=0 sixes=0 moved=0 places=0,0,0,0 planes=3,12,H,H/7,H,H,H/H,H,H,H/20,H,H,H";
 
 #[test]

@@ -68,6 +68,27 @@ pub struct Fewest {
 /// for turning a memory budget into [`PegJudge::with_memo_limit`]'s entries.
 pub const MEMO_ENTRY_BYTES: usize = 48;
 
+/// The positions one decision (a reviewed move, or one jump of an analysis) may expand by default: the
+/// budget `qiyi review peg-solitaire`, `qiyi analyze peg-solitaire` and the server's reviews and
+/// analyses give [`PegJudge::with_node_budget`] unless told otherwise. Within it the English
+/// start and most solvable positions are decided; an unsolvable English position seldom is (its
+/// proof takes tens of millions), and is then reported as unknown, in a few seconds instead of
+/// minutes.
+pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000;
+
+/// The MiB the judge's memo may take by default ([`PegJudge::with_memo_mib`]): what the server
+/// lends one judge at most, and what the command line uses unless told otherwise.
+pub const DEFAULT_MEMO_MIB: usize = 64;
+
+/// What [`PegJudge::analyse`] finds: the position's fewest pegs and every jump's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PegAnalysis {
+    /// The fewest pegs reachable from the position (exact, or a bound when the budget ran out).
+    pub fewest: Fewest,
+    /// Every legal jump and the fewest pegs reachable after it, in the position's order.
+    pub moves: Vec<(u16, Fewest)>,
+}
+
 /// Why judging failed (it cannot: the search is exhaustive; the type keeps core's signature).
 #[derive(Debug, thiserror::Error)]
 #[error("peg judge: {0}")]
@@ -88,6 +109,56 @@ impl PegJudge {
             memo_limit: Some(entries.max(1)),
             ..Self::default()
         }
+    }
+
+    /// A judge whose memo takes at most about `mib` MiB (half of it in entries, the rest for
+    /// the hash map's growth): [`PegJudge::with_memo_limit`] in memory terms.
+    pub fn with_memo_mib(mib: usize) -> Self {
+        Self::with_memo_limit(mib.saturating_mul(1024 * 1024) / MEMO_ENTRY_BYTES / 2)
+    }
+
+    /// Judges every legal jump from `pos`, each under a node budget of its own (so at most the
+    /// budget times the jumps in all): the analysis of a position. One budget shared by the
+    /// jumps left the English start's last two jumps unknown when the memo was bounded to the
+    /// server's 32 MiB. The position's value is the least of its jumps' (its own peg count when
+    /// none is left); it is exact when one peg is reached or every jump is exact.
+    pub fn analyse(&mut self, pos: &PegPosition) -> PegAnalysis {
+        let mut legal = Vec::new();
+        pos.legal_moves(&mut legal);
+        let mut moves = Vec::with_capacity(legal.len());
+        for &m in &legal {
+            if self.halted {
+                break;
+            }
+            self.start_budget();
+            moves.push((m, self.judge_pegs(&pos.after(m))));
+        }
+        let fewest = match moves.iter().map(|&(_, f)| f).min_by_key(|f| f.pegs) {
+            None if legal.is_empty() => Fewest {
+                pegs: pos.peg_count(),
+                exact: true,
+            },
+            None => Fewest {
+                pegs: pos.peg_count(),
+                exact: false,
+            },
+            Some(best) => Fewest {
+                pegs: best.pegs,
+                exact: best.pegs <= 1
+                    || (moves.len() == legal.len() && moves.iter().all(|(_, f)| f.exact)),
+            },
+        };
+        PegAnalysis { fewest, moves }
+    }
+
+    /// Whether the stop ([`PegJudge::set_stop`]) was seen: the answers since are meaningless.
+    pub fn was_stopped(&self) -> bool {
+        self.halted
+    }
+
+    /// The node budget of each decision (`None`: no limit).
+    pub fn node_budget(&self) -> Option<u64> {
+        self.node_budget
     }
 
     /// Makes the search end early when `stop` is raised (checked every 4,096 positions); the
@@ -525,6 +596,57 @@ mod tests {
         }
         let json = serde_json::to_string(&r).expect("json");
         assert!(json.contains("\"unknown\":true"), "{json}");
+    }
+
+    #[test]
+    fn an_analysis_within_a_node_budget_is_exact_or_says_unknown() {
+        // Every position along random triangle games: with no budget the analysis is exact and
+        // agrees with `fewest_pegs`; with a small one every verdict it calls exact agrees too.
+        let board = Arc::new(Board::named("triangle").expect("built-in board"));
+        let start = PegPosition::start(board);
+        let (mut unknown, mut exact) = (0, 0);
+        for seed in 0..20 {
+            let mut pos = start.clone();
+            for m in random_game(&start, seed) {
+                let truth = PegJudge::new().analyse(&pos);
+                assert!(truth.fewest.exact && truth.moves.iter().all(|(_, f)| f.exact));
+                assert_eq!(truth.fewest.pegs, PegJudge::new().fewest_pegs(&pos));
+                let small = PegJudge::with_memo_mib(1)
+                    .with_node_budget(30)
+                    .analyse(&pos);
+                assert_eq!(small.moves.len(), truth.moves.len());
+                for ((m1, f), (m2, t)) in small.moves.iter().zip(&truth.moves) {
+                    assert_eq!(m1, m2);
+                    if f.exact {
+                        assert_eq!(f.pegs, t.pegs, "seed {seed}");
+                    } else {
+                        assert!(f.pegs >= t.pegs && f.pegs > 1, "seed {seed}");
+                    }
+                }
+                if small.fewest.exact {
+                    exact += 1;
+                    assert_eq!(small.fewest.pegs, truth.fewest.pegs, "seed {seed}");
+                } else {
+                    unknown += 1;
+                }
+                pos.make(m);
+            }
+        }
+        assert!(unknown > 5 && exact > 5, "{unknown} unknown, {exact} exact");
+        // The English board full but for the centre and a hole diagonal to it: unsolvable by
+        // Conway's rule of three, and not proven so within 8,000,000 positions (`qiyi analyze
+        // peg --nodes 8000000`): within 20,000 a jump the verdict is unknown.
+        let pos =
+            PegPosition::from_text("  ooo  \n  ooo  \noo.oooo\nooo.ooo\nooooooo\n  ooo  \n  ooo  ")
+                .expect("a picture");
+        let mut judge = PegJudge::with_memo_mib(1).with_node_budget(20_000);
+        let a = judge.analyse(&pos);
+        assert!(!a.fewest.exact && a.fewest.pegs > 1, "{a:?}");
+        assert!(
+            judge.nodes <= 20_000 + 64 * (a.moves.len() as u64 + 1),
+            "{}",
+            judge.nodes
+        );
     }
 
     #[test]

@@ -369,7 +369,7 @@ const Analysis = (() => {
     }
     const o = an.other;
     if (o && o.kind === "pegs") {
-      for (const m of o.moves || []) marks += arrow(pathOf(m.move, s, d.cells), d.cells, r * 0.7, m.solvable ? "ok" : "bad");
+      for (const m of o.moves || []) if (m.solvable !== null) marks += arrow(pathOf(m.move, s, d.cells), d.cells, r * 0.7, m.solvable ? "ok" : "bad");
       if (o.best) marks += arrow(pathOf(o.best, s, d.cells), d.cells, r, "best");
     }
     if (o && o.kind === "choices" && o.choices && o.choices.length && cur().turn.kind === "player" && an.roll === rollOf(s)) {
@@ -460,11 +460,15 @@ const Analysis = (() => {
       if (!(o.choices || []).length) box.append(el("li", "an-choice", t("analysis.noChoice", { roll: I18n.num(o.roll) })));
     }
     if (o && o.kind === "pegs") {
-      box.append(el("li", "an-pegs-head", t(o.solvable ? "analysis.positionSolvable" : "analysis.positionUnsolvable", { pegs: I18n.num(o.fewest_pegs || 0) })));
+      // `solvable: null` (with `exact: false`): not decided within the judge's node budget.
+      const head = o.solvable === null ? "analysis.positionUnknown" : o.solvable ? "analysis.positionSolvable" : "analysis.positionUnsolvable";
+      box.append(el("li", "an-pegs-head", t(head, { pegs: I18n.num(o.fewest_pegs || 0) })));
       for (const m of o.moves || []) {
         const li = el("li", "an-peg");
-        li.classList.add(m.solvable ? "an-ok" : "an-bad");
-        li.append(el("span", "an-mark", m.solvable ? "✓" : "✗"), " ", moveName(m.move, s), " — ", m.solvable ? t("analysis.solvable") : typeof m.fewest_pegs === "number" ? t("analysis.unsolvableLeft", { pegs: I18n.num(m.fewest_pegs) }) : t("analysis.unsolvable"));
+        const unknown = m.solvable === null;
+        li.classList.add(unknown ? "an-unknown" : m.solvable ? "an-ok" : "an-bad");
+        const verdict = unknown ? t("analysis.unknownLeft", { pegs: I18n.num(m.fewest_pegs || 0) }) : m.solvable ? t("analysis.solvable") : typeof m.fewest_pegs === "number" ? t("analysis.unsolvableLeft", { pegs: I18n.num(m.fewest_pegs) }) : t("analysis.unsolvable");
+        li.append(el("span", "an-mark", unknown ? "?" : m.solvable ? "✓" : "✗"), " ", moveName(m.move, s), " — ", verdict);
         if (o.best === m.move) li.append(" ", el("b", null, t("analysis.best")));
         box.append(li);
       }

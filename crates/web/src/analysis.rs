@@ -65,7 +65,7 @@ pub const CC_RACE_MIB: usize = 16;
 
 /// The most peg solitaire's exact judge allocates in one analysis or review, in MiB, before the
 /// budget's cap ([`peg_judge_mib`]): its memo is bounded to fit ([`peg_judge`]).
-pub const PEG_JUDGE_MIB: usize = 64;
+pub const PEG_JUDGE_MIB: usize = qiyi_peg_solitaire::review::DEFAULT_MEMO_MIB;
 
 /// The MiB peg solitaire's exact judge may take: [`PEG_JUDGE_MIB`] capped like an engine table
 /// (an eighth of the budget), so that a small budget is not taken by one review.
@@ -73,11 +73,13 @@ pub fn peg_judge_mib() -> usize {
     crate::memory::budget().table_mib(PEG_JUDGE_MIB)
 }
 
-/// The most positions peg solitaire's exact judge expands for one move of a review
-/// ([`qiyi_peg_solitaire::review::PegJudge::with_node_budget`]): a move it cannot decide within
-/// them is reviewed as `unknown`. Without it a review of an unsolvable English game ran for
-/// minutes and held a review slot. (Analyses have none: closing one stops it.)
-pub const PEG_REVIEW_NODES: u64 = 1_000_000;
+/// The most positions peg solitaire's exact judge expands for one move of a review, and for each
+/// jump of an analysis ([`qiyi_peg_solitaire::review::PegJudge::with_node_budget`]): a move or a position
+/// it cannot decide within them is reported as unknown (`unknown` in a review, `solvable: null`
+/// and `exact: false` in an analysis). Without it a review of an unsolvable English game ran
+/// for minutes and held a review slot, and an analysis of one held its memo until closed. The
+/// command line's default too ([`qiyi_peg_solitaire::review::DEFAULT_NODE_BUDGET`]).
+pub const PEG_REVIEW_NODES: u64 = qiyi_peg_solitaire::review::DEFAULT_NODE_BUDGET;
 
 /// The deepest depth a Xiangqi analysis searches (a larger `max_depth` is refused).
 pub const XIANGQI_MAX_DEPTH: u32 = 30;
@@ -186,10 +188,13 @@ pub struct PegMove {
     /// The jump's move text.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Whether one peg can still remain after it.
-    pub solvable: bool,
-    /// The fewest pegs reachable after it.
+    /// Whether one peg can still remain after it (`None`: unknown, not decided within
+    /// [`PEG_REVIEW_NODES`] positions).
+    pub solvable: Option<bool>,
+    /// The fewest pegs reachable after it (an upper bound when not `exact`).
     pub fewest_pegs: u32,
+    /// Whether `fewest_pegs` is proven.
+    pub exact: bool,
 }
 
 /// One message of an analysis (a `line` event's data).
@@ -211,12 +216,17 @@ pub enum Line {
     },
     /// Peg solitaire, exactly.
     Pegs {
-        /// Whether one peg can remain.
-        solvable: bool,
+        /// Whether one peg can remain (`None`: unknown, not decided within
+        /// [`PEG_REVIEW_NODES`] positions).
+        solvable: Option<bool>,
         /// Pegs on the board.
         pegs: u32,
-        /// The fewest pegs reachable.
+        /// The fewest pegs reachable (an upper bound when not `exact`).
         fewest_pegs: u32,
+        /// Whether the verdict is proven.
+        exact: bool,
+        /// Positions the judge expanded.
+        nodes: u64,
         /// Every jump, the best first.
         moves: Vec<PegMove>,
         /// A jump keeping the fewest pegs (none when no jump is left).
@@ -637,31 +647,53 @@ pub fn peg_judge() -> qiyi_peg_solitaire::review::PegJudge {
     PegJudge::with_memo_limit(peg_judge_mib() * 1024 * 1024 / MEMO_ENTRY_BYTES / 2)
 }
 
-/// Peg solitaire by the review's exact judge; `None` when cancelled between jumps.
+/// Whether one peg can remain, as far as `f` tells (`None`: not decided).
+fn peg_solvable(f: qiyi_peg_solitaire::review::Fewest) -> Option<bool> {
+    (f.exact || f.pegs <= 1).then_some(f.pegs == 1)
+}
+
+/// Peg solitaire by the review's exact judge within [`PEG_REVIEW_NODES`] positions (past them
+/// the verdict is unknown); `None` when cancelled.
 fn peg_line(pos: &qiyi_peg_solitaire::PegPosition, cancel: &Arc<AtomicBool>) -> Option<Line> {
-    let mut judge = peg_judge();
+    peg_line_within(pos, cancel, PEG_REVIEW_NODES)
+}
+
+/// [`peg_line`] within `nodes` positions.
+fn peg_line_within(
+    pos: &qiyi_peg_solitaire::PegPosition,
+    cancel: &Arc<AtomicBool>,
+    nodes: u64,
+) -> Option<Line> {
+    let mut judge = peg_judge().with_node_budget(nodes);
     judge.set_stop(cancel.clone());
-    let fewest = judge.fewest_pegs(pos);
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    let mut moves = Vec::with_capacity(legal.len());
-    for &m in &legal {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let f = judge.fewest_pegs(&pos.after(m));
-        moves.push(PegMove {
-            mv: pos.move_to_text(m),
-            solvable: f == 1,
-            fewest_pegs: f,
-        });
+    let analysis = judge.analyse(pos);
+    if judge.was_stopped() || cancel.load(Ordering::Relaxed) {
+        return None;
     }
-    moves.sort_by_key(|m| m.fewest_pegs);
+    let mut moves: Vec<PegMove> = analysis
+        .moves
+        .iter()
+        .map(|&(m, f)| PegMove {
+            mv: pos.move_to_text(m),
+            solvable: peg_solvable(f),
+            fewest_pegs: f.pegs,
+            exact: f.exact,
+        })
+        .collect();
+    // The proven first, fewest pegs first; then the unknown.
+    moves.sort_by_key(|m| (!m.exact, m.fewest_pegs));
+    let fewest = analysis.fewest;
     Some(Line::Pegs {
-        solvable: fewest == 1,
+        solvable: peg_solvable(fewest),
         pegs: pos.peg_count(),
-        fewest_pegs: fewest,
-        best: moves.first().map(|m| m.mv.clone()),
+        fewest_pegs: fewest.pegs,
+        exact: fewest.exact,
+        nodes: judge.nodes,
+        best: moves
+            .iter()
+            .filter(|m| m.fewest_pegs == fewest.pegs)
+            .min_by_key(|m| !m.exact)
+            .map(|m| m.mv.clone()),
         moves,
     })
 }
@@ -863,12 +895,58 @@ mod tests {
         else {
             panic!("{lines:?}")
         };
-        assert!(*solvable);
+        assert_eq!(*solvable, Some(true));
         assert_eq!(*pegs, 32);
         // The English board's four first jumps are symmetric: all keep it solvable.
         assert_eq!(moves.len(), 4);
-        assert!(moves.iter().all(|m| m.solvable && m.fewest_pegs == 1));
+        assert!(moves
+            .iter()
+            .all(|m| m.solvable == Some(true) && m.exact && m.fewest_pegs == 1));
         assert_eq!(best.as_deref(), Some(moves[0].mv.as_str()));
+    }
+
+    #[test]
+    fn a_peg_analysis_past_its_node_budget_says_unknown() {
+        // The English board full but for the centre and a hole diagonal to it: unsolvable by
+        // Conway's rule of three, and not proven so within 8,000,000 positions (`qiyi analyze
+        // peg --nodes 8000000`): within 20,000 a jump the verdict is unknown.
+        let pos = qiyi_peg_solitaire::PegPosition::from_text(
+            "  ooo  \n  ooo  \noo.oooo\nooo.ooo\nooooooo\n  ooo  \n  ooo  ",
+        )
+        .unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let Some(Line::Pegs {
+            solvable,
+            exact,
+            fewest_pegs,
+            nodes,
+            moves,
+            ..
+        }) = peg_line_within(&pos, &cancel, 20_000)
+        else {
+            panic!("no line")
+        };
+        assert_eq!(solvable, None);
+        assert!(!exact && fewest_pegs > 1);
+        assert!(nodes <= 20_001 * moves.len() as u64, "{nodes}");
+        assert!(moves.iter().any(|m| m.solvable.is_none() && !m.exact));
+        let json = serde_json::to_string(&Line::Pegs {
+            solvable,
+            pegs: 24,
+            fewest_pegs,
+            exact,
+            nodes,
+            moves: Vec::new(),
+            best: None,
+        })
+        .unwrap();
+        assert!(
+            json.contains("\"solvable\":null") && json.contains("\"exact\":false"),
+            "{json}"
+        );
+        // Raised, the stop ends it with no line.
+        cancel.store(true, Ordering::Relaxed);
+        assert!(peg_line_within(&pos, &cancel, 20_000).is_none());
     }
 
     #[test]
