@@ -118,7 +118,8 @@ impl PegJudge {
     }
 
     /// Judges every legal jump from `pos`, each under a node budget of its own (so at most the
-    /// budget times the jumps in all): the analysis of a position. One budget shared by the
+    /// budget times the jumps in all; jumps whose results are symmetric images of each other are
+    /// judged once): the analysis of a position. One budget shared by the
     /// jumps left the English start's last two jumps unknown when the memo was bounded to the
     /// server's 32 MiB. The position's value is the least of its jumps' (its own peg count when
     /// none is left); it is exact when one peg is reached or every jump is exact.
@@ -126,12 +127,27 @@ impl PegJudge {
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
         let mut moves = Vec::with_capacity(legal.len());
+        // Jumps that lead to images of one position under the board's symmetries share a
+        // verdict: each class is judged once (the English start's four jumps are one class).
+        let board = pos.board();
+        let group: Vec<usize> = (0..board.symmetries().len()).collect();
+        let mut judged: Vec<(u128, Fewest)> = Vec::with_capacity(legal.len());
         for &m in &legal {
             if self.halted {
                 break;
             }
-            self.start_budget();
-            moves.push((m, self.judge_pegs(&pos.after(m))));
+            let after = pos.after(m);
+            let class = board.canonical_in(&group, after.pegs());
+            let verdict = match judged.iter().find(|(c, _)| *c == class) {
+                Some(&(_, f)) => f,
+                None => {
+                    self.start_budget();
+                    let f = self.judge_pegs(&after);
+                    judged.push((class, f));
+                    f
+                }
+            };
+            moves.push((m, verdict));
         }
         let fewest = match moves.iter().map(|&(_, f)| f).min_by_key(|f| f.pegs) {
             None if legal.is_empty() => Fewest {

@@ -123,14 +123,15 @@ async fn the_servers_peg_analysis_answers_within_its_budget_at_the_default_memor
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let t0 = std::time::Instant::now();
-    let resp = app.oneshot(req).await.expect("response");
+    // A clone: the router holds the shutdown signal, whose drop would end the stream at once.
+    let resp = app.clone().oneshot(req).await.expect("response");
     assert_eq!(resp.status(), StatusCode::OK);
     let bytes = resp.into_body().collect().await.expect("body").to_bytes();
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
     let seconds = t0.elapsed().as_secs_f64();
     let text = String::from_utf8_lossy(&bytes).to_string();
     let ev = events(&text);
-    assert_eq!(ev.len(), 2, "{text}");
+    assert_eq!(ev.len(), 2, "{text:?}");
     let (name, line) = &ev[0];
     assert_eq!(name, "line");
     assert_eq!(line["kind"], "pegs");
