@@ -506,9 +506,9 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         None => qiyi_xiangqi::learn::openings()?,
         Some(_) => Vec::new(),
     };
-    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, XqStats) + Sync> = match &records {
-        None => Box::new(|i| xq::mine_game(&opts, &openings, i)),
-        Some(r) => Box::new(|i| {
+    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, XqStats) + Sync + '_> = match &records {
+        None => Box::new(|i: u64| xq::mine_game(&opts, &openings, i)),
+        Some(r) => Box::new(|i: u64| {
             let game = &r.games[i as usize];
             xq::mine_record(&opts, &game.start, &game.moves, |ply| game.label("xq", ply))
         }),
@@ -621,11 +621,11 @@ fn read_record_files<P, M>(
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let file = path.display().to_string();
         let hash = text_hash(&text);
-        let read = read(&text).with_context(|| format!("{file}: not a game record file"))?;
-        if read.is_empty() {
+        let found = read(&text).with_context(|| format!("{file}: not a game record file"))?;
+        if found.is_empty() {
             bail!("{file}: no games in it");
         }
-        for (n, (start, moves)) in read.into_iter().enumerate() {
+        for (n, (start, moves)) in found.into_iter().enumerate() {
             games.push(RecordGame {
                 file: file.clone(),
                 hash: hash.clone(),
@@ -667,7 +667,8 @@ fn json_values(text: &str) -> anyhow::Result<Vec<(usize, serde_json::Value)>> {
 /// Whether a record file's text is JSON (an object, or a list of moves or records).
 fn is_json(text: &str) -> bool {
     let t = text.trim_start();
-    t.starts_with('{') || (t.starts_with('[') && t[1..].trim_start().starts_with(['"', '{', ']']))
+    t.starts_with('{')
+        || (t.starts_with('[') && t[1..].trim_start().starts_with(&['"', '{', ']'][..]))
 }
 
 /// The games of PGN text, each with the line it starts on: a game starts at a tag line that
@@ -972,9 +973,9 @@ fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
         Some(_) => Vec::new(),
     };
     let db = egdb.as_deref();
-    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, CkStats) + Sync> = match &records {
-        None => Box::new(|i| ck::mine_game(&opts, &openings, db, i)),
-        Some(r) => Box::new(|i| {
+    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, CkStats) + Sync + '_> = match &records {
+        None => Box::new(|i: u64| ck::mine_game(&opts, &openings, db, i)),
+        Some(r) => Box::new(|i: u64| {
             let game = &r.games[i as usize];
             ck::mine_record(&opts, &game.start, &game.moves, db, |ply| {
                 game.label("ck", ply)
