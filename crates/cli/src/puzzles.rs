@@ -655,7 +655,8 @@ fn json_values(text: &str) -> anyhow::Result<Vec<(usize, serde_json::Value)>> {
         match stream.next() {
             None => break,
             Some(Ok(v)) => out.push((line, v)),
-            Some(Err(e)) => bail!("line {}: not JSON: {e}", e.line()),
+            // The line the broken value starts on (serde's own place is often past its end).
+            Some(Err(e)) => bail!("line {line}: not JSON: {e}"),
         }
         let end = stream.byte_offset();
         line += text[at + lead..end].matches('\n').count();
