@@ -689,15 +689,65 @@ pub fn mine_game(
     let (kept, _) = play_game_keeping(openings, index, &config, &mut search, |pos, _| {
         pos.board().count_moves() >= 2
     });
+    let kept = kept
+        .into_iter()
+        .map(|(pos, _, ply)| (*pos.board(), ply))
+        .collect();
+    let seed = opts.seed;
+    prove_kept(opts, egdb, kept, |ply| {
+        (
+            format!("ck-{seed}-{index}-{ply}"),
+            Source::SelfPlay {
+                seed,
+                game: index,
+                ply: ply as u32,
+            },
+        )
+    })
+}
+
+/// Walks a recorded game (`moves` played from `start`) the way [`mine_game`] walks a self-play
+/// one: every position of the game with at least two legal moves (the last one too) is searched
+/// for a shot by the same prover. `label` gives the id and the source of the puzzle found after
+/// `ply` moves. Depends on its arguments and the database only.
+pub fn mine_record(
+    opts: &MineOptions,
+    start: &Board,
+    moves: &[Move],
+    egdb: Option<&Egdb>,
+    label: impl Fn(usize) -> (String, Source),
+) -> (Vec<PuzzleRecord>, MineStats) {
+    let mut board = *start;
+    let mut kept = Vec::new();
+    for ply in 0..=moves.len() {
+        if board.count_moves() >= 2 {
+            kept.push((board, ply));
+        }
+        match moves.get(ply) {
+            Some(&mv) => board = board.play(mv),
+            None => break,
+        }
+    }
+    prove_kept(opts, egdb, kept, label)
+}
+
+/// Searches the positions `kept` (each with its ply) for shots, keeping the unique ones under
+/// the id and source `label` gives their ply; one game's puzzles and counts.
+fn prove_kept(
+    opts: &MineOptions,
+    egdb: Option<&Egdb>,
+    kept: Vec<(Board, usize)>,
+    label: impl Fn(usize) -> (String, Source),
+) -> (Vec<PuzzleRecord>, MineStats) {
     let mut stats = MineStats {
         games: 1,
         ..Default::default()
     };
     let mut out = Vec::new();
-    for (pos, _, ply) in kept {
+    for (board, ply) in kept {
         stats.positions += 1;
         let mut s = ShotSearch::new(egdb, opts.db_pieces, opts.budget);
-        let v = prove_with(&mut s, pos.board(), opts.max_n).unwrap_or(Verdict::Undecided);
+        let v = prove_with(&mut s, &board, opts.max_n).unwrap_or(Verdict::Undecided);
         stats.nodes += s.nodes;
         if matches!(
             v,
@@ -708,13 +758,8 @@ pub fn mine_game(
         match v {
             Verdict::Unique(solved) => {
                 stats.passed += 1;
-                let source = Source::SelfPlay {
-                    seed: opts.seed,
-                    game: index,
-                    ply: ply as u32,
-                };
-                let id = format!("ck-{}-{index}-{ply}", opts.seed);
-                out.push(record(id, pos.board(), &solved, source));
+                let (id, source) = label(ply);
+                out.push(record(id, &board, &solved, source));
             }
             Verdict::NotUnique { .. } => stats.not_unique += 1,
             Verdict::Unstable => stats.unstable += 1,

@@ -8,7 +8,7 @@ use qiyi_aeroplane::endgame::{Endgame, EndgameClass};
 use qiyi_aeroplane::puzzles::{self as aero, MineStats as AeroStats};
 use qiyi_checkers::puzzles::{self as ck, MineStats as CkStats};
 use qiyi_chinese_checkers::puzzles::{self as cc, MineStats as CcStats};
-use qiyi_core::puzzles::{read_puzzles_numbered, write_puzzles, MiningRun, PuzzleRecord};
+use qiyi_core::puzzles::{read_puzzles_numbered, write_puzzles, MiningRun, PuzzleRecord, Source};
 use qiyi_peg_solitaire::puzzles::{self as peg, MineOptions};
 use qiyi_peg_solitaire::{with_threads, Board};
 use qiyi_xiangqi::puzzles::{self as xq, MineStats as XqStats};
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::BufWriter;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `qiyi puzzles`.
@@ -162,9 +162,14 @@ struct CcMineArgs {
 #[derive(clap::Args, Debug)]
 struct CkMineArgs {
     /// Mine positions of seeded self-play games (the engine at a fixed depth plays both sides
-    /// from the 156 tournament ballots; the only source so far).
-    #[arg(long)]
+    /// from the 156 tournament ballots).
+    #[arg(long, conflicts_with = "from")]
     selfplay: bool,
+    /// Mine the games of these record files instead: PDN (one game or several), a JSON record,
+    /// or JSON Lines of records; every game of every file is mined (`--games`, `--depth` and
+    /// `--random-plies` do not apply).
+    #[arg(long, num_args = 1.., value_name = "RECORDS")]
+    from: Vec<PathBuf>,
     /// Games of the run (game `i` uses `Rng::derive(seed, i)`; a resumed run skips the games
     /// already mined).
     #[arg(long, default_value_t = 100)]
@@ -195,9 +200,14 @@ struct CkMineArgs {
 #[derive(clap::Args, Debug)]
 struct XqMineArgs {
     /// Mine positions of seeded self-play games (the engine at a fixed depth plays both sides
-    /// from the shipped openings; the only source so far).
-    #[arg(long)]
+    /// from the shipped openings).
+    #[arg(long, conflicts_with = "from")]
     selfplay: bool,
+    /// Mine the games of these record files instead: XQ PGN (one game or several), a JSON
+    /// record, or JSON Lines of records (what `qiyi match xiangqi --games-out` writes); every
+    /// game of every file is mined (`--games` does not apply).
+    #[arg(long, num_args = 1.., value_name = "RECORDS")]
+    from: Vec<PathBuf>,
     /// Games of the run (game `i` uses `Rng::derive(seed, i)`; a resumed run skips the games
     /// already mined).
     #[arg(long, default_value_t = 100)]
@@ -442,8 +452,8 @@ fn fen_key(fen: &str) -> String {
 }
 
 fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
-    if !a.selfplay {
-        bail!("give --selfplay: Xiangqi puzzles are mined from seeded self-play games (reading game records is not there yet)");
+    if !a.selfplay && a.from.is_empty() {
+        bail!("give --selfplay (seeded self-play games) or --from RECORDS (game record files)");
     }
     if a.games == 0 {
         bail!("--games must be at least 1");
@@ -455,83 +465,291 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         max_n: a.max_n,
         budget: a.budget,
     };
-    let mut run = MiningRun::open(&a.out, &opts.manifest(), |p| fen_key(&p.position))?;
+    let records = read_record_files(&a.from, xq_record_games)?;
+    let manifest = match &records {
+        None => opts.manifest(),
+        Some(r) => format!(
+            "qiyi puzzles mine xiangqi --from {}: seed {} depth {} max_n {} budget {}",
+            r.files, opts.seed, opts.depth, opts.max_n, opts.budget
+        ),
+    };
+    let mut run = MiningRun::open(&a.out, &manifest, |p| fen_key(&p.position))?;
     let kept_before = run.kept_before;
-    let todo = run.todo(a.games);
+    let games = records.as_ref().map_or(a.games, |r| r.games.len() as u64);
+    let todo = run.todo(games);
     if !g.json {
-        println!(
-            "mining xiangqi puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, mates in 1..={}, {} puzzles in {} so far",
-            g.seed,
-            a.games,
-            a.games as usize - todo.len(),
-            opts.depth,
-            opts.random_plies,
-            opts.max_n,
-            kept_before,
-            a.out.display()
-        );
+        match &records {
+            None => println!(
+                "mining xiangqi puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, mates in 1..={}, {} puzzles in {} so far",
+                g.seed,
+                a.games,
+                a.games as usize - todo.len(),
+                opts.depth,
+                opts.random_plies,
+                opts.max_n,
+                kept_before,
+                a.out.display()
+            ),
+            Some(r) => println!(
+                "mining xiangqi puzzles from {} games of {} record files ({} already mined): engine depth {}, mates in 1..={}, {} puzzles in {} so far",
+                r.games.len(),
+                a.from.len(),
+                games as usize - todo.len(),
+                opts.depth,
+                opts.max_n,
+                kept_before,
+                a.out.display()
+            ),
+        }
     }
-    let openings = qiyi_xiangqi::learn::openings()?;
+    let openings = match records {
+        None => qiyi_xiangqi::learn::openings()?,
+        Some(_) => Vec::new(),
+    };
+    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, XqStats) + Sync + '_> = match &records {
+        None => Box::new(|i: u64| xq::mine_game(&opts, &openings, i)),
+        Some(r) => Box::new(|i: u64| {
+            let game = &r.games[i as usize];
+            xq::mine_record(&opts, &game.start, &game.moves, |ply| game.label("xq", ply))
+        }),
+    };
     let started = Instant::now();
     let mut stats = XqStats::default();
-    let (found, duplicates) = mine_games(
-        g.threads(),
-        &mut run,
-        &todo,
-        |i| xq::mine_game(&opts, &openings, i),
-        |st| stats.add(st),
-    )?;
+    let (found, duplicates) = mine_games(g.threads(), &mut run, &todo, mine, |st| stats.add(st))?;
     let secs = started.elapsed().as_secs_f64();
-    let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
-    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let (by_n, by_theme) = counts(&found, |p| format!("mate-in-{}", xq_n(p)));
-    if g.json {
-        print_json(&json!({
-            "game": "xiangqi",
-            "seed": g.seed,
-            "games": stats.games,
-            "puzzles": found.len(),
-            "puzzles_in_file": kept_before + found.len(),
-            "out": a.out.display().to_string(),
-            "seconds": secs,
-            "puzzles_per_minute": per_min,
-            "candidates": stats.candidates,
-            "passed": stats.passed,
-            "pass_share": share,
+    let report = MineReport::new(
+        "xiangqi",
+        g.seed,
+        stats.games,
+        &found,
+        kept_before,
+        &a.out,
+        secs,
+        secs,
+        (stats.candidates, stats.passed, duplicates),
+        ("by_n", "distance"),
+        |p| format!("mate-in-{}", xq_n(p)),
+    );
+    let summary = format!(
+        "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} no win found, {} repeating, {} out of budget, {} duplicates, {} mate-search nodes",
+        found.len(),
+        report.per_min(),
+        stats.games,
+        stats.candidates,
+        stats.passed,
+        100.0 * report.share(),
+        stats.not_unique,
+        stats.no_win,
+        stats.repeats,
+        stats.undecided,
+        duplicates,
+        stats.nodes
+    );
+    report.print(
+        g,
+        json!({
             "not_unique": stats.not_unique,
             "no_win": stats.no_win,
             "repeats": stats.repeats,
             "undecided": stats.undecided,
-            "duplicates": duplicates,
             "nodes": stats.nodes,
-            "by_n": by_n,
-            "by_theme": by_theme,
-        }))?;
-    } else {
-        println!(
-            "{} puzzles in {secs:.1} s ({per_min:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} no win found, {} repeating, {} out of budget, {} duplicates, {} mate-search nodes",
-            found.len(),
-            stats.games,
-            stats.candidates,
-            stats.passed,
-            100.0 * share,
-            stats.not_unique,
-            stats.no_win,
-            stats.repeats,
-            stats.undecided,
-            duplicates,
-            stats.nodes
-        );
-        println!("by distance: {}", list_counts(&by_n));
-        println!("by theme: {}", list_counts(&by_theme));
-        println!(
-            "wrote {} ({} puzzles in all; seed {})",
-            a.out.display(),
-            kept_before + found.len(),
-            g.seed
-        );
+        }),
+        &summary,
+    )
+}
+
+/// One game of a record file, read for mining.
+struct RecordGame<P, M> {
+    /// The file, as named on the command line.
+    file: String,
+    /// A hash of the file's text (8 hex digits), which keeps puzzle ids apart across files.
+    hash: String,
+    /// The game's number in its file (1 = the first).
+    number: u64,
+    /// The game's start position.
+    start: P,
+    /// Its moves, each legal in turn.
+    moves: Vec<M>,
+}
+
+impl<P, M> RecordGame<P, M> {
+    /// The id (`PREFIX-HASH-GAME-PLY`) and source of the puzzle found after `ply` moves.
+    fn label(&self, prefix: &str, ply: usize) -> (String, Source) {
+        (
+            format!("{prefix}-{}-{}-{ply}", self.hash, self.number),
+            Source::Record {
+                file: self.file.clone(),
+                game: self.number,
+                ply: ply as u32,
+            },
+        )
     }
-    Ok(())
+}
+
+/// The games of the record files of `--from`, in file order.
+struct Records<P, M> {
+    /// The files and their hashes, as the run's manifest names them.
+    files: String,
+    /// Every game of every file.
+    games: Vec<RecordGame<P, M>>,
+}
+
+/// FNV-1a of `text`, as 8 hex digits.
+fn text_hash(text: &str) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in text.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("{h:08x}")
+}
+
+/// Reads the record files `files` (`None` when there are none) with `read`, which turns one
+/// file's text into its games (start, moves) or an error naming the line.
+#[allow(clippy::type_complexity)]
+fn read_record_files<P, M>(
+    files: &[PathBuf],
+    read: fn(&str) -> anyhow::Result<Vec<(P, Vec<M>)>>,
+) -> anyhow::Result<Option<Records<P, M>>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let mut names = Vec::new();
+    let mut games = Vec::new();
+    for path in files {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let file = path.display().to_string();
+        let hash = text_hash(&text);
+        let found = read(&text).with_context(|| format!("{file}: not a game record file"))?;
+        if found.is_empty() {
+            bail!("{file}: no games in it");
+        }
+        for (n, (start, moves)) in found.into_iter().enumerate() {
+            games.push(RecordGame {
+                file: file.clone(),
+                hash: hash.clone(),
+                number: n as u64 + 1,
+                start,
+                moves,
+            });
+        }
+        names.push(format!("{file} ({hash})"));
+    }
+    Ok(Some(Records {
+        files: names.join(", "),
+        games,
+    }))
+}
+
+/// The JSON values of a JSON record file (one record, perhaps over several lines, or JSON
+/// Lines), each with its line; a syntax error names its line.
+fn json_values(text: &str) -> anyhow::Result<Vec<(usize, serde_json::Value)>> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+    let (mut at, mut line) = (0, 1);
+    loop {
+        let gap = &text[at..];
+        let lead = gap.len() - gap.trim_start().len();
+        line += text[at..at + lead].matches('\n').count();
+        match stream.next() {
+            None => break,
+            Some(Ok(v)) => out.push((line, v)),
+            // The line the broken value starts on (serde's own place is often past its end).
+            Some(Err(e)) => bail!("line {line}: not JSON: {e}"),
+        }
+        let end = stream.byte_offset();
+        line += text[at + lead..end].matches('\n').count();
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Whether a record file's text is JSON (an object, or a list of moves or records).
+fn is_json(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{')
+        || (t.starts_with('[') && t[1..].trim_start().starts_with(&['"', '{', ']'][..]))
+}
+
+/// The games of PGN text, each with the line it starts on: a game starts at a tag line that
+/// follows move text.
+fn pgn_games(text: &str) -> Vec<(usize, String)> {
+    let mut games: Vec<(usize, String)> = Vec::new();
+    let mut has_moves = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        let tag = t.starts_with('[');
+        if games.is_empty() || (tag && has_moves) {
+            if t.is_empty() {
+                continue;
+            }
+            games.push((i + 1, String::new()));
+            has_moves = false;
+        }
+        if !tag && !t.is_empty() && !t.starts_with('%') {
+            has_moves = true;
+        }
+        if let Some((_, g)) = games.last_mut() {
+            g.push_str(line);
+            g.push('\n');
+        }
+    }
+    games
+}
+
+/// The Xiangqi games of a record file: XQ PGN (one game or several), a JSON record or JSON
+/// Lines of records (`qiyi match xiangqi --games-out` lines start at their `opening`), each read
+/// by [`qiyi_xiangqi::review::read_record`].
+fn xq_record_games(
+    text: &str,
+) -> anyhow::Result<Vec<(qiyi_xiangqi::Position, Vec<qiyi_xiangqi::Move>)>> {
+    use qiyi_xiangqi::review::read_record;
+    let mut out = Vec::new();
+    if is_json(text) {
+        for (line, mut v) in json_values(text)? {
+            if let Some(o) = v.as_object_mut() {
+                // `--games-out` lines: `game` is the game's index, `opening` its start.
+                if o.get("game").is_some_and(serde_json::Value::is_u64) {
+                    o.remove("game");
+                }
+                if !o.contains_key("position") {
+                    if let Some(fen) = o.get("opening").cloned() {
+                        o.insert("position".into(), fen);
+                    }
+                }
+            }
+            let r = read_record(&v.to_string())
+                .with_context(|| format!("line {line}: game {}", out.len() + 1))?;
+            out.push((r.start, r.moves));
+        }
+    } else {
+        for (line, game) in pgn_games(text) {
+            let r = read_record(&game)
+                .with_context(|| format!("line {line}: game {}", out.len() + 1))?;
+            out.push((r.start, r.moves));
+        }
+    }
+    Ok(out)
+}
+
+/// The checkers games of a record file: PDN (one game or several, read by
+/// [`qiyi_checkers::pdn::read_pdn`]), a JSON record or JSON Lines of records (each read by
+/// [`qiyi_checkers::review::read_record`]).
+fn ck_record_games(
+    text: &str,
+) -> anyhow::Result<Vec<(qiyi_checkers::Board, Vec<qiyi_checkers::Move>)>> {
+    if is_json(text) {
+        let mut out = Vec::new();
+        for (line, v) in json_values(text)? {
+            let r = qiyi_checkers::review::read_record(&v.to_string())
+                .with_context(|| format!("line {line}: game {}", out.len() + 1))?;
+            out.push((r.start, r.moves));
+        }
+        return Ok(out);
+    }
+    let games = qiyi_checkers::pdn::read_pdn(text)?;
+    Ok(games.into_iter().map(|g| (g.start, g.moves)).collect())
 }
 
 /// Mines the games `todo` of a run in chunks of 2 × threads, each chunk in parallel, and writes
@@ -566,20 +784,121 @@ fn mine_games<S: Send>(
     Ok((found, duplicates))
 }
 
-/// How many of `found` fall under each `length` key and under each theme.
-fn counts(
-    found: &[PuzzleRecord],
-    length: impl Fn(&PuzzleRecord) -> String,
-) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
-    let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
-    for p in found {
-        *by_n.entry(length(p)).or_default() += 1;
-        for t in &p.themes {
-            *by_theme.entry(t.clone()).or_default() += 1;
+/// The report every `qiyi puzzles mine` run over games ends with (all but peg solitaire): the
+/// shared JSON fields and the `by ...`, `by theme` and `wrote ...` lines; each game adds its own
+/// counters and summary line.
+struct MineReport<'a> {
+    game: &'static str,
+    seed: u64,
+    games: u64,
+    found: &'a [PuzzleRecord],
+    kept_before: usize,
+    out: &'a Path,
+    seconds: f64,
+    /// The seconds the puzzles-per-minute rate is over (the mining alone).
+    rate_seconds: f64,
+    candidates: u64,
+    passed: u64,
+    duplicates: u64,
+    /// The JSON key and the text label of the length counts.
+    length_key: &'static str,
+    length_label: &'static str,
+    by_n: BTreeMap<String, usize>,
+    by_theme: BTreeMap<String, usize>,
+}
+
+impl<'a> MineReport<'a> {
+    /// The report of a run that wrote `found` (after `kept_before` puzzles already in `out`);
+    /// `(candidates, passed, duplicates)` are its counts; `length` names each puzzle's length
+    /// key, counted under `length_names` (the JSON key and the text label).
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &'static str,
+        seed: u64,
+        games: u64,
+        found: &'a [PuzzleRecord],
+        kept_before: usize,
+        out: &'a Path,
+        seconds: f64,
+        rate_seconds: f64,
+        (candidates, passed, duplicates): (u64, u64, u64),
+        (length_key, length_label): (&'static str, &'static str),
+        length: impl Fn(&PuzzleRecord) -> String,
+    ) -> Self {
+        let mut by_n: BTreeMap<String, usize> = BTreeMap::new();
+        let mut by_theme: BTreeMap<String, usize> = BTreeMap::new();
+        for p in found {
+            *by_n.entry(length(p)).or_default() += 1;
+            for t in &p.themes {
+                *by_theme.entry(t.clone()).or_default() += 1;
+            }
+        }
+        MineReport {
+            game,
+            seed,
+            games,
+            found,
+            kept_before,
+            out,
+            seconds,
+            rate_seconds,
+            candidates,
+            passed,
+            duplicates,
+            length_key,
+            length_label,
+            by_n,
+            by_theme,
         }
     }
-    (by_n, by_theme)
+
+    /// Puzzles kept per minute of mining.
+    fn per_min(&self) -> f64 {
+        self.found.len() as f64 * 60.0 / self.rate_seconds.max(1e-9)
+    }
+
+    /// The share of candidates proven.
+    fn share(&self) -> f64 {
+        self.passed as f64 / self.candidates.max(1) as f64
+    }
+
+    /// Prints the report: one JSON object (the shared fields and the game's `extra` ones) or the
+    /// game's `summary` line and the shared lines.
+    fn print(&self, g: &Global, extra: serde_json::Value, summary: &str) -> anyhow::Result<()> {
+        let total = self.kept_before + self.found.len();
+        if g.json {
+            let mut v = json!({
+                "game": self.game,
+                "seed": self.seed,
+                "games": self.games,
+                "puzzles": self.found.len(),
+                "puzzles_in_file": total,
+                "out": self.out.display().to_string(),
+                "seconds": self.seconds,
+                "puzzles_per_minute": self.per_min(),
+                "candidates": self.candidates,
+                "passed": self.passed,
+                "pass_share": self.share(),
+                "duplicates": self.duplicates,
+                self.length_key: self.by_n,
+                "by_theme": self.by_theme,
+            });
+            if let (Some(o), serde_json::Value::Object(e)) = (v.as_object_mut(), extra) {
+                o.extend(e);
+            }
+            print_json(&v)?;
+        } else {
+            println!("{summary}");
+            println!("by {}: {}", self.length_label, list_counts(&self.by_n));
+            println!("by theme: {}", list_counts(&self.by_theme));
+            println!(
+                "wrote {} ({total} puzzles in all; seed {})",
+                self.out.display(),
+                self.seed
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Counts of a list of strings, as `a 3, b 1`.
@@ -591,8 +910,8 @@ fn list_counts(m: &BTreeMap<String, usize>) -> String {
 }
 
 fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
-    if !a.selfplay {
-        bail!("give --selfplay: checkers puzzles are mined from seeded self-play games (reading game records is not there yet)");
+    if !a.selfplay && a.from.is_empty() {
+        bail!("give --selfplay (seeded self-play games) or --from RECORDS (game record files)");
     }
     if a.games == 0 {
         bail!("--games must be at least 1");
@@ -609,87 +928,107 @@ fn mine_checkers(g: &Global, a: CkMineArgs) -> anyhow::Result<()> {
         budget: a.budget,
         db_pieces: egdb.as_ref().map_or(0, |d| d.max_pieces()),
     };
-    let mut run = MiningRun::open(&a.out, &opts.manifest(), |p| p.position.clone())?;
+    let records = read_record_files(&a.from, ck_record_games)?;
+    let manifest = match &records {
+        None => opts.manifest(),
+        Some(r) => format!(
+            "qiyi puzzles mine checkers --from {}: max_n {} budget {} egdb {}",
+            r.files, opts.max_n, opts.budget, opts.db_pieces
+        ),
+    };
+    let mut run = MiningRun::open(&a.out, &manifest, |p| p.position.clone())?;
     let kept_before = run.kept_before;
-    let todo = run.todo(a.games);
+    let games = records.as_ref().map_or(a.games, |r| r.games.len() as u64);
+    let todo = run.todo(games);
     if !g.json {
-        println!(
-            "mining checkers puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, shots in 1..={} moves, endgame database {}, {} puzzles in {} so far",
-            g.seed,
-            a.games,
-            a.games as usize - todo.len(),
-            opts.depth,
-            opts.random_plies,
-            opts.max_n,
-            if opts.db_pieces > 0 { format!("{} pieces", opts.db_pieces) } else { "none".into() },
-            kept_before,
-            a.out.display()
-        );
+        let db = if opts.db_pieces > 0 {
+            format!("{} pieces", opts.db_pieces)
+        } else {
+            "none".into()
+        };
+        match &records {
+            None => println!(
+                "mining checkers puzzles: seed {}, games {} ({} already mined), engine depth {}, random plies 0..={}, shots in 1..={} moves, endgame database {db}, {} puzzles in {} so far",
+                g.seed,
+                a.games,
+                a.games as usize - todo.len(),
+                opts.depth,
+                opts.random_plies,
+                opts.max_n,
+                kept_before,
+                a.out.display()
+            ),
+            Some(r) => println!(
+                "mining checkers puzzles from {} games of {} record files ({} already mined): shots in 1..={} moves, endgame database {db}, {} puzzles in {} so far",
+                r.games.len(),
+                a.from.len(),
+                games as usize - todo.len(),
+                opts.max_n,
+                kept_before,
+                a.out.display()
+            ),
+        }
     }
-    let openings = ck::openings()?;
+    let openings = match records {
+        None => ck::openings()?,
+        Some(_) => Vec::new(),
+    };
+    let db = egdb.as_deref();
+    let mine: Box<dyn Fn(u64) -> (Vec<PuzzleRecord>, CkStats) + Sync + '_> = match &records {
+        None => Box::new(|i: u64| ck::mine_game(&opts, &openings, db, i)),
+        Some(r) => Box::new(|i: u64| {
+            let game = &r.games[i as usize];
+            ck::mine_record(&opts, &game.start, &game.moves, db, |ply| {
+                game.label("ck", ply)
+            })
+        }),
+    };
     let started = Instant::now();
     let mut stats = CkStats::default();
-    let (found, duplicates) = mine_games(
-        g.threads(),
-        &mut run,
-        &todo,
-        |i| ck::mine_game(&opts, &openings, egdb.as_deref(), i),
-        |st| stats.add(st),
-    )?;
+    let (found, duplicates) = mine_games(g.threads(), &mut run, &todo, mine, |st| stats.add(st))?;
     let secs = started.elapsed().as_secs_f64();
-    let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
-    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let (by_n, by_theme) = counts(&found, |p| {
-        let goal = p.goal.as_deref().unwrap_or_default();
-        goal.rsplit(" in ").next().unwrap_or("").to_string()
-    });
-    if g.json {
-        print_json(&json!({
-            "game": "checkers",
-            "seed": g.seed,
-            "games": stats.games,
-            "puzzles": found.len(),
-            "puzzles_in_file": kept_before + found.len(),
-            "out": a.out.display().to_string(),
-            "seconds": secs,
-            "puzzles_per_minute": per_min,
+    let report = MineReport::new(
+        "checkers",
+        g.seed,
+        stats.games,
+        &found,
+        kept_before,
+        &a.out,
+        secs,
+        secs,
+        (stats.candidates, stats.passed, duplicates),
+        ("by_n", "length"),
+        |p| {
+            let goal = p.goal.as_deref().unwrap_or_default();
+            goal.rsplit(" in ").next().unwrap_or("").to_string()
+        },
+    );
+    let summary = format!(
+        "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} positions searched, {} candidates, {} passed ({:.1}%), {} not unique, {} lost one move deeper, {} out of budget, {} duplicates, {} search nodes",
+        found.len(),
+        report.per_min(),
+        stats.games,
+        stats.positions,
+        stats.candidates,
+        stats.passed,
+        100.0 * report.share(),
+        stats.not_unique,
+        stats.unstable,
+        stats.undecided,
+        duplicates,
+        stats.nodes
+    );
+    report.print(
+        g,
+        json!({
             "positions": stats.positions,
-            "candidates": stats.candidates,
-            "passed": stats.passed,
-            "pass_share": share,
             "not_unique": stats.not_unique,
             "unstable": stats.unstable,
             "undecided": stats.undecided,
-            "duplicates": duplicates,
             "nodes": stats.nodes,
-            "by_n": by_n,
-            "by_theme": by_theme,
-        }))?;
-    } else {
-        println!(
-            "{} puzzles in {secs:.1} s ({per_min:.1}/min) from {} games: {} positions searched, {} candidates, {} passed ({:.1}%), {} not unique, {} lost one move deeper, {} out of budget, {} duplicates, {} search nodes",
-            found.len(),
-            stats.games,
-            stats.positions,
-            stats.candidates,
-            stats.passed,
-            100.0 * share,
-            stats.not_unique,
-            stats.unstable,
-            stats.undecided,
-            duplicates,
-            stats.nodes
-        );
-        println!("by length: {}", list_counts(&by_n));
-        println!("by theme: {}", list_counts(&by_theme));
-        println!(
-            "wrote {} ({} puzzles in all; seed {})",
-            a.out.display(),
-            kept_before + found.len(),
-            g.seed
-        );
-    }
-    Ok(())
+        }),
+        &summary,
+    )
 }
 
 fn mine_chinese_checkers(g: &Global, a: CcMineArgs) -> anyhow::Result<()> {
@@ -738,54 +1077,43 @@ fn mine_chinese_checkers(g: &Global, a: CcMineArgs) -> anyhow::Result<()> {
         |st| stats.add(st),
     )?;
     let secs = started.elapsed().as_secs_f64();
-    let per_min = found.len() as f64 * 60.0 / secs.max(1e-9);
-    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let (by_n, by_theme) = counts(&found, |p| format!("{:02}", p.solution.len()));
-    if g.json {
-        print_json(&json!({
-            "game": "chinese-checkers",
-            "seed": g.seed,
-            "games": stats.games,
-            "puzzles": found.len(),
-            "puzzles_in_file": kept_before + found.len(),
-            "out": a.out.display().to_string(),
-            "seconds": secs,
-            "puzzles_per_minute": per_min,
-            "candidates": stats.candidates,
-            "passed": stats.passed,
-            "pass_share": share,
+    let report = MineReport::new(
+        "chinese-checkers",
+        g.seed,
+        stats.games,
+        &found,
+        kept_before,
+        &a.out,
+        secs,
+        secs,
+        (stats.candidates, stats.passed, duplicates),
+        ("by_n", "length (moves)"),
+        |p| format!("{:02}", p.solution.len()),
+    );
+    let summary = format!(
+        "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} too far, {} out of budget, {} duplicates, {} search nodes",
+        found.len(),
+        report.per_min(),
+        stats.games,
+        stats.candidates,
+        stats.passed,
+        100.0 * report.share(),
+        stats.not_unique,
+        stats.too_far,
+        stats.undecided,
+        duplicates,
+        stats.nodes
+    );
+    report.print(
+        g,
+        json!({
             "not_unique": stats.not_unique,
             "too_far": stats.too_far,
             "undecided": stats.undecided,
-            "duplicates": duplicates,
             "nodes": stats.nodes,
-            "by_n": by_n,
-            "by_theme": by_theme,
-        }))?;
-    } else {
-        println!(
-            "{} puzzles in {secs:.1} s ({per_min:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} too far, {} out of budget, {} duplicates, {} search nodes",
-            found.len(),
-            stats.games,
-            stats.candidates,
-            stats.passed,
-            100.0 * share,
-            stats.not_unique,
-            stats.too_far,
-            stats.undecided,
-            duplicates,
-            stats.nodes
-        );
-        println!("by length (moves): {}", list_counts(&by_n));
-        println!("by theme: {}", list_counts(&by_theme));
-        println!(
-            "wrote {} ({} puzzles in all; seed {})",
-            a.out.display(),
-            kept_before + found.len(),
-            g.seed
-        );
-    }
-    Ok(())
+        }),
+        &summary,
+    )
 }
 
 fn mine_aeroplane(g: &Global, a: AeroMineArgs) -> anyhow::Result<()> {
@@ -834,56 +1162,45 @@ fn mine_aeroplane(g: &Global, a: AeroMineArgs) -> anyhow::Result<()> {
     )?;
     let secs = started.elapsed().as_secs_f64();
     let mining = secs - built;
-    let per_min = found.len() as f64 * 60.0 / mining.max(1e-9);
-    let share = stats.passed as f64 / stats.candidates.max(1) as f64;
-    let (by_n, by_theme) = counts(&found, |p| {
-        let r = p.rating.rating;
-        format!("{:04}", (r / 100.0).floor() as i64 * 100)
-    });
+    let report = MineReport::new(
+        "aeroplane",
+        g.seed,
+        stats.games,
+        &found,
+        kept_before,
+        &a.out,
+        secs,
+        mining,
+        (stats.candidates, stats.passed, duplicates),
+        ("by_rating", "rating"),
+        |p| {
+            let r = p.rating.rating;
+            format!("{:04}", (r / 100.0).floor() as i64 * 100)
+        },
+    );
     let st = table.stats();
-    if g.json {
-        print_json(&json!({
-            "game": "aeroplane",
-            "seed": g.seed,
-            "games": stats.games,
-            "puzzles": found.len(),
-            "puzzles_in_file": kept_before + found.len(),
-            "out": a.out.display().to_string(),
-            "seconds": secs,
+    let summary = format!(
+        "{} puzzles in {secs:.1} s (table {built:.1} s, mining {mining:.1} s, {:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} too close, {} duplicates",
+        found.len(),
+        report.per_min(),
+        stats.games,
+        stats.candidates,
+        stats.passed,
+        100.0 * report.share(),
+        stats.too_close,
+        duplicates,
+    );
+    report.print(
+        g,
+        json!({
             "table_seconds": built,
             "table_states": st.states,
             "table_bytes": st.bytes,
             "table_sweeps": st.sweeps,
             "table_residual": st.residual,
             "mining_seconds": mining,
-            "puzzles_per_minute": per_min,
-            "candidates": stats.candidates,
-            "passed": stats.passed,
-            "pass_share": share,
             "too_close": stats.too_close,
-            "duplicates": duplicates,
-            "by_rating": by_n,
-            "by_theme": by_theme,
-        }))?;
-    } else {
-        println!(
-            "{} puzzles in {secs:.1} s (table {built:.1} s, mining {mining:.1} s, {per_min:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} too close, {} duplicates",
-            found.len(),
-            stats.games,
-            stats.candidates,
-            stats.passed,
-            100.0 * share,
-            stats.too_close,
-            duplicates,
-        );
-        println!("by rating: {}", list_counts(&by_n));
-        println!("by theme: {}", list_counts(&by_theme));
-        println!(
-            "wrote {} ({} puzzles in all; seed {})",
-            a.out.display(),
-            kept_before + found.len(),
-            g.seed
-        );
-    }
-    Ok(())
+        }),
+        &summary,
+    )
 }

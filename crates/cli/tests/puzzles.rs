@@ -514,3 +514,144 @@ fn aeroplane_mining_checks_and_a_worse_plane_fails() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Mines `game` from the record files `from` into `out` (depth 3, mates or shots in up to 2).
+fn mine_from(
+    game: &str,
+    out: &std::path::Path,
+    from: &[&std::path::Path],
+) -> (i32, String, String) {
+    let out = out.to_string_lossy().into_owned();
+    let from: Vec<String> = from
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec![
+        "puzzles", "mine", game, "--depth", "3", "--max-n", "2", "--out", &out, "--from",
+    ];
+    args.extend(from.iter().map(String::as_str));
+    qiyi(&args)
+}
+
+/// The committed review game of `krate` (`crates/KRATE/tests/data/review-game.EXT`).
+fn review_game(krate: &str, ext: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../{krate}/tests/data/review-game.{ext}"))
+}
+
+/// Checks the puzzle file `file` with `qiyi puzzles check` and returns its puzzles.
+fn check_file(file: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(file).expect("the puzzle file");
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &file.to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["proven"], text.lines().count());
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect()
+}
+
+#[test]
+fn xiangqi_puzzles_mine_from_records() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-xqrec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = review_game("xiangqi", "pgn");
+    // The same game twice in one file (two PGN games), and as a JSON Lines record of
+    // `qiyi match xiangqi --games-out`'s shape.
+    let text = std::fs::read_to_string(&pgn).expect("the PGN");
+    let two = dir.join("two.pgn");
+    std::fs::write(&two, format!("{text}\n{text}")).expect("write");
+    let out = dir.join("xq.jsonl");
+    let (code, stdout, err) = mine_from("xiangqi", &out, &[&pgn, &two]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("from 3 games of 2 record files"),
+        "{stdout}"
+    );
+    let puzzles = check_file(&out);
+    assert!(
+        !puzzles.is_empty(),
+        "the won game has a mate in it: {stdout}"
+    );
+    // Each position once: the copies of the game are duplicates.
+    assert!(
+        stdout.contains(&format!("{} duplicates", 2 * puzzles.len())),
+        "{stdout}"
+    );
+    for p in &puzzles {
+        assert_eq!(p["source"]["kind"], "record", "{p}");
+        assert_eq!(p["source"]["file"], pgn.to_string_lossy().as_ref(), "{p}");
+        assert_eq!(p["source"]["game"], 1, "{p}");
+    }
+    // Resumed: nothing left to do.
+    let (code, stdout, err) = mine_from("xiangqi", &out, &[&pgn, &two]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("3 already mined") && stdout.contains("0 puzzles in"),
+        "{stdout}"
+    );
+
+    // A bad move names the file, the line of the game and the move.
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, format!("{text}\n{}", text.replace("H0-G2", "H0-H5"))).expect("write");
+    let (code, _, err) = mine_from("xiangqi", &dir.join("bad.jsonl"), &[&bad]);
+    assert_eq!(code, 2, "{err}");
+    let first_lines = text.lines().count() + 2;
+    assert!(
+        err.contains(&bad.to_string_lossy().into_owned())
+            && err.contains(&format!("line {first_lines}: game 2"))
+            && err.contains("move 1"),
+        "{err}"
+    );
+    // Not JSON past its first line: the line is named.
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(&broken, "{\"moves\": [\"h2e2\"]}\n{\"moves\": [\n").expect("write");
+    let (code, _, err) = mine_from("xiangqi", &dir.join("broken.out"), &[&broken]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    // --selfplay or --from, not neither.
+    let (code, _, err) = qiyi(&[
+        "puzzles",
+        "mine",
+        "xiangqi",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--from RECORDS"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checkers_puzzles_mine_from_records() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-ckrec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pdn = review_game("checkers", "pdn");
+    let out = dir.join("ck.jsonl");
+    let (code, stdout, err) = mine_from("checkers", &out, &[&pdn]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("from 1 games of 1 record files"),
+        "{stdout}"
+    );
+    let puzzles = check_file(&out);
+    assert!(!puzzles.is_empty(), "the game has a shot in it: {stdout}");
+    for p in &puzzles {
+        assert_eq!(p["source"]["kind"], "record", "{p}");
+        assert_eq!(p["source"]["game"], 1, "{p}");
+    }
+    // An illegal move: the PDN reader names the line.
+    let text = std::fs::read_to_string(&pdn).expect("the PDN");
+    let bad = dir.join("bad.pdn");
+    std::fs::write(&bad, text.replace("1. 10-15", "1. 10-19")).expect("write");
+    let (code, _, err) = mine_from("checkers", &dir.join("bad.jsonl"), &[&bad]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&bad.to_string_lossy().into_owned()) && err.contains("line 7"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -159,6 +159,16 @@ pub enum Source {
         /// The ply of the mistake.
         ply: u32,
     },
+    /// A game of a record file (`qiyi puzzles mine GAME --from FILE`): the position after `ply`
+    /// moves of the `game`-th game (1-based) of `file`.
+    Record {
+        /// The record file, as named on the command line.
+        file: String,
+        /// The game's number in the file (1 = the first).
+        game: u64,
+        /// Moves played before the puzzle's position.
+        ply: u32,
+    },
     /// A solver's enumeration of positions.
     Enumeration {
         /// What enumerated them.
@@ -560,7 +570,7 @@ mod tests {
             asked: vec![0],
             themes: vec!["only-move".into()],
             rating: Rating::estimate(1234.5),
-            source: match i % 3 {
+            source: match i % 4 {
                 0 => Source::SelfPlay {
                     seed: 7,
                     game: i,
@@ -569,6 +579,11 @@ mod tests {
                 1 => Source::Review {
                     game: "g.json".into(),
                     ply: 12,
+                },
+                2 => Source::Record {
+                    file: "games.pgn".into(),
+                    game: 2,
+                    ply: 31,
                 },
                 _ => Source::Enumeration {
                     by: "solver".into(),

@@ -15,6 +15,7 @@ pub mod error;
 pub mod games;
 pub mod learn;
 pub mod matches;
+pub mod puzzles;
 pub mod py;
 pub mod review;
 pub mod search;
@@ -49,6 +50,8 @@ fn _qiyi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(matches::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(review::review_record, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze_position, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzles::shipped_puzzles, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzles::check_puzzle_file, m)?)?;
     m.add("Error", py.get_type::<error::Error>())?;
     m.add("UnknownGameError", py.get_type::<error::UnknownGameError>())?;
     m.add("RuleError", py.get_type::<error::RuleError>())?;

@@ -53,6 +53,7 @@ use crate::board::{Color, PieceKind};
 use crate::engine::{Engine, EngineConfig, Level, PIECE_VALUES};
 use crate::position::{Move, Position};
 use qiyi_core::eval::{Score, MATE};
+use qiyi_core::game::{Game, Turn};
 use qiyi_core::learn::selfplay::{play_game_keeping, SelfPlayConfig};
 use qiyi_core::puzzles::{Proof, PuzzleRecord, Rating, Source};
 use qiyi_core::search::SearchLimits;
@@ -558,29 +559,90 @@ pub fn mine_game(
         random_plies: opts.random_plies,
         max_plies: crate::learn::MAX_PLIES,
     };
-    let mut engine = Engine::new(EngineConfig {
-        hash_mib: crate::learn::HASH_MIB,
-        threads: 1,
-        level: Level::Strength(10),
-        seed: opts.seed,
-        net: None,
-    });
+    let mut engine = miner_engine(opts);
     let limits = SearchLimits::depth(opts.depth.max(1));
-    let max_n = opts.max_n.clamp(1, MAX_N);
-    let mate_plies = (2 * max_n - 1) as Score;
     let mut search = |pos: &Position| {
         let r = engine.think(pos, &limits, |_| {});
         r.best_move.map(|m| (m, r.score))
     };
     let (kept, _) = play_game_keeping(openings, index, &config, &mut search, |_, score| {
-        score >= MATE - mate_plies
+        announces_mate(opts, score)
     });
+    let kept = kept.into_iter().map(|(pos, _, ply)| (pos, ply)).collect();
+    let seed = opts.seed;
+    prove_kept(opts, kept, |ply| {
+        (
+            format!("xq-{seed}-{index}-{ply}"),
+            Source::SelfPlay {
+                seed,
+                game: index,
+                ply: ply as u32,
+            },
+        )
+    })
+}
+
+/// Walks a recorded game (`moves` played from `start`) the way [`mine_game`] walks a self-play
+/// one: the engine at the options' depth searches every position of the game (the last one
+/// too, unless the game is over there), the positions whose score announces a win in at most
+/// `max_n` moves are the candidates, and each is proven by the same mate search. `label` gives
+/// the id and the source of the puzzle found after `ply` moves. Depends on its arguments only.
+pub fn mine_record(
+    opts: &MineOptions,
+    start: &Position,
+    moves: &[Move],
+    label: impl Fn(usize) -> (String, Source),
+) -> (Vec<PuzzleRecord>, MineStats) {
+    let mut engine = miner_engine(opts);
+    let limits = SearchLimits::depth(opts.depth.max(1));
+    let mut pos = start.clone();
+    let mut kept = Vec::new();
+    for ply in 0..=moves.len() {
+        if pos.turn() == Turn::Over {
+            break;
+        }
+        let r = engine.think(&pos, &limits, |_| {});
+        if r.best_move.is_some() && announces_mate(opts, r.score) {
+            kept.push((pos.clone(), ply));
+        }
+        if let Some(&mv) = moves.get(ply) {
+            pos.make(mv);
+        }
+    }
+    prove_kept(opts, kept, label)
+}
+
+/// The engine the miners search with (the self-play engine's settings).
+fn miner_engine(opts: &MineOptions) -> Engine {
+    Engine::new(EngineConfig {
+        hash_mib: crate::learn::HASH_MIB,
+        threads: 1,
+        level: Level::Strength(10),
+        seed: opts.seed,
+        net: None,
+    })
+}
+
+/// Whether the engine's `score` announces a win in at most `max_n` moves (a candidate).
+fn announces_mate(opts: &MineOptions, score: Score) -> bool {
+    let max_n = opts.max_n.clamp(1, MAX_N);
+    score >= MATE - (2 * max_n - 1) as Score
+}
+
+/// Proves the candidate positions `kept` (each with its ply), keeping the unique ones under the
+/// id and source `label` gives their ply; one game's puzzles and counts.
+fn prove_kept(
+    opts: &MineOptions,
+    kept: Vec<(Position, usize)>,
+    label: impl Fn(usize) -> (String, Source),
+) -> (Vec<PuzzleRecord>, MineStats) {
+    let max_n = opts.max_n.clamp(1, MAX_N);
     let mut stats = MineStats {
         games: 1,
         ..Default::default()
     };
     let mut out = Vec::new();
-    for (pos, _, ply) in kept {
+    for (pos, ply) in kept {
         stats.candidates += 1;
         let mut s = MateSearch::new(opts.budget);
         let v = prove_with(&mut s, &pos, max_n).unwrap_or(Verdict::Undecided);
@@ -588,12 +650,7 @@ pub fn mine_game(
         match v {
             Verdict::Unique(solved) => {
                 stats.passed += 1;
-                let source = Source::SelfPlay {
-                    seed: opts.seed,
-                    game: index,
-                    ply: ply as u32,
-                };
-                let id = format!("xq-{}-{index}-{ply}", opts.seed);
+                let (id, source) = label(ply);
                 out.push(record(id, &pos, &solved, source));
             }
             Verdict::NotUnique { .. } => stats.not_unique += 1,
