@@ -23,7 +23,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
 
 /// The games with a puzzle set, by their API names.
-pub const GAMES: [&str; 4] = ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire"];
+pub const GAMES: [&str; 5] = [
+    "xiangqi",
+    "checkers",
+    "chinese-checkers",
+    "peg-solitaire",
+    "aeroplane",
+];
 
 /// The cookie that names a player.
 pub const PLAYER_COOKIE: &str = "qiyi_player";
@@ -50,6 +56,7 @@ fn file(game: &str) -> Option<&'static str> {
         "peg-solitaire" => Some(include_str!(
             "../../peg-solitaire/puzzles/peg-solitaire.jsonl"
         )),
+        "aeroplane" => Some(include_str!("../../aeroplane/puzzles/aeroplane.jsonl")),
         _ => None,
     }
 }
@@ -99,7 +106,8 @@ impl PuzzleSet {
 
 /// The puzzle set of `game` (its name or an old alias), parsed at the first call.
 pub fn set(game: &str) -> Result<&'static PuzzleSet, ApiError> {
-    static SETS: [OnceLock<Result<PuzzleSet, String>>; 4] = [
+    static SETS: [OnceLock<Result<PuzzleSet, String>>; 5] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -266,6 +274,10 @@ pub struct PuzzleView {
     /// states): what the page draws at each step; a step's `legal` lists the moves the player
     /// may try there.
     pub steps: Vec<Snapshot>,
+    /// Each choice's exact win chance (0..1) for the player to move, by move text, when the
+    /// proof carries them (aeroplane: by plane letter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chances: Option<BTreeMap<String, f64>>,
     /// The day (`YYYY-MM-DD`, UTC) when this is the puzzle of the day (`GET .../daily` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub daily: Option<String>,
@@ -318,7 +330,8 @@ pub struct AttemptAnswer {
 #[into_params(parameter_in = Path)]
 #[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
 pub(crate) struct PuzzleGame {
-    /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`.
+    /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`,
+    /// `aeroplane`.
     #[param(value_type = PuzzleGameName)]
     game: String,
 }
@@ -348,6 +361,8 @@ pub enum PuzzleGameName {
     ChineseCheckers,
     /// Peg solitaire: the only jump that still finishes.
     PegSolitaire,
+    /// Aeroplane chess: the plane that wins most often with the roll given (exact win chances).
+    Aeroplane,
 }
 
 /// Reads a request body that must be one JSON object (an array is refused even where its items
@@ -499,8 +514,30 @@ fn view(
         source: serde_json::to_value(&p.source).unwrap_or(Value::Null),
         proof: serde_json::to_value(&p.proof).unwrap_or(Value::Null),
         steps: steps(p)?,
+        chances: chances(p),
         daily,
     })
+}
+
+/// The exact win chance of every choice that an aeroplane proof records (`letter=value` pairs
+/// after the colon of its detail), or `None` for other proofs.
+pub fn chances(p: &PuzzleRecord) -> Option<BTreeMap<String, f64>> {
+    if p.game != "aeroplane" {
+        return None;
+    }
+    let qiyi_core::puzzles::Proof::Exact { detail, .. } = &p.proof else {
+        return None;
+    };
+    let list = detail.split_once("): ").map_or(detail.as_str(), |(_, l)| l);
+    let out: BTreeMap<String, f64> = list
+        .split_whitespace()
+        .filter_map(|w| {
+            let (k, v) = w.trim_end_matches(';').split_once('=')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .filter(|(_, v): &(String, f64)| (0.0..=1.0).contains(v))
+        .collect();
+    (!out.is_empty()).then_some(out)
 }
 
 fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating, ApiError> {
@@ -744,6 +781,357 @@ pub(crate) async fn attempt(
         }
     }
     Ok(resp)
+}
+
+/// `POST /api/puzzles/{game}/{id}/refute`: a move tried at a step of the line.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RefuteBody {
+    /// The index in `solution` of the step (one of `asked`).
+    step: usize,
+    /// The move tried there, as one of that step's `legal` texts.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// What a move tried at an asked step allows, as the puzzle's own judge sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefutationKind {
+    /// The move is the solution's: nothing to refute.
+    Right,
+    /// The other side has a reply after which the goal is out of reach (`reply`; Xiangqi: no
+    /// mate within the moves left, checkers: less than the shot's gain).
+    Reply,
+    /// Peg solitaire: after the move the board can no longer be finished.
+    NoFinish,
+    /// Chinese checkers: after the move the pieces need more than the moves left.
+    TooSlow,
+    /// Aeroplane: the chosen plane wins less often than the best (`chance`, `best_chance`).
+    Chance,
+    /// The search ran out of its budget before it found the reply.
+    Undecided,
+}
+
+/// `POST /api/puzzles/{game}/{id}/refute`: what a wrong move allows.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Refutation {
+    /// The step of the line the move was tried at.
+    pub step: usize,
+    /// The move tried.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Whether it is the solution's move.
+    pub right: bool,
+    /// What the move allows.
+    pub kind: RefutationKind,
+    /// The other side's best reply (`kind` `reply`), as a move text of the state after the move.
+    pub reply: Option<String>,
+    /// The game after the move tried and, with a reply, after the reply: what the page shows
+    /// before it takes them back (Xiangqi and checkers).
+    pub states: Vec<Snapshot>,
+    /// The player's moves left to reach the goal after the one tried (Xiangqi: the mate no
+    /// longer comes within them; Chinese checkers: the pieces are no longer home within them).
+    pub moves_left: Option<u32>,
+    /// Aeroplane: the exact win chance of the plane chosen.
+    pub chance: Option<f64>,
+    /// Aeroplane: the exact win chance of the best plane.
+    pub best_chance: Option<f64>,
+    /// What judged it (`mate search`, `search`, `solver`, `endgame table`).
+    pub by: String,
+}
+
+/// The node budget of a refutation search (Xiangqi's mate search, checkers' shot search).
+pub const REFUTE_BUDGET: u64 = 4_000_000;
+
+/// The game at `step` of `p`'s line, as the server plays it.
+fn session_at(
+    p: &PuzzleRecord,
+    step: usize,
+) -> Result<Box<dyn crate::session::GameSession>, ApiError> {
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut session = crate::games::create(&p.game, &Value::Null, Some(&p.position), 1)
+        .map_err(|e| broken(e.to_string()))?;
+    for mv in &p.solution[..step] {
+        session
+            .play(mv)
+            .map_err(|e| broken(format!("move {mv}: {e}")))?;
+    }
+    Ok(session)
+}
+
+/// The moves the player has left at `step` (its own moves from there to the end of the line).
+fn player_moves_left(p: &PuzzleRecord, step: usize) -> u32 {
+    if p.game == "chinese-checkers" {
+        return (p.solution.len() - step) as u32;
+    }
+    // Xiangqi and checkers alternate: the player's moves are every other one.
+    (p.solution.len() - step).div_ceil(2) as u32
+}
+
+/// What `mv` at `step` of `p` allows (see [`Refutation`]); `mv` must be legal there.
+pub fn refute(p: &PuzzleRecord, step: usize, mv: &str) -> Result<Refutation, ApiError> {
+    if step >= p.solution.len() {
+        return Err(ApiError::BadRequest(format!(
+            "step {step} is past the line's {} moves",
+            p.solution.len()
+        )));
+    }
+    if !p.asked.contains(&step) {
+        return Err(ApiError::BadRequest(format!(
+            "step {step} is not one the player is asked (asked: {:?})",
+            p.asked
+        )));
+    }
+    let mut answer = Refutation {
+        step,
+        mv: mv.to_string(),
+        right: p.solution[step] == mv,
+        kind: RefutationKind::Right,
+        reply: None,
+        states: Vec::new(),
+        moves_left: None,
+        chance: None,
+        best_chance: None,
+        by: match &p.proof {
+            qiyi_core::puzzles::Proof::Exact { by, .. } => by.clone(),
+            qiyi_core::puzzles::Proof::Engine { .. } => "engine".into(),
+        },
+    };
+    // Legal at that step? (Chinese checkers: the page's steps, which put the other player's
+    // piece aside, list the same moves.)
+    let legal: Vec<String> = if p.game == "chinese-checkers" {
+        steps(p)?[step]
+            .legal
+            .iter()
+            .map(|m| m.text.clone())
+            .collect()
+    } else {
+        session_at(p, step)?.legal_texts()
+    };
+    if !legal.iter().any(|m| m == mv) {
+        return Err(ApiError::BadRequest(format!(
+            "'{mv}' is not a legal move at step {step} of {} (legal: {})",
+            p.id,
+            legal.join(", ")
+        )));
+    }
+    if answer.right {
+        return Ok(answer);
+    }
+    match p.game.as_str() {
+        "xiangqi" => refute_xiangqi(p, step, mv, &mut answer)?,
+        "checkers" => refute_checkers(p, step, mv, &mut answer)?,
+        "peg-solitaire" => {
+            // The proof: every other legal jump was proven unsolvable by the solver.
+            answer.kind = RefutationKind::NoFinish;
+        }
+        "chinese-checkers" => {
+            // The proof: every other move at an asked step needs more than the moves left.
+            answer.kind = RefutationKind::TooSlow;
+            answer.moves_left = Some(player_moves_left(p, step));
+        }
+        "aeroplane" => {
+            let c = chances(p).ok_or_else(|| {
+                ApiError::Internal(format!("puzzle {}: no recorded chances", p.id))
+            })?;
+            answer.kind = RefutationKind::Chance;
+            answer.chance = c.get(mv).copied();
+            answer.best_chance = c.get(&p.solution[step]).copied();
+        }
+        other => {
+            return Err(ApiError::Internal(format!("no refutation for {other}")));
+        }
+    }
+    Ok(answer)
+}
+
+/// Plays `mv` and then `reply` (when given) on the game at `step`: the states after each.
+fn states_after(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    reply: Option<&str>,
+) -> Result<Vec<Snapshot>, ApiError> {
+    let mut session = session_at(p, step)?;
+    session.play(mv)?;
+    let mut out = vec![session.snapshot()];
+    if let Some(r) = reply {
+        session.play(r)?;
+        out.push(session.snapshot());
+    }
+    Ok(out)
+}
+
+/// Xiangqi: the mate search of the miner, `k` attacker moves left: a reply after which no mate
+/// comes within `k - 1`.
+fn refute_xiangqi(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    answer: &mut Refutation,
+) -> Result<(), ApiError> {
+    use qiyi_xiangqi::puzzles::MateSearch;
+    use qiyi_xiangqi::Position;
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut pos = Position::from_fen(&p.position)
+        .map_err(|e| broken(e.to_string()))?
+        .played_on();
+    for text in &p.solution[..step] {
+        let m = pos
+            .parse_move_text(text)
+            .map_err(|e| broken(e.to_string()))?;
+        pos.make(m);
+    }
+    let m = pos
+        .parse_move_text(mv)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    pos.make(m);
+    let k = player_moves_left(p, step);
+    answer.moves_left = Some(k);
+    let after = session_at(p, step).and_then(|mut s| {
+        s.play(mv)?;
+        Ok(s.legal_texts())
+    })?;
+    let mut search = MateSearch::new(REFUTE_BUDGET);
+    let mut found = None;
+    let replies = pos.legal_move_list();
+    for &r in replies.as_slice() {
+        let mut next = pos.clone();
+        next.make(r);
+        let escapes = if !next.any_attacker() || k <= 1 {
+            true
+        } else {
+            match search.wins_within(&mut next, k - 1) {
+                Ok(won) => !won,
+                Err(_) => {
+                    answer.kind = RefutationKind::Undecided;
+                    return Ok(());
+                }
+            }
+        };
+        if escapes {
+            found = Some(r);
+            break;
+        }
+    }
+    let Some(r) = found else {
+        // Every reply loses in time: the move wins too (the puzzle's check says it cannot).
+        answer.kind = RefutationKind::Right;
+        answer.right = true;
+        return Ok(());
+    };
+    let text = after
+        .into_iter()
+        .find(|t| pos.parse_move_text(t).is_ok_and(|x| x == r))
+        .ok_or_else(|| broken(format!("reply {r} has no move text")))?;
+    answer.kind = RefutationKind::Reply;
+    answer.states = states_after(p, step, mv, Some(&text))?;
+    answer.reply = Some(text);
+    Ok(())
+}
+
+/// Checkers: the shot search of the miner (without the endgame database): the reply that
+/// leaves the player least within the line's plies left.
+fn refute_checkers(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    answer: &mut Refutation,
+) -> Result<(), ApiError> {
+    use qiyi_checkers::notation::{board_from_fen, parse_move};
+    use qiyi_checkers::puzzles::ShotSearch;
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut b = board_from_fen(&p.position).map_err(|e| broken(e.to_string()))?;
+    for text in &p.solution[..step] {
+        let m = parse_move(&b, text).map_err(|e| broken(e.to_string()))?;
+        b.make(m);
+    }
+    let m = parse_move(&b, mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let after = b.play(m);
+    // The line's full-width plies: 2n - 1 for a shot in n moves.
+    let n = p
+        .goal
+        .as_deref()
+        .and_then(|g| g.rsplit_once(" in "))
+        .and_then(|(_, r)| r.split_whitespace().next())
+        .and_then(|x| x.parse::<u32>().ok())
+        .unwrap_or_else(|| p.solution.len().div_ceil(2) as u32);
+    let rem = (2 * n).saturating_sub(1).saturating_sub(step as u32);
+    answer.by = "search".into();
+    let mut search = ShotSearch::new(None, 0, REFUTE_BUDGET);
+    let mut replies = Vec::new();
+    after.generate(&mut replies);
+    if replies.is_empty() {
+        // The move leaves the other side without a move: it wins outright.
+        answer.right = true;
+        return Ok(());
+    }
+    let mut best: Option<(i32, qiyi_checkers::movegen::Move)> = None;
+    for r in replies {
+        // The player's value after the reply: the reply's owner wants it lowest.
+        let v = match search.value(
+            &after.play(r),
+            rem.saturating_sub(2),
+            -qiyi_checkers::puzzles::WIN - 1,
+            qiyi_checkers::puzzles::WIN + 1,
+        ) {
+            Ok(v) => v,
+            Err(_) => {
+                answer.kind = RefutationKind::Undecided;
+                return Ok(());
+            }
+        };
+        if best.map_or(true, |(bv, _)| v < bv) {
+            best = Some((v, r));
+        }
+    }
+    let Some((_, r)) = best else {
+        return Ok(());
+    };
+    let target = after.play(r);
+    let mut session = session_at(p, step)?;
+    session.play(mv)?;
+    let text = session
+        .legal_texts()
+        .into_iter()
+        .find(|t| parse_move(&after, t).is_ok_and(|x| after.play(x) == target))
+        .ok_or_else(|| broken("the reply has no move text".into()))?;
+    answer.kind = RefutationKind::Reply;
+    answer.states = states_after(p, step, mv, Some(&text))?;
+    answer.reply = Some(text);
+    Ok(())
+}
+
+/// `POST /api/puzzles/{game}/{id}/refute`: what a move tried at an asked step allows, judged
+/// as the puzzle was proven (mate search, shot search, solver proof, exact win chances).
+#[utoipa::path(
+    post,
+    path = "/api/puzzles/{game}/{id}/refute",
+    operation_id = "refutePuzzleMove",
+    summary = "What a wrong move allows: the best reply (Xiangqi, checkers), no finish (peg solitaire), too slow (Chinese checkers), or its win chance against the best (aeroplane).",
+    params(PuzzleId),
+    request_body(content = RefuteBody, description = "The step and the move tried."),
+    responses(
+        (status = 200, description = "The refutation (`right` when the move is the solution's).", body = Refutation),
+        (status = 400, description = "A game without a puzzle set, a step not asked, a move not legal there, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 404, description = "No puzzle with this id in the game's set (`not_found`).", body = ErrorBody),
+        (status = 413, description = "The body is larger than `--max-body-kb` (`too_large`).", body = ErrorBody),
+        (status = 500, description = "The puzzle cannot be replayed (`internal`).", body = ErrorBody),
+    )
+)]
+pub(crate) async fn refute_move(
+    Path((game, id)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Json<Refutation>, ApiError> {
+    let set = set(&game)?;
+    let p = find(set, &id)?;
+    let body: RefuteBody = read_body(&body)?;
+    let answer = tokio::task::spawn_blocking(move || refute(p, body.step, &body.mv))
+        .await
+        .map_err(|e| ApiError::Internal(format!("refutation: {e}")))??;
+    Ok(Json(answer))
 }
 
 #[cfg(test)]
