@@ -852,6 +852,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "server")]
     fn cookies_are_read_strictly() {
         let mut h = HeaderMap::new();
         assert_eq!(player_id(&h), None);
