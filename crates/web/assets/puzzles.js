@@ -22,14 +22,9 @@ const BOTTOM = { xiangqi: 0, checkers: 1 };
 const DELAY = 600;
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function api(path, body) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const res = await fetch(`/api/puzzles/${encodeURIComponent(game)}${path}`, init);
-  let data;
-  try { data = await res.json(); } catch (e) { data = { error: String(res.status) }; }
-  if (!res.ok) throw Object.assign(new Error(data.error || String(res.status)), data.code ? { code: data.code } : {});
-  return data;
-}
+// The puzzle API under /api/puzzles/{game}: the server's, or the static site's in the browser
+// (backend.js).
+function api(path, body) { return backend.puzzles(game, path, body); }
 
 function say(text) { $("said").textContent = text; }
 
@@ -283,7 +278,7 @@ function gameLinks() {
     if (g === game) continue;
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = "/puzzles/" + g;
+    a.href = backend.site.puzzles(g);
     a.textContent = I18n.maybe("game." + g, g);
     li.append(a);
     ul.append(li);

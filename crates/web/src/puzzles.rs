@@ -6,20 +6,35 @@
 //! attempt) names it; nothing else identifies it. Each puzzle is answered with the page's
 //! snapshot of every step of its line ([`PuzzleView::steps`]), so the page draws the board with
 //! the play page's own code and checks a move without a game on the server.
+//!
+//! Without the `server` feature the module is the part both back ends share: the views, the
+//! steps of a line, the choice of the next puzzle ([`nearest`]) and of the puzzle of the day
+//! ([`daily_index`]), the score of an attempt ([`score`]) and the rating system ([`SYSTEM`]);
+//! the static site's in-browser back end (`crates/wasm`, `PuzzleBook`) answers the same JSON
+//! from them, keeping the ratings in the browser.
 
-use crate::error::{ApiError, ErrorBody};
+use crate::error::ApiError;
+#[cfg(feature = "server")]
+use crate::error::ErrorBody;
 use crate::session::Snapshot;
+#[cfg(feature = "server")]
 use crate::store::Store;
+#[cfg(feature = "server")]
 use axum::body::Bytes;
+#[cfg(feature = "server")]
 use axum::extract::{Path, Query, State};
+#[cfg(feature = "server")]
 use axum::http::{header, HeaderMap, HeaderValue};
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
+#[cfg(feature = "server")]
 use axum::Json;
 use qiyi_core::glicko2::Glicko2;
 use qiyi_core::puzzles::{read_puzzles, PuzzleRecord, Rating};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+#[cfg(feature = "server")]
 use std::sync::{Arc, OnceLock};
 
 /// The games with a puzzle set, by their API names.
@@ -32,6 +47,7 @@ pub const GAMES: [&str; 5] = [
 ];
 
 /// The cookie that names a player.
+#[cfg(feature = "server")]
 pub const PLAYER_COOKIE: &str = "qiyi_player";
 
 /// How many of the puzzles nearest the player's rating `next` chooses among at random.
@@ -46,6 +62,7 @@ pub const SYSTEM: Glicko2 = Glicko2 {
 };
 
 /// The embedded puzzle file of `game`.
+#[cfg(feature = "server")]
 fn file(game: &str) -> Option<&'static str> {
     match game {
         "xiangqi" => Some(include_str!("../../xiangqi/puzzles/xiangqi.jsonl")),
@@ -73,7 +90,9 @@ pub struct PuzzleSet {
 }
 
 impl PuzzleSet {
-    fn parse(game: &'static str, text: &str) -> Result<PuzzleSet, String> {
+    /// Parses a puzzle file (`crates/*/puzzles/*.jsonl`) of `game`: every record checked, ids
+    /// unique.
+    pub fn parse(game: &'static str, text: &str) -> Result<PuzzleSet, String> {
         let puzzles = read_puzzles(text.as_bytes()).map_err(|e| e.to_string())?;
         let mut by_id = HashMap::new();
         let mut themes = BTreeMap::new();
@@ -105,6 +124,7 @@ impl PuzzleSet {
 }
 
 /// The puzzle set of `game` (its name or an old alias), parsed at the first call.
+#[cfg(feature = "server")]
 pub fn set(game: &str) -> Result<&'static PuzzleSet, ApiError> {
     static SETS: [OnceLock<Result<PuzzleSet, String>>; 5] = [
         OnceLock::new(),
@@ -148,6 +168,7 @@ pub fn daily_index(game: &str, day: u64, len: usize) -> usize {
 }
 
 /// Today, in days since 1970-01-01 (UTC).
+#[cfg(feature = "server")]
 fn today() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -170,6 +191,7 @@ pub fn date_text(day: u64) -> String {
 }
 
 /// The player named by the request's cookie, if it carries a well-formed one.
+#[cfg(feature = "server")]
 pub fn player_id(headers: &HeaderMap) -> Option<String> {
     for value in headers.get_all(header::COOKIE) {
         let Ok(text) = value.to_str() else {
@@ -191,8 +213,8 @@ pub fn player_id(headers: &HeaderMap) -> Option<String> {
 }
 
 /// A Glicko-2 rating as the API shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, utoipa::ToSchema)]
-#[schema(as = PuzzleRating)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema), schema(as = PuzzleRating))]
 pub struct RatingView {
     /// The rating (1500 at the start).
     pub rating: f64,
@@ -213,7 +235,8 @@ impl From<Rating> for RatingView {
 }
 
 /// One theme and how many puzzles have it.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct ThemeCount {
     /// The theme (`mate-in-2`, `only-move` ...).
     pub theme: String,
@@ -222,7 +245,8 @@ pub struct ThemeCount {
 }
 
 /// `GET /api/puzzles/{game}`: the set's themes and size, and the player's rating.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct PuzzleSummary {
     /// The game.
@@ -240,7 +264,8 @@ pub struct PuzzleSummary {
 }
 
 /// One puzzle and every step of its line, as the page draws them.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct PuzzleView {
     /// Unique within the game's set.
@@ -265,10 +290,10 @@ pub struct PuzzleView {
     /// The puzzle's rating now (its file's until someone attempts it).
     pub rating: RatingView,
     /// Where the puzzle came from (see `docs/puzzles.md`).
-    #[schema(value_type = Object)]
+    #[cfg_attr(feature = "server", schema(value_type = Object))]
     pub source: Value,
     /// Why the solution is right.
-    #[schema(value_type = Object)]
+    #[cfg_attr(feature = "server", schema(value_type = Object))]
     pub proof: Value,
     /// The game before each move of `solution` and after the last (`solution.len() + 1`
     /// states): what the page draws at each step; a step's `legal` lists the moves the player
@@ -284,6 +309,7 @@ pub struct PuzzleView {
 }
 
 /// `GET /api/puzzles/{game}/next` query.
+#[cfg(feature = "server")]
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
@@ -297,18 +323,29 @@ pub(crate) struct NextQuery {
 }
 
 /// `POST /api/puzzles/{game}/{id}/attempt`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-pub(crate) struct AttemptBody {
+pub struct AttemptBody {
     /// Whether every asked move was found with no wrong move and without the solution shown.
-    solved: bool,
+    pub solved: bool,
     /// Whether a hint was used (a hinted solve counts half).
     #[serde(default)]
-    hinted: bool,
+    pub hinted: bool,
+}
+
+/// The score an attempt counts as in the ratings: 1 solved, 0.5 solved with a hint, 0 failed.
+pub fn score(attempt: &AttemptBody) -> f64 {
+    match (attempt.solved, attempt.hinted) {
+        (true, false) => 1.0,
+        (true, true) => 0.5,
+        (false, _) => 0.0,
+    }
 }
 
 /// `POST /api/puzzles/{game}/{id}/attempt`: both ratings before and after.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct AttemptAnswer {
     /// The score the attempt counted as: 1 solved, 0.5 solved with a hint, 0 failed.
@@ -326,6 +363,7 @@ pub struct AttemptAnswer {
 }
 
 /// The `{game}` of a puzzle path.
+#[cfg(feature = "server")]
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
 #[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
@@ -337,6 +375,7 @@ pub(crate) struct PuzzleGame {
 }
 
 /// The `{game}` and `{id}` of a puzzle path.
+#[cfg(feature = "server")]
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
 #[allow(dead_code)] // read by axum as `Path<(String, String)>`; this type only documents it
@@ -350,6 +389,7 @@ pub(crate) struct PuzzleId {
 
 /// The games with a puzzle set, by their API names: the document's enum for the path's `game`
 /// (a test keeps it equal to [`GAMES`]).
+#[cfg(feature = "server")]
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PuzzleGameName {
@@ -367,7 +407,7 @@ pub enum PuzzleGameName {
 
 /// Reads a request body that must be one JSON object (an array is refused even where its items
 /// would fill the fields in order).
-fn read_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+pub fn read_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
     if !value.is_object() {
@@ -378,12 +418,14 @@ fn read_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError
     serde_json::from_value(value).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
-fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> {
+/// The puzzle `id` of `set`, or the API's `not_found`.
+pub fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> {
     set.get(id)
         .ok_or_else(|| ApiError::NotFound(format!("no {} puzzle with id '{id}'", set.game)))
 }
 
 /// The puzzle's rating now: the database's once attempted, else its file's.
+#[cfg(feature = "server")]
 fn current_rating(
     app: &Store,
     p: &PuzzleRecord,
@@ -494,10 +536,21 @@ fn chinese_checkers_steps(p: &PuzzleRecord) -> Result<Vec<Snapshot>, ApiError> {
     Err(broken("no side point leaves the moves unchanged".into()))
 }
 
+#[cfg(feature = "server")]
 fn view(
     app: &Store,
     p: &PuzzleRecord,
     ratings: Option<&HashMap<String, Rating>>,
+    daily: Option<String>,
+) -> Result<PuzzleView, ApiError> {
+    view_of(p, current_rating(app, p, ratings)?, daily)
+}
+
+/// The view of puzzle `p` whose rating is now `rating`; `daily`: the day it is the puzzle of
+/// the day, when asked as that.
+pub fn view_of(
+    p: &PuzzleRecord,
+    rating: Rating,
     daily: Option<String>,
 ) -> Result<PuzzleView, ApiError> {
     Ok(PuzzleView {
@@ -510,7 +563,7 @@ fn view(
         solution: p.solution.clone(),
         asked: p.asked.clone(),
         themes: p.themes.clone(),
-        rating: current_rating(app, p, ratings)?.into(),
+        rating: rating.into(),
         source: serde_json::to_value(&p.source).unwrap_or(Value::Null),
         proof: serde_json::to_value(&p.proof).unwrap_or(Value::Null),
         steps: steps(p)?,
@@ -540,6 +593,7 @@ pub fn chances(p: &PuzzleRecord) -> Option<BTreeMap<String, f64>> {
     (!out.is_empty()).then_some(out)
 }
 
+#[cfg(feature = "server")]
 fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating, ApiError> {
     Ok(match player {
         Some(id) => app.db().puzzle_player(id, game)?.unwrap_or_default(),
@@ -549,6 +603,7 @@ fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating
 
 /// `GET /api/puzzles/{game}`: the set's themes with their counts, its size, and the player's
 /// rating.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}",
@@ -573,8 +628,18 @@ pub(crate) async fn summary(
         Some(id) => app.db().puzzles_attempted(id, set.game)?.len(),
         None => 0,
     };
-    let daily = &set.puzzles[daily_index(set.game, today(), set.puzzles.len())];
-    Ok(Json(PuzzleSummary {
+    Ok(Json(summary_of(set, rating, attempted, today())))
+}
+
+/// The summary of `set` for a player rated `player` who attempted `attempted` of its puzzles,
+/// on day `day` (days since 1970-01-01, UTC).
+pub fn summary_of(set: &PuzzleSet, player: Rating, attempted: usize, day: u64) -> PuzzleSummary {
+    let daily = set
+        .puzzles
+        .get(daily_index(set.game, day, set.puzzles.len()))
+        .map(|p| p.id.clone())
+        .unwrap_or_default();
+    PuzzleSummary {
         game: set.game.to_string(),
         total: set.puzzles.len(),
         themes: set
@@ -585,14 +650,15 @@ pub(crate) async fn summary(
                 count,
             })
             .collect(),
-        player: rating.into(),
+        player: player.into(),
         attempted,
-        daily: daily.id.clone(),
-    }))
+        daily,
+    }
 }
 
 /// `GET /api/puzzles/{game}/next`: a puzzle near the player's rating, of a theme if asked, not
 /// the one just played and, while there are others, none the player has attempted.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/next",
@@ -613,7 +679,43 @@ pub(crate) async fn next(
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let set = set(&game)?;
-    let theme = query.theme.as_deref().filter(|t| !t.is_empty());
+    let player = player_id(&headers);
+    let target = player_rating(&app, player.as_deref(), set.game)?.rating;
+    let attempted = match &player {
+        Some(id) => app.db().puzzles_attempted(id, set.game)?,
+        None => Default::default(),
+    };
+    let ratings = app.db().puzzle_ratings(set.game)?;
+    let pool = nearest(
+        set,
+        query.theme.as_deref(),
+        query.after.as_deref(),
+        &attempted,
+        &ratings,
+        target,
+    )?;
+    let pick = {
+        use rand::Rng;
+        rand::rng().random_range(0..pool.len().max(1))
+    };
+    let p = pool
+        .get(pick)
+        .ok_or_else(|| ApiError::Internal(format!("the {} puzzle set is empty", set.game)))?;
+    Ok(Json(view(&app, p, Some(&ratings), None)?))
+}
+
+/// The puzzles `GET .../next` chooses among at random: of `theme` (when not empty), not
+/// `after`, not one in `attempted` while others are left, the [`NEAREST`] whose ratings (from
+/// `ratings`, else their file's) are nearest `target`. An unknown theme is a bad request.
+pub fn nearest<'a>(
+    set: &'a PuzzleSet,
+    theme: Option<&str>,
+    after: Option<&str>,
+    attempted: &HashSet<String>,
+    ratings: &HashMap<String, Rating>,
+    target: f64,
+) -> Result<Vec<&'a PuzzleRecord>, ApiError> {
+    let theme = theme.filter(|t| !t.is_empty());
     if let Some(t) = theme {
         if !set.themes().contains_key(t) {
             return Err(ApiError::BadRequest(format!(
@@ -623,15 +725,8 @@ pub(crate) async fn next(
             )));
         }
     }
-    let player = player_id(&headers);
-    let target = player_rating(&app, player.as_deref(), set.game)?.rating;
-    let attempted = match &player {
-        Some(id) => app.db().puzzles_attempted(id, set.game)?,
-        None => Default::default(),
-    };
-    let ratings = app.db().puzzle_ratings(set.game)?;
     let of_theme = |p: &&PuzzleRecord| theme.map_or(true, |t| p.themes.iter().any(|x| x == t));
-    let not_after = |p: &&PuzzleRecord| query.after.as_deref() != Some(p.id.as_str());
+    let not_after = |p: &&PuzzleRecord| after != Some(p.id.as_str());
     let mut pool: Vec<&PuzzleRecord> = set
         .puzzles
         .iter()
@@ -657,17 +752,11 @@ pub(crate) async fn next(
     };
     pool.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
     pool.truncate(NEAREST);
-    let pick = {
-        use rand::Rng;
-        rand::rng().random_range(0..pool.len().max(1))
-    };
-    let p = pool
-        .get(pick)
-        .ok_or_else(|| ApiError::Internal(format!("the {} puzzle set is empty", set.game)))?;
-    Ok(Json(view(&app, p, Some(&ratings), None)?))
+    Ok(pool)
 }
 
 /// `GET /api/puzzles/{game}/daily`: the puzzle of the day (UTC), the same for everyone.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/daily",
@@ -694,6 +783,7 @@ pub(crate) async fn daily(
 }
 
 /// `GET /api/puzzles/{game}/{id}`: one puzzle.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/{id}",
@@ -719,6 +809,7 @@ pub(crate) async fn get_puzzle(
 /// `POST /api/puzzles/{game}/{id}/attempt`: rates the player against the puzzle (Glicko-2, one
 /// game: 1 solved, 0.5 solved with a hint, 0 failed) and the puzzle against the player; a
 /// player without the cookie gets one.
+#[cfg(feature = "server")]
 #[utoipa::path(
     post,
     path = "/api/puzzles/{game}/{id}/attempt",
@@ -747,11 +838,7 @@ pub(crate) async fn attempt(
         Some(id) => (id, false),
         None => (crate::tokens::new_token(), true),
     };
-    let score = match (body.solved, body.hinted) {
-        (true, false) => 1.0,
-        (true, true) => 0.5,
-        (false, _) => 0.0,
-    };
+    let score = score(&body);
     let rated = app
         .db()
         .record_puzzle_attempt(
@@ -784,18 +871,20 @@ pub(crate) async fn attempt(
 }
 
 /// `POST /api/puzzles/{game}/{id}/refute`: a move tried at a step of the line.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RefuteBody {
+pub struct RefuteBody {
     /// The index in `solution` of the step (one of `asked`).
-    step: usize,
+    pub step: usize,
     /// The move tried there, as one of that step's `legal` texts.
     #[serde(rename = "move")]
-    mv: String,
+    pub mv: String,
 }
 
 /// What a move tried at an asked step allows, as the puzzle's own judge sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum RefutationKind {
     /// The move is the solution's: nothing to refute.
@@ -814,7 +903,8 @@ pub enum RefutationKind {
 }
 
 /// `POST /api/puzzles/{game}/{id}/refute`: what a wrong move allows.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct Refutation {
     /// The step of the line the move was tried at.
@@ -1106,6 +1196,7 @@ fn refute_checkers(
 
 /// `POST /api/puzzles/{game}/{id}/refute`: what a move tried at an asked step allows, judged
 /// as the puzzle was proven (mate search, shot search, solver proof, exact win chances).
+#[cfg(feature = "server")]
 #[utoipa::path(
     post,
     path = "/api/puzzles/{game}/{id}/refute",
@@ -1153,6 +1244,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "server")]
     fn cookies_are_read_strictly() {
         let mut h = HeaderMap::new();
         assert_eq!(player_id(&h), None);
