@@ -2,7 +2,10 @@
 // right moves (one clicked on the board, one typed), the forced reply played by itself, the
 // rating moving; a wrong move marked and the position kept; the hint marking the piece to move;
 // the solution played out; Next, the theme filter and the puzzle of the day; both languages; the
-// page at 360 px; axe-core with no serious or critical violation; the home page's link.
+// page at 360 px; axe-core with no serious or critical violation; the home page's link. Issue 58's
+// later items: a wrong move refuted by the server (the reply played on the board and taken back);
+// an aeroplane puzzle answered by a tap and by a typed number, with every plane's win chance;
+// the themes in Chinese.
 //
 //   QIYI_BIN=target/release/qiyi CHROMIUM=$(command -v chromium) node e2e/puzzles.test.mjs
 import { chromium } from "playwright-core";
@@ -85,10 +88,18 @@ try {
     const want = await page.evaluate(() => Puz.puzzle.solution[0]);
     const wrong = await page.evaluate((w) => ui.state.legal.find((m) => m.text !== w && m.path.length === 2).text, want);
     const before = await page.evaluate(() => ui.state.position);
+    // Every position the board draws, to see the refutation played and taken back.
+    await page.evaluate(() => {
+      window.drawn = [];
+      const draw = window.drawBoard;
+      window.drawBoard = function () { window.drawn.push(ui.state.position); return draw.apply(this, arguments); };
+    });
     await clickMove(page, wrong);
-    await page.waitForFunction(() => Puz.failed, null, { timeout: 5000 });
-    const refused = await page.evaluate(() => ({ position: ui.state.position, step: Puz.step, wrong: ui.wrong, marks: document.querySelectorAll("#board-svg .wrong-mark").length, verdict: document.getElementById("verdict").textContent, said: document.getElementById("said").textContent }));
-    record("a wrong move is marked as wrong and the position stays", refused.position === before && refused.step === 0 && refused.marks === 2 && /Not .*try again/.test(refused.verdict) && refused.said === refused.verdict, JSON.stringify(refused));
+    await page.waitForFunction(() => Puz.failed && Puz.refuted === 1 && !ui.busy, null, { timeout: 30000 });
+    const refused = await page.evaluate(() => ({ position: ui.state.position, step: Puz.step, wrong: ui.wrong, marks: document.querySelectorAll("#board-svg .wrong-mark").length, verdict: document.getElementById("verdict").textContent, explain: document.getElementById("explain").textContent, said: document.getElementById("said").textContent, drawn: window.drawn }));
+    record("a wrong move is marked as wrong and the position stays", refused.position === before && refused.step === 0 && refused.marks === 2 && /Not .*try again/.test(refused.verdict), JSON.stringify(refused));
+    const shownOthers = [...new Set(refused.drawn.filter((x) => x !== before))];
+    record("the wrong move's refutation: the reply named, both moves played on the board and taken back", /^After .+, .+ holds: no mate in 3 any more$/.test(refused.explain) && refused.said === refused.explain && shownOthers.length === 2 && refused.drawn[refused.drawn.length - 1] === before, JSON.stringify({ explain: refused.explain, shownOthers }));
     await page.click("#hint");
     const hinted = await page.evaluate((w) => ({ hint: ui.hint, from: ui.state.legal.find((m) => m.text === w).path[0], marks: document.querySelectorAll("#board-svg .hint-mark").length, hinted: Puz.hinted }), want);
     record("the hint marks the piece to move", hinted.hinted && hinted.marks === 1 && JSON.stringify(hinted.hint) === JSON.stringify([hinted.from]), JSON.stringify(hinted));
@@ -121,6 +132,29 @@ try {
     const cursor = await page.evaluate(() => ui.cursor);
     record("the board takes the keyboard (arrows move a cursor)", !!cursor, String(cursor));
     await axeCheck(page, "en-US /puzzles/xiangqi");
+
+    // ---- aeroplane: the roll given, a plane tapped, every plane's win chance explained --------
+    await page.goto(base + "/puzzles/aeroplane?id=aero-1-3-198", { waitUntil: "load" });
+    await ready(page);
+    const aero = await page.evaluate(() => ({ status: document.getElementById("status").textContent, goal: document.getElementById("goal").textContent, die: document.getElementById("die").textContent, links: [...document.querySelectorAll("#game-links a")].map((a) => a.getAttribute("href")) }));
+    record("aeroplane: the roll shown and the player asked which plane", /^Blue rolled 3: which plane\?/.test(aero.status) && /You rolled 3/.test(aero.goal) && aero.die === "⚂" && !aero.links.includes("/puzzles/aeroplane"), JSON.stringify(aero));
+    await page.click('#board-svg [data-cell="plane-1-2"]');
+    await page.waitForFunction(() => Puz.done && Puz.reported, null, { timeout: 10000 });
+    const aeroDone = await page.evaluate(() => ({ verdict: document.getElementById("verdict").textContent, explain: document.getElementById("explain").textContent }));
+    record("aeroplane: the best plane tapped solves it; each plane's exact win chance shown", /Solved/.test(aeroDone.verdict) && aeroDone.explain === "Exact win chances: plane c 14.3%; plane b 8.5%", JSON.stringify(aeroDone));
+    // A plane typed by its number; a wrong one answered with its win chance against the best.
+    await page.goto(base + "/puzzles/aeroplane?id=aero-1-5-240", { waitUntil: "load" });
+    await ready(page);
+    await page.fill("#move-input", "4");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => Puz.failed && Puz.refuted === 1 && !ui.busy, null, { timeout: 10000 });
+    const aeroWrong = await page.evaluate(() => ({ verdict: document.getElementById("verdict").textContent, explain: document.getElementById("explain").textContent }));
+    record("aeroplane: a wrong plane typed by its number (4) shows its win chance against the best", /Not plane d/.test(aeroWrong.verdict) && aeroWrong.explain === "plane d wins 5.4% of games; the best plane wins 10.7%", JSON.stringify(aeroWrong));
+    await page.fill("#move-input", "3");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => Puz.done, null, { timeout: 10000 });
+    record("aeroplane: the right plane typed by its number (3) finishes the puzzle", true);
+    await axeCheck(page, "en-US /puzzles/aeroplane");
     await ctx.close();
   }
 
@@ -134,6 +168,8 @@ try {
     const zh = await page.evaluate(() => ({ title: document.getElementById("title").textContent, hint: document.getElementById("hint").textContent, goal: document.getElementById("goal").textContent, status: document.getElementById("status").textContent, width: document.documentElement.scrollWidth }));
     record("zh-CN: the page speaks Chinese", /残局题/.test(zh.title) && zh.hint === "提示" && /2 步杀/.test(zh.goal) && /黑/.test(zh.status), JSON.stringify(zh));
     record("360 px: nothing wider than the screen", zh.width <= 360, String(zh.width));
+    const zhThemes = await page.evaluate(() => ({ themes: document.getElementById("puzzle-themes").textContent, ids: Puz.puzzle.themes, options: [...document.querySelectorAll("#theme option")].map((o) => o.textContent) }));
+    record("zh-CN: the puzzle's themes and the filter's are in Chinese", /2 步杀/.test(zhThemes.themes) && !/[a-z]{3,}/.test(zhThemes.themes) && zhThemes.options.some((o) => /^1 步杀 \(\d+\)$/.test(o)) && zhThemes.options.every((o) => !/[a-z]{3,}/.test(o)), JSON.stringify(zhThemes));
     const box = await page.$eval("#board-svg", (s) => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });
     record("360 px: the board fills the width", box[0] >= 300 && box[1] >= 300, JSON.stringify(box));
     await page.screenshot({ path: join(shots, "puzzles-360-zh.png"), fullPage: true });

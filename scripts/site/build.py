@@ -7,7 +7,7 @@ offline once loaded. Put the folder on any static file host (see README, "Hostin
 Needs: the Rust target (`rustup target add wasm32-unknown-unknown`) and wasm-bindgen-cli at the
 version of the wasm-bindgen crate in Cargo.lock (`cargo install wasm-bindgen-cli --version V`);
 uses binaryen's `wasm-opt` when it is on PATH (Debian: `apt-get install binaryen`). Runs cargo
-under `nice -n 10`. Prints the size of every file and what a first visit downloads, gzipped.
+under `nice -n 10`, in $CARGO_TARGET_DIR when set (else target/). Prints the size of every file and what a first visit downloads, gzipped.
 """
 import argparse
 import gzip
@@ -26,8 +26,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "crates/web/assets"
 SITE = ROOT / "crates/wasm/site"
-WASM = ROOT / "target/wasm32-unknown-unknown/release/qiyi_wasm.wasm"
-PAGES = ["index.html", "play.html", "lab.html"]  # games.html (the archive) needs a server
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+WASM = (ROOT / TARGET).resolve() / "wasm32-unknown-unknown/release/qiyi_wasm.wasm"
+PAGES = ["index.html", "play.html", "puzzles.html", "lab.html"]  # games.html (the archive) needs a server
+
+
+def puzzle_games():
+    """The games with a puzzle set: the server's list (`GAMES` in crates/web/src/puzzles.rs),
+    which the site's puzzle book checks too."""
+    text = (ROOT / "crates/web/src/puzzles.rs").read_text()
+    m = re.search(r"pub const GAMES: \[&str; \d+\] = \[(.*?)\];", text, re.S)
+    if not m:
+        fail("no GAMES list in crates/web/src/puzzles.rs")
+    return re.findall(r'"([a-z-]+)"', m.group(1))
 
 
 def fail(msg):
@@ -87,9 +98,8 @@ def static_page(html):
         html = html.replace("</body>", '<script src="site.js"></script>\n</body>', 1)
     # What needs a server is said once, by site.js; the server's archive/API lines go.
     html = re.sub(r'<li><a href="/games".*?</li>\n?', "", html, flags=re.S)
-    # The puzzle page needs the server's puzzle API (its Glicko-2 module, qiyi_core::glicko2, is
-    # ready for a static version).
-    html = re.sub(r'<li><a href="/puzzles/.*?</li>\n?', "", html, flags=re.S)
+    # The puzzle pages: one page, the game in its query (as play.html).
+    html = re.sub(r'href="/puzzles/([a-z-]+)"', r'href="puzzles.html?game=\1"', html)
     html = re.sub(r'<a href="/games"[^>]*>[^<]*</a>( · )?', "", html)
     html = re.sub(r'<footer><span data-i18n="home.api">.*?</footer>\n?', "", html, flags=re.S)
     html = re.sub(r' · API: <code>/api/games</code> \(see crates/web/API.md\)', "", html)
@@ -157,9 +167,16 @@ def main():
              "pack_tables", "--", packed])
         (out / "data/aeroplane-tables.bin.gz").write_bytes(gzip.compress(packed.read_bytes(), 9, mtime=0))
 
+    # The puzzle sets, gzipped, fetched when a game's puzzle page opens (local.js).
+    (out / "data/puzzles").mkdir()
+    for g in puzzle_games():
+        text = (ROOT / f"crates/{g}/puzzles/{g}.jsonl").read_bytes()
+        (out / f"data/puzzles/{g}.jsonl.gz").write_bytes(gzip.compress(text, 9, mtime=0))
+
     # The service worker caches every file of this version at install, except the aeroplane
-    # tables and the Lab's data, which it keeps once they were fetched (so a first visit stays
-    # small, and aeroplane plays offline once it was played online).
+    # tables, the puzzle sets and the Lab's data, which it keeps once they were fetched (so a
+    # first visit stays small, and aeroplane plays offline once it was played online, a game's
+    # puzzles once its puzzle page was opened online).
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     precache = [f for f in files if not f.startswith(("data/", "assets/lab/"))]
     digest = hashlib.sha256()
@@ -180,9 +197,13 @@ def main():
     print(f"wasm: {wasm.stat().st_size} bytes, {gz('pkg/qiyi_wasm_bg.wasm')} gzipped")
     print(f"first visit (home + a game page, gzipped): {total} bytes; "
           f"aeroplane tables once when aeroplane is played: {(out / 'data/aeroplane-tables.bin.gz').stat().st_size} bytes")
+    puzzle_sizes = {f.name.split(".")[0]: f.stat().st_size for f in sorted((out / "data/puzzles").iterdir())}
+    print("puzzle sets, each once when its puzzle page opens (gzipped bytes): "
+          + ", ".join(f"{g} {n}" for g, n in puzzle_sizes.items()))
     print(json.dumps({"wasm_bytes": wasm.stat().st_size, "wasm_gzip": gz("pkg/qiyi_wasm_bg.wasm"),
                       "first_visit_gzip": total,
-                      "aeroplane_tables_gzip": (out / "data/aeroplane-tables.bin.gz").stat().st_size}))
+                      "aeroplane_tables_gzip": (out / "data/aeroplane-tables.bin.gz").stat().st_size,
+                      "puzzles_gzip": puzzle_sizes}))
 
 
 if __name__ == "__main__":

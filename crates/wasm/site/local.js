@@ -3,7 +3,10 @@
 // `Games` (the server's own game layer compiled to WebAssembly, answering the same JSON); AI
 // moves, hints and the solver run in a Web Worker (engine-worker.js) so the page never blocks;
 // game reviews run in a second worker of the same script and are kept beside their game;
-// analyses (the analysis board) in a third, through `LocalBackend.analyse`.
+// analyses (the analysis board) in a third, through `LocalBackend.analyse`. The puzzle page's
+// API is qiyi-wasm's `PuzzleBook` over the game's puzzle file (data/puzzles/GAME.jsonl.gz,
+// fetched when that game's puzzle page opens), the player's rating and attempts kept in
+// localStorage.
 // A search stops at its time limit; stop() ends the worker at once and starts a fresh one (it
 // keeps no state: every job carries its game's record). Games are kept in localStorage, so a
 // reload, or a visit without network, picks them up again.
@@ -156,6 +159,65 @@ const LocalBackend = (() => {
     return LocalBackend.analyse(o.game, o.position, engineOptions, onLine, Backend);
   }
 
+  // ---- puzzles --------------------------------------------------------------------------------
+  const PUZZLES = "qiyi-local-puzzles-";
+  const books = new Map(); // game -> Promise of its wasm_bindgen.PuzzleBook
+
+  function book(game) {
+    if (!books.has(game)) {
+      const loading = (async () => {
+        await ready;
+        let text;
+        try {
+          const res = await fetch(new URL(`data/puzzles/${encodeURIComponent(game)}.jsonl.gz`, document.baseURI));
+          if (res.status === 404) throw Object.assign(new Error(`no puzzles of ${game}`), { code: "unknown_game" });
+          if (!res.ok) throw new Error("HTTP " + res.status);
+          let bytes = new Uint8Array(await res.arrayBuffer());
+          // A host may already have inflated it (Content-Encoding): gzip data starts with 1f 8b.
+          if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+            const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+            bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+          }
+          text = new TextDecoder().decode(bytes);
+        } catch (e) {
+          if (e.code) throw e;
+          throw fail(`the ${game} puzzles could not be loaded`, e);
+        }
+        return new wasm_bindgen.PuzzleBook(game, text);
+      })();
+      loading.catch(() => books.delete(game)); // tried again at the next call
+      books.set(game, loading);
+    }
+    return books.get(game);
+  }
+
+  function progress(game) {
+    try { return localStorage.getItem(PUZZLES + game) || ""; } catch (e) { return ""; }
+  }
+
+  /** The puzzle API of `game` (backend.puzzles): path "", "/next?...", "/daily", "/{id}", and
+   *  with a body "/{id}/attempt" and "/{id}/refute", answered by the puzzle book with the server's JSON. */
+  async function puzzles(game, path, body) {
+    const b = await book(game);
+    const kept = progress(game);
+    const [route, query] = path.split("?");
+    const parts = route.split("/").filter(Boolean).map(decodeURIComponent);
+    const q = new URLSearchParams(query || "");
+    const day = Math.floor(Date.now() / 86400000);
+    if (body !== undefined) {
+      if (parts.length === 2 && parts[1] === "refute") return JSON.parse(b.refute(parts[0], JSON.stringify(body)));
+      if (parts.length !== 2 || parts[1] !== "attempt") throw new Error("no such puzzle request: POST " + path);
+      const out = JSON.parse(b.attempt(kept, parts[0], JSON.stringify(body)));
+      try { localStorage.setItem(PUZZLES + game, JSON.stringify(out.progress)); } catch (e) { /* private mode or full: rated, not kept */ }
+      return out.answer;
+    }
+    if (!parts.length) return JSON.parse(b.summary(kept, day));
+    if (parts.length === 1 && parts[0] === "next") return JSON.parse(b.next(kept, q.get("theme") || "", q.get("after") || "", Math.random()));
+    if (parts.length === 1 && parts[0] === "daily") return JSON.parse(b.daily(kept, day));
+    if (parts.length === 1) return JSON.parse(b.get(kept, parts[0]));
+    throw new Error("no such puzzle request: GET " + path);
+  }
+
   function create(Backend) {
     async function held(id) {
       await ready;
@@ -257,6 +319,7 @@ const LocalBackend = (() => {
       features: { links: false, archive: false, live: false, export: false, clocks: false, seatResign: false, analysis: typeof LocalBackend.analyse === "function", review: true },
       site: {
         play: (g, params) => page("play.html", Object.assign({ game: g }, params || {})),
+        puzzles: (g) => page("puzzles.html", { game: g }),
         game: () => new URLSearchParams(location.search).get("game") || "",
         home: "./",
         lab: "lab.html",
@@ -271,6 +334,7 @@ const LocalBackend = (() => {
       archive: async () => { throw Object.assign(new Error("the archive of games needs a server (qiyi serve)"), { code: "needs_server" }); },
       importRecord: async () => { throw Object.assign(new Error("importing records needs a server (qiyi serve)"), { code: "needs_server" }); },
       analyse: (options, onLine) => analyseHere(options, onLine, Backend),
+      puzzles,
       game,
     };
   }

@@ -17,6 +17,9 @@
 //!   ([`qiyi_web::analysis`], what `GET /api/analyse` streams), each line posted as it comes; the
 //!   page ends that worker to stop it.
 //!
+//! - on the puzzle page's thread, [`PuzzleBook`]: the server's puzzle API over one game's puzzle
+//!   file ([`puzzles`]), the player's rating kept by the page in `localStorage`.
+//!
 //! Build: `scripts/site/build.sh OUT` (cargo for `wasm32-unknown-unknown`, then
 //! `wasm-bindgen --target no-modules`).
 
@@ -26,6 +29,7 @@ pub mod bench;
 pub mod job;
 pub mod local;
 pub mod pack;
+pub mod puzzles;
 pub mod review;
 
 use qiyi_web::error::ApiError;
@@ -153,6 +157,80 @@ impl Games {
             .finish(id, &job, answer)
             .map(|v| json(&v))
             .map_err(js_error)
+    }
+}
+
+/// One game's puzzles on the static site's puzzle page (see [`puzzles::Book`]): every method
+/// answers the JSON of the server's `/api/puzzles/{game}/...` or throws an `Error` whose message
+/// is for people (the server's). `progress` is the player's [`puzzles::Progress`] as the page
+/// keeps it (JSON text; empty: a first visit); `day` is days since 1970-01-01 (UTC).
+#[wasm_bindgen]
+pub struct PuzzleBook(puzzles::Book);
+
+#[wasm_bindgen]
+impl PuzzleBook {
+    /// Parses `text`, the puzzle file of `game` (`crates/*/puzzles/*.jsonl`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(game: &str, text: &str) -> Result<PuzzleBook, JsError> {
+        puzzles::Book::new(game, text)
+            .map(PuzzleBook)
+            .map_err(js_error)
+    }
+
+    /// `GET /api/puzzles/{game}`.
+    pub fn summary(&self, progress: &str, day: f64) -> Result<String, JsError> {
+        let p = puzzles::Progress::read(progress);
+        self.0
+            .summary(&p, day as u64)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// `GET /api/puzzles/{game}/next?theme=&after=` (empty: none); `random` in `[0, 1)` picks
+    /// among the puzzles nearest the player's rating.
+    pub fn next(
+        &self,
+        progress: &str,
+        theme: &str,
+        after: &str,
+        random: f64,
+    ) -> Result<String, JsError> {
+        let p = puzzles::Progress::read(progress);
+        let some = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
+        let (theme, after) = (some(theme), some(after));
+        self.0
+            .next(&p, theme.as_deref(), after.as_deref(), random)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// `GET /api/puzzles/{game}/daily` on `day`.
+    pub fn daily(&self, progress: &str, day: f64) -> Result<String, JsError> {
+        let p = puzzles::Progress::read(progress);
+        self.0
+            .daily(&p, day as u64)
+            .map(|v| json(&v))
+            .map_err(js_error)
+    }
+
+    /// `GET /api/puzzles/{game}/{id}`.
+    pub fn get(&self, progress: &str, id: &str) -> Result<String, JsError> {
+        let p = puzzles::Progress::read(progress);
+        self.0.get(&p, id).map(|v| json(&v)).map_err(js_error)
+    }
+
+    /// `POST /api/puzzles/{game}/{id}/attempt` with `body` (JSON text): answers
+    /// `{"answer": <the server's answer>, "progress": <the progress to keep>}`.
+    pub fn attempt(&self, progress: &str, id: &str, body: &str) -> Result<String, JsError> {
+        let p = puzzles::Progress::read(progress);
+        let (answer, after) = self.0.attempt(&p, id, body).map_err(js_error)?;
+        Ok(serde_json::json!({ "answer": answer, "progress": after }).to_string())
+    }
+
+    /// `POST /api/puzzles/{game}/{id}/refute` with `body` (JSON text `{"step", "move"}`): what
+    /// a wrong move allows, as the server answers it (the puzzle's own judge, in this thread).
+    pub fn refute(&self, id: &str, body: &str) -> Result<String, JsError> {
+        self.0.refute(id, body).map(|v| json(&v)).map_err(js_error)
     }
 }
 

@@ -14,7 +14,8 @@
 //   backend.features                 what this back end offers, sync: { links, archive, live,
 //                                    export, clocks, seatResign, analysis, review } (booleans)
 //   backend.site                     addresses of the pages, sync: play(game, { id, seat }),
-//                                    game() (the game of this play page), home, lab
+//                                    puzzles(game), game() (the game of this play or puzzle
+//                                    page), home, lab
 //   backend.catalog()                { games: [{ game, title, about, options, solver, listed }] }
 //   backend.create(body)             body as POST /api/games; answers { id, state, hotseat_token,
 //                                    seat_tokens, links }
@@ -23,6 +24,12 @@
 //   backend.game(id, token)          a handle on one game, sync; token: the seat token or null
 //   backend.analyse(options, onLine) the analysis board's engine on a position given as text, a
 //                                    Task (as game.analyse below; features.analysis)
+//   backend.puzzles(game, path, body) the puzzle API of crates/web/API.md under
+//                                    /api/puzzles/{game}: path "" (the set), "/next?theme=&after=",
+//                                    "/daily", "/{id}", and with a body (POST) "/{id}/attempt";
+//                                    the same JSON on both back ends (the static site's judges
+//                                    with the server's code in WebAssembly, the rating kept in
+//                                    localStorage)
 //
 // A game handle (`token` is sent with every request that acts for a seat):
 //
@@ -209,6 +216,7 @@ const Backend = (() => {
           const q = params ? Object.entries(params).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&") : "";
           return `/play/${encodeURIComponent(game)}` + (q ? "?" + q : "");
         },
+        puzzles: (game) => `/puzzles/${encodeURIComponent(game)}`,
         game: () => decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || ""),
         home: "/",
         lab: "/lab",
@@ -217,6 +225,7 @@ const Backend = (() => {
       create: (body) => call("POST", "/api/games", body),
       archive: (page) => call("GET", `/api/games?page=${page}`),
       importRecord: (text) => call("POST", "/api/games/import", text),
+      puzzles: (game, path, body) => call(body === undefined ? "GET" : "POST", `/api/puzzles/${encodeURIComponent(game)}${path}`, body),
       analyse,
       game,
     };

@@ -14,6 +14,7 @@ const Puz = {
   hinted: false,     // the hint was used
   reported: false,   // the attempt was sent
   done: false,       // the line is played out
+  refuted: 0,        // wrong moves whose refutation was shown
 };
 
 // The player at the bottom of the board when not flipped (the side to move goes to the bottom).
@@ -21,14 +22,9 @@ const BOTTOM = { xiangqi: 0, checkers: 1 };
 const DELAY = 600;
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function api(path, body) {
-  const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const res = await fetch(`/api/puzzles/${encodeURIComponent(game)}${path}`, init);
-  let data;
-  try { data = await res.json(); } catch (e) { data = { error: String(res.status) }; }
-  if (!res.ok) throw Object.assign(new Error(data.error || String(res.status)), data.code ? { code: data.code } : {});
-  return data;
-}
+// The puzzle API under /api/puzzles/{game}: the server's, or the static site's in the browser
+// (backend.js).
+function api(path, body) { return backend.puzzles(game, path, body); }
 
 function say(text) { $("said").textContent = text; }
 
@@ -47,6 +43,7 @@ function goalText(goal) {
   if ((m = /^win in (\d+) moves?$/.exec(goal))) return t("puz.goal.win", { n: Number(m[1]) });
   if ((m = /^home in (\d+) moves?, moving alone$/.exec(goal))) return t("puz.goal.home", { n: Number(m[1]) });
   if ((m = /^one peg in ([a-z]\d+)$/.exec(goal))) return t("puz.goal.peg", { hole: m[1] });
+  if ((m = /^you rolled (\d): move the plane that wins most often$/.exec(goal))) return t("puz.goal.plane", { roll: Number(m[1]) });
   return goal;
 }
 
@@ -61,9 +58,13 @@ function showRating(r, before) {
 // Shows step i of the line: the board as it stands before solution[i] (or after the last move).
 function show(i) {
   const p = Puz.puzzle;
-  ui.state = Object.assign({ seats: [] }, p.steps[i]);
+  const step = p.steps[i];
+  // Every seat is the player's (the die's note on the aeroplane board reads the seats).
+  ui.state = Object.assign({ seats: (step.player_names || []).map(() => ({ kind: "human" })) }, step);
   ui.sel = []; ui.hint = null; ui.wrong = null;
   drawBoard();
+  // Aeroplane: the die with the roll the puzzle gives.
+  if (game === "aeroplane" && board.extra) board.extra($("extra"), ui.state, ui);
   const ol = $("moves");
   ol.innerHTML = "";
   p.solution.slice(0, i).forEach((mv, k) => {
@@ -76,7 +77,8 @@ function show(i) {
   const s = ui.state;
   // The player is asked at the steps of `asked`; the other steps are the forced replies.
   const toFind = !Puz.done && p.asked.includes(i) && s.turn.kind === "player";
-  $("status").textContent = toFind ? t("puz.toMove", { player: playerName(s.turn.player) }) : "";
+  const ask = game === "aeroplane" ? "puz.whichPlane" : "puz.toMove";
+  $("status").textContent = toFind ? t(ask, { player: playerName(s.turn.player), roll: s.view && s.view.roll }) : "";
   $("hint").disabled = !toFind || ui.busy;
   $("solution").disabled = Puz.done || ui.busy;
   $("move-play").disabled = !toFind || ui.busy;
@@ -112,6 +114,15 @@ async function advance() {
   show(Puz.step);
 }
 
+// The proof's numbers, in words: each choice's exact win chance (aeroplane), best first.
+function explain() {
+  const c = Puz.puzzle && Puz.puzzle.chances;
+  if (!c) { $("explain").textContent = ""; return; }
+  const list = Object.entries(c).sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => t("puz.chanceOf", { move: entryText({ text: k, path: [], player: 0 }, ui.state), pct: I18n.num(Number((100 * v).toFixed(1))) }));
+  $("explain").textContent = t("puz.chances", { list: list.join(t("puz.listSep")) });
+}
+
 function finish() {
   Puz.done = true;
   ui.busy = false;
@@ -121,6 +132,7 @@ function finish() {
   verdict(text, solved ? "good" : "");
   say(text);
   report(solved);
+  explain();
   $("next").focus();
 }
 
@@ -145,6 +157,56 @@ function judge(text) {
   ui.sel = []; ui.hint = null;
   ui.wrong = m ? m.path : null;
   drawBoard();
+  if (m) refutation(text, entryText(m, ui.state), m.path);
+}
+
+// What the wrong move allows, as the server's judge sees it: in words, and for Xiangqi and
+// checkers the move and the reply played on the board, then taken back.
+async function refutation(text, label, path) {
+  const p = Puz.puzzle, step = Puz.step;
+  let r;
+  ui.busy = true;
+  try {
+    r = await api(`/${encodeURIComponent(p.id)}/refute`, { step, move: text });
+  } catch (e) {
+    ui.busy = false;
+    note(I18n.error(e));
+    return;
+  }
+  if (p !== Puz.puzzle) return;
+  if (r.right) { ui.busy = false; return; }
+  const pct = (x) => I18n.num(Number((100 * x).toFixed(1)));
+  let words = "";
+  if (r.kind === "reply") {
+    const after = r.states[r.states.length - 1];
+    const reply = after.history[after.history.length - 1];
+    const replyText = reply ? entryText(reply, after) : r.reply;
+    words = game === "xiangqi" ? t("puz.refute.mate", { move: label, reply: replyText, n: r.moves_left })
+      : t("puz.refute.shot", { move: label, reply: replyText });
+  } else if (r.kind === "no-finish") words = t("puz.refute.noFinish", { move: label });
+  else if (r.kind === "too-slow") words = t("puz.refute.tooSlow", { move: label, n: r.moves_left });
+  else if (r.kind === "chance" && r.chance != null && r.best_chance != null) {
+    words = t("puz.refute.chance", { move: label, pct: pct(r.chance), bestPct: pct(r.best_chance) });
+  }
+  $("explain").textContent = words;
+  if (words) say(words);
+  // The move and the reply on the board, then the position back as it was.
+  for (const st of r.states) {
+    await wait(DELAY);
+    if (p !== Puz.puzzle) return;
+    ui.state = Object.assign({ seats: [] }, st);
+    ui.wrong = null;
+    drawBoard();
+  }
+  if (r.states.length) {
+    await wait(DELAY);
+    if (p !== Puz.puzzle) return;
+  }
+  ui.busy = false;
+  show(Puz.step);
+  ui.wrong = path;   // the refused move stays marked
+  drawBoard();
+  Puz.refuted++;
 }
 
 function hint() {
@@ -156,8 +218,9 @@ function hint() {
   ui.wrong = null;
   ui.hint = [m.path[0]];
   drawBoard();
-  note(t("puz.hintIs", { cell: m.path[0] }));
-  say(t("puz.hintIs", { cell: m.path[0] }));
+  const text = game === "aeroplane" ? t("puz.hintPlane", { plane: m.text }) : t("puz.hintIs", { cell: m.path[0] });
+  note(text);
+  say(text);
 }
 
 async function solution() {
@@ -176,7 +239,7 @@ async function solution() {
 }
 
 function setPuzzle(p) {
-  Object.assign(Puz, { puzzle: p, step: 0, failed: false, hinted: false, shown: false, reported: false, done: false });
+  Object.assign(Puz, { puzzle: p, step: 0, failed: false, hinted: false, shown: false, reported: false, done: false, refuted: 0 });
   ui.busy = false;
   const first = p.steps[0];
   ui.flipped = !!board.flippable && first.turn.kind === "player" && BOTTOM[game] !== undefined && first.turn.player !== BOTTOM[game];
@@ -186,6 +249,7 @@ function setPuzzle(p) {
   $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe("theme." + x, x)).join(", ");
   verdict("", "");
   note("");
+  $("explain").textContent = "";
   const q = new URLSearchParams(location.search);
   q.delete("daily");
   q.set("id", p.id);
@@ -210,11 +274,11 @@ function nextPuzzle() {
 
 function gameLinks() {
   const ul = $("game-links");
-  for (const g of ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire"]) {
+  for (const g of ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"]) {
     if (g === game) continue;
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = "/puzzles/" + g;
+    a.href = backend.site.puzzles(g);
     a.textContent = I18n.maybe("game." + g, g);
     li.append(a);
     ul.append(li);
@@ -232,7 +296,12 @@ async function puzzleMain() {
   $("coords-row").hidden = !board.coords;
   initSettings();
   $("board").addEventListener("keydown", onBoardKey);
-  $("move-form").addEventListener("submit", onMoveTyped);
+  $("move-form").addEventListener("submit", (ev) => {
+    // Aeroplane: a plane may be typed by its number (1..4) as well as its letter (a..d).
+    const input = $("move-input");
+    if (game === "aeroplane" && /^\s*[1-4]\s*$/.test(input.value)) input.value = "abcd"[Number(input.value.trim()) - 1];
+    onMoveTyped(ev);
+  });
   $("hint").addEventListener("click", hint);
   $("solution").addEventListener("click", solution);
   $("next").addEventListener("click", nextPuzzle);

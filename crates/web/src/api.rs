@@ -161,6 +161,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(crate::puzzles::attempt),
         )
         .route(
+            "/puzzles/{game}/{id}/refute",
+            post(crate::puzzles::refute_move),
+        )
+        .route(
             "/games/{id}/review",
             get(crate::review::get_review)
                 .post(crate::review::start_review)

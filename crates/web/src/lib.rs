@@ -50,7 +50,6 @@ pub mod live;
 pub mod memory;
 #[cfg(feature = "server")]
 pub mod openapi;
-#[cfg(feature = "server")]
 pub mod puzzles;
 #[cfg(feature = "server")]
 pub mod record;

@@ -60,6 +60,7 @@ the seat 403 `forbidden`."
         crate::puzzles::daily,
         crate::puzzles::get_puzzle,
         crate::puzzles::attempt,
+        crate::puzzles::refute_move,
     ),
     components(
         schemas(ErrorBody, GameName, AnalysedGame, crate::puzzles::PuzzleGameName),

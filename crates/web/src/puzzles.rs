@@ -6,26 +6,48 @@
 //! attempt) names it; nothing else identifies it. Each puzzle is answered with the page's
 //! snapshot of every step of its line ([`PuzzleView::steps`]), so the page draws the board with
 //! the play page's own code and checks a move without a game on the server.
+//!
+//! Without the `server` feature the module is the part both back ends share: the views, the
+//! steps of a line, the choice of the next puzzle ([`nearest`]) and of the puzzle of the day
+//! ([`daily_index`]), the score of an attempt ([`score`]) and the rating system ([`SYSTEM`]);
+//! the static site's in-browser back end (`crates/wasm`, `PuzzleBook`) answers the same JSON
+//! from them, keeping the ratings in the browser.
 
-use crate::error::{ApiError, ErrorBody};
+use crate::error::ApiError;
+#[cfg(feature = "server")]
+use crate::error::ErrorBody;
 use crate::session::Snapshot;
+#[cfg(feature = "server")]
 use crate::store::Store;
+#[cfg(feature = "server")]
 use axum::body::Bytes;
+#[cfg(feature = "server")]
 use axum::extract::{Path, Query, State};
+#[cfg(feature = "server")]
 use axum::http::{header, HeaderMap, HeaderValue};
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
+#[cfg(feature = "server")]
 use axum::Json;
 use qiyi_core::glicko2::Glicko2;
 use qiyi_core::puzzles::{read_puzzles, PuzzleRecord, Rating};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+#[cfg(feature = "server")]
 use std::sync::{Arc, OnceLock};
 
 /// The games with a puzzle set, by their API names.
-pub const GAMES: [&str; 4] = ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire"];
+pub const GAMES: [&str; 5] = [
+    "xiangqi",
+    "checkers",
+    "chinese-checkers",
+    "peg-solitaire",
+    "aeroplane",
+];
 
 /// The cookie that names a player.
+#[cfg(feature = "server")]
 pub const PLAYER_COOKIE: &str = "qiyi_player";
 
 /// How many of the puzzles nearest the player's rating `next` chooses among at random.
@@ -40,6 +62,7 @@ pub const SYSTEM: Glicko2 = Glicko2 {
 };
 
 /// The embedded puzzle file of `game`.
+#[cfg(feature = "server")]
 fn file(game: &str) -> Option<&'static str> {
     match game {
         "xiangqi" => Some(include_str!("../../xiangqi/puzzles/xiangqi.jsonl")),
@@ -50,6 +73,7 @@ fn file(game: &str) -> Option<&'static str> {
         "peg-solitaire" => Some(include_str!(
             "../../peg-solitaire/puzzles/peg-solitaire.jsonl"
         )),
+        "aeroplane" => Some(include_str!("../../aeroplane/puzzles/aeroplane.jsonl")),
         _ => None,
     }
 }
@@ -66,7 +90,9 @@ pub struct PuzzleSet {
 }
 
 impl PuzzleSet {
-    fn parse(game: &'static str, text: &str) -> Result<PuzzleSet, String> {
+    /// Parses a puzzle file (`crates/*/puzzles/*.jsonl`) of `game`: every record checked, ids
+    /// unique.
+    pub fn parse(game: &'static str, text: &str) -> Result<PuzzleSet, String> {
         let puzzles = read_puzzles(text.as_bytes()).map_err(|e| e.to_string())?;
         let mut by_id = HashMap::new();
         let mut themes = BTreeMap::new();
@@ -98,8 +124,10 @@ impl PuzzleSet {
 }
 
 /// The puzzle set of `game` (its name or an old alias), parsed at the first call.
+#[cfg(feature = "server")]
 pub fn set(game: &str) -> Result<&'static PuzzleSet, ApiError> {
-    static SETS: [OnceLock<Result<PuzzleSet, String>>; 4] = [
+    static SETS: [OnceLock<Result<PuzzleSet, String>>; 5] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -140,6 +168,7 @@ pub fn daily_index(game: &str, day: u64, len: usize) -> usize {
 }
 
 /// Today, in days since 1970-01-01 (UTC).
+#[cfg(feature = "server")]
 fn today() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -162,6 +191,7 @@ pub fn date_text(day: u64) -> String {
 }
 
 /// The player named by the request's cookie, if it carries a well-formed one.
+#[cfg(feature = "server")]
 pub fn player_id(headers: &HeaderMap) -> Option<String> {
     for value in headers.get_all(header::COOKIE) {
         let Ok(text) = value.to_str() else {
@@ -183,8 +213,8 @@ pub fn player_id(headers: &HeaderMap) -> Option<String> {
 }
 
 /// A Glicko-2 rating as the API shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, utoipa::ToSchema)]
-#[schema(as = PuzzleRating)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema), schema(as = PuzzleRating))]
 pub struct RatingView {
     /// The rating (1500 at the start).
     pub rating: f64,
@@ -205,7 +235,8 @@ impl From<Rating> for RatingView {
 }
 
 /// One theme and how many puzzles have it.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 pub struct ThemeCount {
     /// The theme (`mate-in-2`, `only-move` ...).
     pub theme: String,
@@ -214,7 +245,8 @@ pub struct ThemeCount {
 }
 
 /// `GET /api/puzzles/{game}`: the set's themes and size, and the player's rating.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct PuzzleSummary {
     /// The game.
@@ -232,7 +264,8 @@ pub struct PuzzleSummary {
 }
 
 /// One puzzle and every step of its line, as the page draws them.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct PuzzleView {
     /// Unique within the game's set.
@@ -257,21 +290,26 @@ pub struct PuzzleView {
     /// The puzzle's rating now (its file's until someone attempts it).
     pub rating: RatingView,
     /// Where the puzzle came from (see `docs/puzzles.md`).
-    #[schema(value_type = Object)]
+    #[cfg_attr(feature = "server", schema(value_type = Object))]
     pub source: Value,
     /// Why the solution is right.
-    #[schema(value_type = Object)]
+    #[cfg_attr(feature = "server", schema(value_type = Object))]
     pub proof: Value,
     /// The game before each move of `solution` and after the last (`solution.len() + 1`
     /// states): what the page draws at each step; a step's `legal` lists the moves the player
     /// may try there.
     pub steps: Vec<Snapshot>,
+    /// Each choice's exact win chance (0..1) for the player to move, by move text, when the
+    /// proof carries them (aeroplane: by plane letter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chances: Option<BTreeMap<String, f64>>,
     /// The day (`YYYY-MM-DD`, UTC) when this is the puzzle of the day (`GET .../daily` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub daily: Option<String>,
 }
 
 /// `GET /api/puzzles/{game}/next` query.
+#[cfg(feature = "server")]
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
@@ -285,18 +323,29 @@ pub(crate) struct NextQuery {
 }
 
 /// `POST /api/puzzles/{game}/{id}/attempt`.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
-pub(crate) struct AttemptBody {
+pub struct AttemptBody {
     /// Whether every asked move was found with no wrong move and without the solution shown.
-    solved: bool,
+    pub solved: bool,
     /// Whether a hint was used (a hinted solve counts half).
     #[serde(default)]
-    hinted: bool,
+    pub hinted: bool,
+}
+
+/// The score an attempt counts as in the ratings: 1 solved, 0.5 solved with a hint, 0 failed.
+pub fn score(attempt: &AttemptBody) -> f64 {
+    match (attempt.solved, attempt.hinted) {
+        (true, false) => 1.0,
+        (true, true) => 0.5,
+        (false, _) => 0.0,
+    }
 }
 
 /// `POST /api/puzzles/{game}/{id}/attempt`: both ratings before and after.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
 pub struct AttemptAnswer {
     /// The score the attempt counted as: 1 solved, 0.5 solved with a hint, 0 failed.
@@ -314,16 +363,19 @@ pub struct AttemptAnswer {
 }
 
 /// The `{game}` of a puzzle path.
+#[cfg(feature = "server")]
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
 #[allow(dead_code)] // read by axum as `Path<String>`; this type only documents it
 pub(crate) struct PuzzleGame {
-    /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`.
+    /// A game with a puzzle set: `xiangqi`, `checkers`, `chinese-checkers`, `peg-solitaire`,
+    /// `aeroplane`.
     #[param(value_type = PuzzleGameName)]
     game: String,
 }
 
 /// The `{game}` and `{id}` of a puzzle path.
+#[cfg(feature = "server")]
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
 #[allow(dead_code)] // read by axum as `Path<(String, String)>`; this type only documents it
@@ -337,6 +389,7 @@ pub(crate) struct PuzzleId {
 
 /// The games with a puzzle set, by their API names: the document's enum for the path's `game`
 /// (a test keeps it equal to [`GAMES`]).
+#[cfg(feature = "server")]
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PuzzleGameName {
@@ -348,11 +401,13 @@ pub enum PuzzleGameName {
     ChineseCheckers,
     /// Peg solitaire: the only jump that still finishes.
     PegSolitaire,
+    /// Aeroplane chess: the plane that wins most often with the roll given (exact win chances).
+    Aeroplane,
 }
 
 /// Reads a request body that must be one JSON object (an array is refused even where its items
 /// would fill the fields in order).
-fn read_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+pub fn read_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
     if !value.is_object() {
@@ -363,12 +418,14 @@ fn read_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError
     serde_json::from_value(value).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
-fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> {
+/// The puzzle `id` of `set`, or the API's `not_found`.
+pub fn find<'a>(set: &'a PuzzleSet, id: &str) -> Result<&'a PuzzleRecord, ApiError> {
     set.get(id)
         .ok_or_else(|| ApiError::NotFound(format!("no {} puzzle with id '{id}'", set.game)))
 }
 
 /// The puzzle's rating now: the database's once attempted, else its file's.
+#[cfg(feature = "server")]
 fn current_rating(
     app: &Store,
     p: &PuzzleRecord,
@@ -479,10 +536,21 @@ fn chinese_checkers_steps(p: &PuzzleRecord) -> Result<Vec<Snapshot>, ApiError> {
     Err(broken("no side point leaves the moves unchanged".into()))
 }
 
+#[cfg(feature = "server")]
 fn view(
     app: &Store,
     p: &PuzzleRecord,
     ratings: Option<&HashMap<String, Rating>>,
+    daily: Option<String>,
+) -> Result<PuzzleView, ApiError> {
+    view_of(p, current_rating(app, p, ratings)?, daily)
+}
+
+/// The view of puzzle `p` whose rating is now `rating`; `daily`: the day it is the puzzle of
+/// the day, when asked as that.
+pub fn view_of(
+    p: &PuzzleRecord,
+    rating: Rating,
     daily: Option<String>,
 ) -> Result<PuzzleView, ApiError> {
     Ok(PuzzleView {
@@ -495,14 +563,37 @@ fn view(
         solution: p.solution.clone(),
         asked: p.asked.clone(),
         themes: p.themes.clone(),
-        rating: current_rating(app, p, ratings)?.into(),
+        rating: rating.into(),
         source: serde_json::to_value(&p.source).unwrap_or(Value::Null),
         proof: serde_json::to_value(&p.proof).unwrap_or(Value::Null),
         steps: steps(p)?,
+        chances: chances(p),
         daily,
     })
 }
 
+/// The exact win chance of every choice that an aeroplane proof records (`letter=value` pairs
+/// after the colon of its detail), or `None` for other proofs.
+pub fn chances(p: &PuzzleRecord) -> Option<BTreeMap<String, f64>> {
+    if p.game != "aeroplane" {
+        return None;
+    }
+    let qiyi_core::puzzles::Proof::Exact { detail, .. } = &p.proof else {
+        return None;
+    };
+    let list = detail.split_once("): ").map_or(detail.as_str(), |(_, l)| l);
+    let out: BTreeMap<String, f64> = list
+        .split_whitespace()
+        .filter_map(|w| {
+            let (k, v) = w.trim_end_matches(';').split_once('=')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .filter(|(_, v): &(String, f64)| (0.0..=1.0).contains(v))
+        .collect();
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(feature = "server")]
 fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating, ApiError> {
     Ok(match player {
         Some(id) => app.db().puzzle_player(id, game)?.unwrap_or_default(),
@@ -512,6 +603,7 @@ fn player_rating(app: &Store, player: Option<&str>, game: &str) -> Result<Rating
 
 /// `GET /api/puzzles/{game}`: the set's themes with their counts, its size, and the player's
 /// rating.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}",
@@ -536,8 +628,18 @@ pub(crate) async fn summary(
         Some(id) => app.db().puzzles_attempted(id, set.game)?.len(),
         None => 0,
     };
-    let daily = &set.puzzles[daily_index(set.game, today(), set.puzzles.len())];
-    Ok(Json(PuzzleSummary {
+    Ok(Json(summary_of(set, rating, attempted, today())))
+}
+
+/// The summary of `set` for a player rated `player` who attempted `attempted` of its puzzles,
+/// on day `day` (days since 1970-01-01, UTC).
+pub fn summary_of(set: &PuzzleSet, player: Rating, attempted: usize, day: u64) -> PuzzleSummary {
+    let daily = set
+        .puzzles
+        .get(daily_index(set.game, day, set.puzzles.len()))
+        .map(|p| p.id.clone())
+        .unwrap_or_default();
+    PuzzleSummary {
         game: set.game.to_string(),
         total: set.puzzles.len(),
         themes: set
@@ -548,14 +650,15 @@ pub(crate) async fn summary(
                 count,
             })
             .collect(),
-        player: rating.into(),
+        player: player.into(),
         attempted,
-        daily: daily.id.clone(),
-    }))
+        daily,
+    }
 }
 
 /// `GET /api/puzzles/{game}/next`: a puzzle near the player's rating, of a theme if asked, not
 /// the one just played and, while there are others, none the player has attempted.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/next",
@@ -576,7 +679,43 @@ pub(crate) async fn next(
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let set = set(&game)?;
-    let theme = query.theme.as_deref().filter(|t| !t.is_empty());
+    let player = player_id(&headers);
+    let target = player_rating(&app, player.as_deref(), set.game)?.rating;
+    let attempted = match &player {
+        Some(id) => app.db().puzzles_attempted(id, set.game)?,
+        None => Default::default(),
+    };
+    let ratings = app.db().puzzle_ratings(set.game)?;
+    let pool = nearest(
+        set,
+        query.theme.as_deref(),
+        query.after.as_deref(),
+        &attempted,
+        &ratings,
+        target,
+    )?;
+    let pick = {
+        use rand::Rng;
+        rand::rng().random_range(0..pool.len().max(1))
+    };
+    let p = pool
+        .get(pick)
+        .ok_or_else(|| ApiError::Internal(format!("the {} puzzle set is empty", set.game)))?;
+    Ok(Json(view(&app, p, Some(&ratings), None)?))
+}
+
+/// The puzzles `GET .../next` chooses among at random: of `theme` (when not empty), not
+/// `after`, not one in `attempted` while others are left, the [`NEAREST`] whose ratings (from
+/// `ratings`, else their file's) are nearest `target`. An unknown theme is a bad request.
+pub fn nearest<'a>(
+    set: &'a PuzzleSet,
+    theme: Option<&str>,
+    after: Option<&str>,
+    attempted: &HashSet<String>,
+    ratings: &HashMap<String, Rating>,
+    target: f64,
+) -> Result<Vec<&'a PuzzleRecord>, ApiError> {
+    let theme = theme.filter(|t| !t.is_empty());
     if let Some(t) = theme {
         if !set.themes().contains_key(t) {
             return Err(ApiError::BadRequest(format!(
@@ -586,15 +725,8 @@ pub(crate) async fn next(
             )));
         }
     }
-    let player = player_id(&headers);
-    let target = player_rating(&app, player.as_deref(), set.game)?.rating;
-    let attempted = match &player {
-        Some(id) => app.db().puzzles_attempted(id, set.game)?,
-        None => Default::default(),
-    };
-    let ratings = app.db().puzzle_ratings(set.game)?;
     let of_theme = |p: &&PuzzleRecord| theme.map_or(true, |t| p.themes.iter().any(|x| x == t));
-    let not_after = |p: &&PuzzleRecord| query.after.as_deref() != Some(p.id.as_str());
+    let not_after = |p: &&PuzzleRecord| after != Some(p.id.as_str());
     let mut pool: Vec<&PuzzleRecord> = set
         .puzzles
         .iter()
@@ -620,17 +752,11 @@ pub(crate) async fn next(
     };
     pool.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
     pool.truncate(NEAREST);
-    let pick = {
-        use rand::Rng;
-        rand::rng().random_range(0..pool.len().max(1))
-    };
-    let p = pool
-        .get(pick)
-        .ok_or_else(|| ApiError::Internal(format!("the {} puzzle set is empty", set.game)))?;
-    Ok(Json(view(&app, p, Some(&ratings), None)?))
+    Ok(pool)
 }
 
 /// `GET /api/puzzles/{game}/daily`: the puzzle of the day (UTC), the same for everyone.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/daily",
@@ -657,6 +783,7 @@ pub(crate) async fn daily(
 }
 
 /// `GET /api/puzzles/{game}/{id}`: one puzzle.
+#[cfg(feature = "server")]
 #[utoipa::path(
     get,
     path = "/api/puzzles/{game}/{id}",
@@ -682,6 +809,7 @@ pub(crate) async fn get_puzzle(
 /// `POST /api/puzzles/{game}/{id}/attempt`: rates the player against the puzzle (Glicko-2, one
 /// game: 1 solved, 0.5 solved with a hint, 0 failed) and the puzzle against the player; a
 /// player without the cookie gets one.
+#[cfg(feature = "server")]
 #[utoipa::path(
     post,
     path = "/api/puzzles/{game}/{id}/attempt",
@@ -710,11 +838,7 @@ pub(crate) async fn attempt(
         Some(id) => (id, false),
         None => (crate::tokens::new_token(), true),
     };
-    let score = match (body.solved, body.hinted) {
-        (true, false) => 1.0,
-        (true, true) => 0.5,
-        (false, _) => 0.0,
-    };
+    let score = score(&body);
     let rated = app
         .db()
         .record_puzzle_attempt(
@@ -746,6 +870,361 @@ pub(crate) async fn attempt(
     Ok(resp)
 }
 
+/// `POST /api/puzzles/{game}/{id}/refute`: a move tried at a step of the line.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RefuteBody {
+    /// The index in `solution` of the step (one of `asked`).
+    pub step: usize,
+    /// The move tried there, as one of that step's `legal` texts.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// What a move tried at an asked step allows, as the puzzle's own judge sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum RefutationKind {
+    /// The move is the solution's: nothing to refute.
+    Right,
+    /// The other side has a reply after which the goal is out of reach (`reply`; Xiangqi: no
+    /// mate within the moves left, checkers: less than the shot's gain).
+    Reply,
+    /// Peg solitaire: after the move the board can no longer be finished.
+    NoFinish,
+    /// Chinese checkers: after the move the pieces need more than the moves left.
+    TooSlow,
+    /// Aeroplane: the chosen plane wins less often than the best (`chance`, `best_chance`).
+    Chance,
+    /// The search ran out of its budget before it found the reply.
+    Undecided,
+}
+
+/// `POST /api/puzzles/{game}/{id}/refute`: what a wrong move allows.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)] // for the schema: no other field (`additionalProperties: false`)
+pub struct Refutation {
+    /// The step of the line the move was tried at.
+    pub step: usize,
+    /// The move tried.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Whether it is the solution's move.
+    pub right: bool,
+    /// What the move allows.
+    pub kind: RefutationKind,
+    /// The other side's best reply (`kind` `reply`), as a move text of the state after the move.
+    pub reply: Option<String>,
+    /// The game after the move tried and, with a reply, after the reply: what the page shows
+    /// before it takes them back (Xiangqi and checkers).
+    pub states: Vec<Snapshot>,
+    /// The player's moves left to reach the goal after the one tried (Xiangqi: the mate no
+    /// longer comes within them; Chinese checkers: the pieces are no longer home within them).
+    pub moves_left: Option<u32>,
+    /// Aeroplane: the exact win chance of the plane chosen.
+    pub chance: Option<f64>,
+    /// Aeroplane: the exact win chance of the best plane.
+    pub best_chance: Option<f64>,
+    /// What judged it (`mate search`, `search`, `solver`, `endgame table`).
+    pub by: String,
+}
+
+/// The node budget of a refutation search (Xiangqi's mate search, checkers' shot search).
+pub const REFUTE_BUDGET: u64 = 4_000_000;
+
+/// The game at `step` of `p`'s line, as the server plays it.
+fn session_at(
+    p: &PuzzleRecord,
+    step: usize,
+) -> Result<Box<dyn crate::session::GameSession>, ApiError> {
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut session = crate::games::create(&p.game, &Value::Null, Some(&p.position), 1)
+        .map_err(|e| broken(e.to_string()))?;
+    for mv in &p.solution[..step] {
+        session
+            .play(mv)
+            .map_err(|e| broken(format!("move {mv}: {e}")))?;
+    }
+    Ok(session)
+}
+
+/// The moves the player has left at `step` (its own moves from there to the end of the line).
+fn player_moves_left(p: &PuzzleRecord, step: usize) -> u32 {
+    if p.game == "chinese-checkers" {
+        return (p.solution.len() - step) as u32;
+    }
+    // Xiangqi and checkers alternate: the player's moves are every other one.
+    (p.solution.len() - step).div_ceil(2) as u32
+}
+
+/// What `mv` at `step` of `p` allows (see [`Refutation`]); `mv` must be legal there.
+pub fn refute(p: &PuzzleRecord, step: usize, mv: &str) -> Result<Refutation, ApiError> {
+    if step >= p.solution.len() {
+        return Err(ApiError::BadRequest(format!(
+            "step {step} is past the line's {} moves",
+            p.solution.len()
+        )));
+    }
+    if !p.asked.contains(&step) {
+        return Err(ApiError::BadRequest(format!(
+            "step {step} is not one the player is asked (asked: {:?})",
+            p.asked
+        )));
+    }
+    let mut answer = Refutation {
+        step,
+        mv: mv.to_string(),
+        right: p.solution[step] == mv,
+        kind: RefutationKind::Right,
+        reply: None,
+        states: Vec::new(),
+        moves_left: None,
+        chance: None,
+        best_chance: None,
+        by: match &p.proof {
+            qiyi_core::puzzles::Proof::Exact { by, .. } => by.clone(),
+            qiyi_core::puzzles::Proof::Engine { .. } => "engine".into(),
+        },
+    };
+    // Legal at that step? (Chinese checkers: the page's steps, which put the other player's
+    // piece aside, list the same moves.)
+    let legal: Vec<String> = if p.game == "chinese-checkers" {
+        steps(p)?[step]
+            .legal
+            .iter()
+            .map(|m| m.text.clone())
+            .collect()
+    } else {
+        session_at(p, step)?.legal_texts()
+    };
+    if !legal.iter().any(|m| m == mv) {
+        return Err(ApiError::BadRequest(format!(
+            "'{mv}' is not a legal move at step {step} of {} (legal: {})",
+            p.id,
+            legal.join(", ")
+        )));
+    }
+    if answer.right {
+        return Ok(answer);
+    }
+    match p.game.as_str() {
+        "xiangqi" => refute_xiangqi(p, step, mv, &mut answer)?,
+        "checkers" => refute_checkers(p, step, mv, &mut answer)?,
+        "peg-solitaire" => {
+            // The proof: every other legal jump was proven unsolvable by the solver.
+            answer.kind = RefutationKind::NoFinish;
+        }
+        "chinese-checkers" => {
+            // The proof: every other move at an asked step needs more than the moves left.
+            answer.kind = RefutationKind::TooSlow;
+            answer.moves_left = Some(player_moves_left(p, step));
+        }
+        "aeroplane" => {
+            let c = chances(p).ok_or_else(|| {
+                ApiError::Internal(format!("puzzle {}: no recorded chances", p.id))
+            })?;
+            answer.kind = RefutationKind::Chance;
+            answer.chance = c.get(mv).copied();
+            answer.best_chance = c.get(&p.solution[step]).copied();
+        }
+        other => {
+            return Err(ApiError::Internal(format!("no refutation for {other}")));
+        }
+    }
+    Ok(answer)
+}
+
+/// Plays `mv` and then `reply` (when given) on the game at `step`: the states after each.
+fn states_after(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    reply: Option<&str>,
+) -> Result<Vec<Snapshot>, ApiError> {
+    let mut session = session_at(p, step)?;
+    session.play(mv)?;
+    let mut out = vec![session.snapshot()];
+    if let Some(r) = reply {
+        session.play(r)?;
+        out.push(session.snapshot());
+    }
+    Ok(out)
+}
+
+/// Xiangqi: the mate search of the miner, `k` attacker moves left: a reply after which no mate
+/// comes within `k - 1`.
+fn refute_xiangqi(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    answer: &mut Refutation,
+) -> Result<(), ApiError> {
+    use qiyi_xiangqi::puzzles::MateSearch;
+    use qiyi_xiangqi::Position;
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut pos = Position::from_fen(&p.position)
+        .map_err(|e| broken(e.to_string()))?
+        .played_on();
+    for text in &p.solution[..step] {
+        let m = pos
+            .parse_move_text(text)
+            .map_err(|e| broken(e.to_string()))?;
+        pos.make(m);
+    }
+    let m = pos
+        .parse_move_text(mv)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    pos.make(m);
+    let k = player_moves_left(p, step);
+    answer.moves_left = Some(k);
+    let after = session_at(p, step).and_then(|mut s| {
+        s.play(mv)?;
+        Ok(s.legal_texts())
+    })?;
+    let mut search = MateSearch::new(REFUTE_BUDGET);
+    let mut found = None;
+    let replies = pos.legal_move_list();
+    for &r in replies.as_slice() {
+        let mut next = pos.clone();
+        next.make(r);
+        let escapes = if !next.any_attacker() || k <= 1 {
+            true
+        } else {
+            match search.wins_within(&mut next, k - 1) {
+                Ok(won) => !won,
+                Err(_) => {
+                    answer.kind = RefutationKind::Undecided;
+                    return Ok(());
+                }
+            }
+        };
+        if escapes {
+            found = Some(r);
+            break;
+        }
+    }
+    let Some(r) = found else {
+        // Every reply loses in time: the move wins too (the puzzle's check says it cannot).
+        answer.kind = RefutationKind::Right;
+        answer.right = true;
+        return Ok(());
+    };
+    let text = after
+        .into_iter()
+        .find(|t| pos.parse_move_text(t).is_ok_and(|x| x == r))
+        .ok_or_else(|| broken(format!("reply {r} has no move text")))?;
+    answer.kind = RefutationKind::Reply;
+    answer.states = states_after(p, step, mv, Some(&text))?;
+    answer.reply = Some(text);
+    Ok(())
+}
+
+/// Checkers: the shot search of the miner (without the endgame database): the reply that
+/// leaves the player least within the line's plies left.
+fn refute_checkers(
+    p: &PuzzleRecord,
+    step: usize,
+    mv: &str,
+    answer: &mut Refutation,
+) -> Result<(), ApiError> {
+    use qiyi_checkers::notation::{board_from_fen, parse_move};
+    use qiyi_checkers::puzzles::ShotSearch;
+    let broken = |why: String| ApiError::Internal(format!("puzzle {}: {why}", p.id));
+    let mut b = board_from_fen(&p.position).map_err(|e| broken(e.to_string()))?;
+    for text in &p.solution[..step] {
+        let m = parse_move(&b, text).map_err(|e| broken(e.to_string()))?;
+        b.make(m);
+    }
+    let m = parse_move(&b, mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let after = b.play(m);
+    // The line's full-width plies: 2n - 1 for a shot in n moves.
+    let n = p
+        .goal
+        .as_deref()
+        .and_then(|g| g.rsplit_once(" in "))
+        .and_then(|(_, r)| r.split_whitespace().next())
+        .and_then(|x| x.parse::<u32>().ok())
+        .unwrap_or_else(|| p.solution.len().div_ceil(2) as u32);
+    let rem = (2 * n).saturating_sub(1).saturating_sub(step as u32);
+    answer.by = "search".into();
+    let mut search = ShotSearch::new(None, 0, REFUTE_BUDGET);
+    let mut replies = Vec::new();
+    after.generate(&mut replies);
+    if replies.is_empty() {
+        // The move leaves the other side without a move: it wins outright.
+        answer.right = true;
+        return Ok(());
+    }
+    let mut best: Option<(i32, qiyi_checkers::movegen::Move)> = None;
+    for r in replies {
+        // The player's value after the reply: the reply's owner wants it lowest.
+        let v = match search.value(
+            &after.play(r),
+            rem.saturating_sub(2),
+            -qiyi_checkers::puzzles::WIN - 1,
+            qiyi_checkers::puzzles::WIN + 1,
+        ) {
+            Ok(v) => v,
+            Err(_) => {
+                answer.kind = RefutationKind::Undecided;
+                return Ok(());
+            }
+        };
+        if best.map_or(true, |(bv, _)| v < bv) {
+            best = Some((v, r));
+        }
+    }
+    let Some((_, r)) = best else {
+        return Ok(());
+    };
+    let target = after.play(r);
+    let mut session = session_at(p, step)?;
+    session.play(mv)?;
+    let text = session
+        .legal_texts()
+        .into_iter()
+        .find(|t| parse_move(&after, t).is_ok_and(|x| after.play(x) == target))
+        .ok_or_else(|| broken("the reply has no move text".into()))?;
+    answer.kind = RefutationKind::Reply;
+    answer.states = states_after(p, step, mv, Some(&text))?;
+    answer.reply = Some(text);
+    Ok(())
+}
+
+/// `POST /api/puzzles/{game}/{id}/refute`: what a move tried at an asked step allows, judged
+/// as the puzzle was proven (mate search, shot search, solver proof, exact win chances).
+#[cfg(feature = "server")]
+#[utoipa::path(
+    post,
+    path = "/api/puzzles/{game}/{id}/refute",
+    operation_id = "refutePuzzleMove",
+    summary = "What a wrong move allows: the best reply (Xiangqi, checkers), no finish (peg solitaire), too slow (Chinese checkers), or its win chance against the best (aeroplane).",
+    params(PuzzleId),
+    request_body(content = RefuteBody, description = "The step and the move tried."),
+    responses(
+        (status = 200, description = "The refutation (`right` when the move is the solution's).", body = Refutation),
+        (status = 400, description = "A game without a puzzle set, a step not asked, a move not legal there, a malformed body (`unknown_game`, `bad_request`).", body = ErrorBody),
+        (status = 404, description = "No puzzle with this id in the game's set (`not_found`).", body = ErrorBody),
+        (status = 413, description = "The body is larger than `--max-body-kb` (`too_large`).", body = ErrorBody),
+        (status = 500, description = "The puzzle cannot be replayed (`internal`).", body = ErrorBody),
+    )
+)]
+pub(crate) async fn refute_move(
+    Path((game, id)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Json<Refutation>, ApiError> {
+    let set = set(&game)?;
+    let p = find(set, &id)?;
+    let body: RefuteBody = read_body(&body)?;
+    let answer = tokio::task::spawn_blocking(move || refute(p, body.step, &body.mv))
+        .await
+        .map_err(|e| ApiError::Internal(format!("refutation: {e}")))??;
+    Ok(Json(answer))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,6 +1244,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "server")]
     fn cookies_are_read_strictly() {
         let mut h = HeaderMap::new();
         assert_eq!(player_id(&h), None);

@@ -63,7 +63,7 @@ fn every_shipped_puzzle_plays_through_the_servers_games() {
             total += 1;
         }
     }
-    assert_eq!(total, 1038 + 1501 + 219 + 220);
+    assert_eq!(total, 1038 + 1501 + 219 + 220 + 331);
 }
 
 #[tokio::test]
@@ -112,6 +112,164 @@ async fn one_puzzle_with_its_steps() {
     for s in &steps[..6] {
         assert_eq!(s["turn"], json!({"kind": "player", "player": 1}), "{s}");
     }
+}
+
+#[tokio::test]
+async fn an_aeroplane_puzzle_asks_for_a_plane_and_carries_every_choices_chance() {
+    let app = app();
+    let (status, v, _) = call(&app, "GET", "/api/puzzles/aeroplane/aero-1-3-198", None, "").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["solution"], json!(["c"]));
+    assert_eq!(v["asked"], json!([0]));
+    let first = &v["steps"][0];
+    assert_eq!(
+        first["turn"],
+        json!({"kind": "player", "player": 1}),
+        "{first}"
+    );
+    assert_eq!(first["view"]["roll"], 3, "{first}");
+    let legal: Vec<&str> = first["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .filter_map(|m| m["text"].as_str())
+        .collect();
+    assert!(legal.contains(&"c") && legal.contains(&"b"), "{legal:?}");
+    assert_eq!(
+        v["chances"],
+        json!({"b": 0.085141967856, "c": 0.143025552010})
+    );
+    // Every shipped aeroplane puzzle: its answer is the choice with the best chance.
+    let set = qiyi_web::puzzles::set("aeroplane").expect("the set");
+    for p in &set.puzzles {
+        let c = qiyi_web::puzzles::chances(p).unwrap_or_else(|| panic!("{}: no chances", p.id));
+        let best = c
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(k, _)| k.clone());
+        assert_eq!(best.as_deref(), Some(p.solution[0].as_str()), "{}", p.id);
+    }
+    // Other games carry none.
+    let (_, x, _) = call(&app, "GET", "/api/puzzles/xiangqi/xq-1-0-269", None, "").await;
+    assert!(x.get("chances").is_none(), "{x}");
+    let (status, s, _) = call(&app, "GET", "/api/puzzles/aeroplane", None, "").await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["total"], 331);
+}
+
+/// The first legal move at `step` of the puzzle that is not the solution's.
+fn a_wrong_move(v: &Value, step: usize) -> String {
+    let want = v["solution"][step].as_str().expect("solution");
+    v["steps"][step]["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .filter_map(|m| m["text"].as_str())
+        .find(|t| *t != want)
+        .expect("another legal move")
+        .to_string()
+}
+
+async fn refute(app: &axum::Router, game: &str, id: &str, step: usize, mv: &str) -> Value {
+    let body = json!({ "step": step, "move": mv }).to_string();
+    let uri = format!("/api/puzzles/{game}/{id}/refute");
+    let (status, v, _) = call(app, "POST", &uri, None, &body).await;
+    assert_eq!(status, StatusCode::OK, "{game} {id} {mv}: {v}");
+    v
+}
+
+#[tokio::test]
+async fn a_wrong_xiangqi_move_is_refuted_by_a_reply_that_escapes_the_mate() {
+    let app = app();
+    let (_, v, _) = call(&app, "GET", "/api/puzzles/xiangqi/xq-1-0-269", None, "").await;
+    let wrong = a_wrong_move(&v, 0);
+    let r = refute(&app, "xiangqi", "xq-1-0-269", 0, &wrong).await;
+    assert_eq!(r["right"], false, "{r}");
+    assert_eq!(r["kind"], "reply", "{r}");
+    assert_eq!(r["moves_left"], 3, "{r}");
+    let reply = r["reply"].as_str().expect("a reply");
+    let states = r["states"].as_array().expect("states");
+    assert_eq!(states.len(), 2, "{r}");
+    assert!(
+        states[0]["legal"]
+            .as_array()
+            .expect("legal")
+            .iter()
+            .any(|m| m["text"] == reply),
+        "{r}"
+    );
+    // Checked apart from the server: after the reply the attacker has no mate in the 2 moves left.
+    let fen = states[1]["position"].as_str().expect("position");
+    let mut pos = qiyi_xiangqi::Position::from_fen(fen)
+        .expect("FEN")
+        .played_on();
+    let mut search = qiyi_xiangqi::puzzles::MateSearch::new(50_000_000);
+    assert_eq!(search.wins_within(&mut pos, 2), Ok(false), "{fen}");
+    // The solution's move is right.
+    let r = refute(&app, "xiangqi", "xq-1-0-269", 0, "d2e2").await;
+    assert_eq!(r["right"], true, "{r}");
+    assert_eq!(r["kind"], "right", "{r}");
+}
+
+#[tokio::test]
+async fn wrong_moves_of_the_other_games_say_what_they_allow() {
+    let app = app();
+    // Checkers: the reply of the shot search, played on the board after the move.
+    let (_, v, _) = call(&app, "GET", "/api/puzzles/checkers/ck-1-0-43", None, "").await;
+    let wrong = a_wrong_move(&v, 0);
+    let r = refute(&app, "checkers", "ck-1-0-43", 0, &wrong).await;
+    assert_eq!(r["kind"], "reply", "{r}");
+    assert_eq!(r["states"].as_array().map(Vec::len), Some(2), "{r}");
+    assert_eq!(r["by"], "search", "{r}");
+    // Peg solitaire: no finish after the move (the solver's proof).
+    let (_, v, _) = call(&app, "GET", "/api/puzzles/peg-solitaire/next", None, "").await;
+    let id = v["id"].as_str().expect("id");
+    let wrong = a_wrong_move(&v, 0);
+    let r = refute(&app, "peg-solitaire", id, 0, &wrong).await;
+    assert_eq!(r["kind"], "no-finish", "{r}");
+    // Chinese checkers: home no longer within the moves left.
+    let (_, v, _) = call(
+        &app,
+        "GET",
+        "/api/puzzles/chinese-checkers/cc-1-0-93",
+        None,
+        "",
+    )
+    .await;
+    let wrong = a_wrong_move(&v, 0);
+    let r = refute(&app, "chinese-checkers", "cc-1-0-93", 0, &wrong).await;
+    assert_eq!(r["kind"], "too-slow", "{r}");
+    assert_eq!(r["moves_left"], 6, "{r}");
+    // Aeroplane: the plane's exact win chance against the best one's.
+    let r = refute(&app, "aeroplane", "aero-1-3-198", 0, "b").await;
+    assert_eq!(r["kind"], "chance", "{r}");
+    assert_eq!(r["chance"], 0.085141967856, "{r}");
+    assert_eq!(r["best_chance"], 0.143025552010, "{r}");
+    let r = refute(&app, "aeroplane", "aero-1-3-198", 0, "c").await;
+    assert_eq!(r["right"], true, "{r}");
+    // Bad requests: a step not asked, a move not legal, a step past the line, a bad body.
+    let uri = "/api/puzzles/xiangqi/xq-1-0-269/refute";
+    for body in [
+        r#"{"step": 1, "move": "i3a3"}"#,
+        r#"{"step": 0, "move": "a0a9"}"#,
+        r#"{"step": 99, "move": "d2e2"}"#,
+        r#"{"step": 0}"#,
+        r#"{"step": -1, "move": "d2e2"}"#,
+        "[0]",
+    ] {
+        let (status, v, _) = call(&app, "POST", uri, None, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["code"], "bad_request", "{body}: {v}");
+    }
+    let (status, v, _) = call(
+        &app,
+        "POST",
+        "/api/puzzles/xiangqi/nope/refute",
+        None,
+        r#"{"step": 0, "move": "d2e2"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
 }
 
 #[tokio::test]
@@ -288,7 +446,7 @@ async fn bad_input_is_a_clear_4xx() {
         ),
         (
             "GET",
-            "/api/puzzles/aeroplane/next",
+            "/api/puzzles/tictactoe/next",
             "",
             StatusCode::BAD_REQUEST,
             "unknown_game",
@@ -386,7 +544,12 @@ async fn bad_input_is_a_clear_4xx() {
 #[tokio::test]
 async fn the_puzzle_page_is_served() {
     let app = app();
-    for path in ["/puzzles/xiangqi", "/puzzles/checkers", "/puzzles/peg"] {
+    for path in [
+        "/puzzles/xiangqi",
+        "/puzzles/checkers",
+        "/puzzles/peg",
+        "/puzzles/aeroplane",
+    ] {
         let req = Request::builder()
             .uri(path)
             .body(Body::empty())
