@@ -169,7 +169,7 @@ try {
     record("zh-CN: the page speaks Chinese", /残局题/.test(zh.title) && zh.hint === "提示" && /2 步杀/.test(zh.goal) && /黑/.test(zh.status), JSON.stringify(zh));
     record("360 px: nothing wider than the screen", zh.width <= 360, String(zh.width));
     const zhThemes = await page.evaluate(() => ({ themes: document.getElementById("puzzle-themes").textContent, ids: Puz.puzzle.themes, options: [...document.querySelectorAll("#theme option")].map((o) => o.textContent) }));
-    record("zh-CN: the puzzle's themes and the filter's are in Chinese", /2 步杀/.test(zhThemes.themes) && !/[a-z]{3,}/.test(zhThemes.themes) && zhThemes.options.some((o) => /^1 步杀 \(\d+\)$/.test(o)) && zhThemes.options.every((o) => !/[a-z]{3,}/.test(o)), JSON.stringify(zhThemes));
+    record("zh-CN: the puzzle's themes and the filter's are in Chinese", /2 步杀/.test(zhThemes.themes) && !/[a-z]{3,}/.test(zhThemes.themes) && zhThemes.options.some((o) => /^1 步杀 ?[（(]\d+[）)]$/.test(o)) && zhThemes.options.every((o) => !/[a-z]{3,}/.test(o)), JSON.stringify(zhThemes));
     const box = await page.$eval("#board-svg", (s) => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });
     record("360 px: the board fills the width", box[0] >= 300 && box[1] >= 300, JSON.stringify(box));
     await page.screenshot({ path: join(shots, "puzzles-360-zh.png"), fullPage: true });

@@ -876,6 +876,7 @@ pub(crate) async fn attempt(
 #[serde(deny_unknown_fields)]
 pub struct RefuteBody {
     /// The index in `solution` of the step (one of `asked`).
+    #[serde(deserialize_with = "crate::whole::exact")]
     pub step: usize,
     /// The move tried there, as one of that step's `legal` texts.
     #[serde(rename = "move")]
