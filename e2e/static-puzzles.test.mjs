@@ -3,7 +3,7 @@
 // opened once online (the service worker keeps their puzzle sets), then the file server is
 // stopped and the browser goes offline, and everything else happens with no network: a Xiangqi
 // mate in 2 solved by clicks, the rating moving up and still there after a reload (localStorage),
-// a wrong move marked and the position kept, the rating moving down, the puzzle of the day (the
+// a wrong move marked, refuted in the browser and the position kept, the rating moving down, the puzzle of the day (the
 // server's rule, computed here again from the puzzle file), a checkers puzzle loaded.
 //
 //   QIYI_SITE=target/site CHROMIUM=$(command -v chromium) node e2e/static-puzzles.test.mjs
@@ -121,6 +121,10 @@ try {
   await page.waitForFunction(() => Puz.failed && Puz.reported && document.getElementById("my-delta").textContent !== "", null, { timeout: 10000 });
   const refused = await page.evaluate(() => ({ position: ui.state.position, step: Puz.step, marks: document.querySelectorAll("#board-svg .wrong-mark").length, verdict: document.getElementById("verdict").textContent, verdictClass: document.getElementById("verdict").className, delta: document.getElementById("my-delta").textContent, rating: document.getElementById("my-rating").textContent }));
   record("a wrong move is marked wrong and the position stays", refused.position === position && refused.step === 0 && refused.marks === 2 && /bad/.test(refused.verdictClass), JSON.stringify(refused));
+  // The refutation comes from the puzzle book in the browser (PuzzleBook.refute), as the server's.
+  await page.waitForFunction(() => Puz.refuted === 1 && !ui.busy, null, { timeout: 20000 });
+  const explain = await page.evaluate(() => document.getElementById("explain").textContent);
+  record("the wrong move's refutation is found in the browser: a reply that holds", /holds: no mate in 3/.test(explain), explain);
   record("the failed attempt moves the rating down", /^[-−]/.test(refused.delta) && refused.rating !== solved.rating, `${solved.rating} -> ${refused.rating} (${refused.delta})`);
 
   // The puzzle of the day: the server's rule for today's UTC date.
