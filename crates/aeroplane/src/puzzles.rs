@@ -24,6 +24,10 @@
 //!
 //! Positions are the crate's notation ([`crate::notation`]); the move is the plane's letter.
 
+/// The shipped puzzle set (`puzzles/aeroplane.jsonl` at this crate's root), proven by
+/// `qiyi puzzles check`: what the server, the Python package and the tests embed.
+pub const SHIPPED: &str = include_str!("../puzzles/aeroplane.jsonl");
+
 use crate::board::{CENTRE, HANGAR, RING_LAST};
 use crate::endgame::{Endgame, EndgameClass, EndgameError};
 use crate::eval::Weights;

@@ -55,6 +55,10 @@
 //! }
 //! ```
 
+/// The shipped puzzle set (`puzzles/checkers.jsonl` at this crate's root), proven by
+/// `qiyi puzzles check`: what the server, the Python package and the tests embed.
+pub const SHIPPED: &str = include_str!("../puzzles/checkers.jsonl");
+
 use crate::board::{Board, Color};
 use crate::engine::{Egdb, Engine, Wld};
 use crate::movegen::Move;

@@ -28,6 +28,10 @@
 //! Move texts are the crate's notation on the board with the player's pieces alone: `from-to`
 //! for a step, every landing hole joined by `:` for a hop chain (the shortest chain).
 
+/// The shipped puzzle set (`puzzles/chinese-checkers.jsonl` at this crate's root), proven by
+/// `qiyi puzzles check`: what the server, the Python package and the tests embed.
+pub const SHIPPED: &str = include_str!("../puzzles/chinese-checkers.jsonl");
+
 use crate::board::{bit, geometry, mirror, Bits, Cell};
 use crate::engine::{Player, PlayerKind};
 use crate::movegen;

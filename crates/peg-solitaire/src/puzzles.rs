@@ -39,6 +39,10 @@
 //! }
 //! ```
 
+/// The shipped puzzle set (`puzzles/peg-solitaire.jsonl` at this crate's root), proven by
+/// `qiyi puzzles check`: what the server, the Python package and the tests embed.
+pub const SHIPPED: &str = include_str!("../puzzles/peg-solitaire.jsonl");
+
 use crate::board::Board;
 use crate::error::PegError;
 use crate::position::PegPosition;

@@ -203,11 +203,7 @@ mod tests {
     use super::*;
 
     fn xiangqi() -> Book {
-        Book::new(
-            "xiangqi",
-            include_str!("../../xiangqi/puzzles/xiangqi.jsonl"),
-        )
-        .unwrap()
+        Book::new("xiangqi", qiyi_xiangqi::puzzles::SHIPPED).unwrap()
     }
 
     #[test]

@@ -65,15 +65,11 @@ pub const SYSTEM: Glicko2 = Glicko2 {
 #[cfg(feature = "server")]
 fn file(game: &str) -> Option<&'static str> {
     match game {
-        "xiangqi" => Some(include_str!("../../xiangqi/puzzles/xiangqi.jsonl")),
-        "checkers" => Some(include_str!("../../checkers/puzzles/checkers.jsonl")),
-        "chinese-checkers" => Some(include_str!(
-            "../../chinese-checkers/puzzles/chinese-checkers.jsonl"
-        )),
-        "peg-solitaire" => Some(include_str!(
-            "../../peg-solitaire/puzzles/peg-solitaire.jsonl"
-        )),
-        "aeroplane" => Some(include_str!("../../aeroplane/puzzles/aeroplane.jsonl")),
+        "xiangqi" => Some(qiyi_xiangqi::puzzles::SHIPPED),
+        "checkers" => Some(qiyi_checkers::puzzles::SHIPPED),
+        "chinese-checkers" => Some(qiyi_chinese_checkers::puzzles::SHIPPED),
+        "peg-solitaire" => Some(qiyi_peg_solitaire::puzzles::SHIPPED),
+        "aeroplane" => Some(qiyi_aeroplane::puzzles::SHIPPED),
         _ => None,
     }
 }

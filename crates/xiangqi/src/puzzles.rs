@@ -49,6 +49,10 @@
 //! }
 //! ```
 
+/// The shipped puzzle set (`puzzles/xiangqi.jsonl` at this crate's root), proven by
+/// `qiyi puzzles check`: what the server, the Python package and the tests embed.
+pub const SHIPPED: &str = include_str!("../puzzles/xiangqi.jsonl");
+
 use crate::board::{Color, PieceKind};
 use crate::engine::{Engine, EngineConfig, Level, PIECE_VALUES};
 use crate::position::{Move, Position};
