@@ -293,7 +293,7 @@ impl GameDef for Checkers {
     type Engine = qiyi_checkers::engine::Engine;
     fn new_engine(&self, spec: &EngineSpec) -> Result<Self::Engine> {
         use qiyi_checkers::engine::{
-            player::TT_MIB, Egdb, Engine, EvalChoice, Level, SearchChoice, SearchConfig, Weights,
+            player::TT_MIB, Engine, EvalChoice, Level, SearchChoice, SearchConfig, Weights,
         };
         let level = match spec.player.as_deref() {
             Some("seed") => Level::Seed {
@@ -311,22 +311,7 @@ impl GameDef for Checkers {
             Some(text) => EvalChoice::parse(text)
                 .map_err(|e| QiyiError::Search(format!("checkers evaluation {text:?}: {e}")))?,
         };
-        let egdb = match &spec.endgame {
-            None => None,
-            Some(dir) => {
-                let n = Egdb::complete_pieces(dir);
-                if n == 0 {
-                    return Err(QiyiError::Search(format!(
-                        "no complete endgame database in {}",
-                        dir.display()
-                    )));
-                }
-                let db = Egdb::load(dir, n).map_err(|e| {
-                    QiyiError::Search(format!("endgame database {}: {e}", dir.display()))
-                })?;
-                Some(Arc::new(db))
-            }
-        };
+        let egdb = spec.endgame.as_deref().map(load_egdb).transpose()?;
         let search = SearchChoice::Selective(SearchConfig {
             tt_mib: spec.hash_mib.unwrap_or(TT_MIB),
             ..SearchConfig::default()
@@ -669,4 +654,22 @@ impl GameDef for Aeroplane {
         ))
     }
     fn clear_engine(&self, _engine: &mut Self::Engine) {}
+}
+
+/// The checkers endgame database in `dir`, every complete table of it (the `egdb` argument of
+/// `qiyi.review`, `qiyi.puzzles.check_file` and a checkers player's `endgame`).
+pub(crate) fn load_egdb(
+    dir: &std::path::Path,
+) -> std::result::Result<Arc<qiyi_checkers::engine::Egdb>, QiyiError> {
+    use qiyi_checkers::engine::Egdb;
+    let n = Egdb::complete_pieces(dir);
+    if n == 0 {
+        return Err(QiyiError::Search(format!(
+            "no complete endgame database in {}",
+            dir.display()
+        )));
+    }
+    let db = Egdb::load(dir, n)
+        .map_err(|e| QiyiError::Search(format!("endgame database {}: {e}", dir.display())))?;
+    Ok(Arc::new(db))
 }

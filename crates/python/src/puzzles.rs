@@ -7,7 +7,6 @@ use crate::error::QiyiError;
 use pyo3::prelude::*;
 use qiyi_core::puzzles::{read_puzzles, read_puzzles_numbered, PuzzleRecord};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// The games with a shipped puzzle set, by their puzzle-file names.
 const SETS: [&str; 5] = [
@@ -89,22 +88,7 @@ pub fn check_puzzle_file(
             .into());
         }
     }
-    let db = match egdb {
-        None => None,
-        Some(dir) => {
-            use qiyi_checkers::engine::Egdb;
-            let n = Egdb::complete_pieces(&dir);
-            if n == 0 {
-                return Err(QiyiError::Search(format!(
-                    "no complete endgame database in {}",
-                    dir.display()
-                ))
-                .into());
-            }
-            let db = Egdb::load(&dir, n).map_err(|e| QiyiError::Search(e.to_string()))?;
-            Some(Arc::new(db))
-        }
-    };
+    let db = egdb.as_deref().map(crate::games::load_egdb).transpose()?;
     // One endgame table holds every aeroplane puzzle: the smallest class above all of theirs.
     let mut need: Option<(usize, usize)> = None;
     for (line, p) in puzzles.iter().filter(|(_, p)| p.game == "aeroplane") {

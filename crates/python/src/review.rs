@@ -5,10 +5,8 @@
 use crate::engine::limits;
 use crate::error::QiyiError;
 use pyo3::prelude::*;
-use qiyi_checkers::engine::Egdb;
 use qiyi_core::search::SearchLimits;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Reviews the game in `record` (XQ PGN or a JSON record for xiangqi, a PDN game or JSON record
 /// for checkers, the JSON record for peg solitaire and aeroplane) and returns the review as JSON
@@ -49,21 +47,7 @@ pub fn review_record(
                 (d, None) => SearchLimits::depth(d.unwrap_or(qiyi_checkers::review::DEFAULT_DEPTH)),
             };
             check_limits(&limits).map_err(|e| QiyiError::Search(e.to_string()))?;
-            let egdb = match egdb {
-                None => None,
-                Some(dir) => {
-                    let n = Egdb::complete_pieces(&dir);
-                    if n == 0 {
-                        return Err(QiyiError::Search(format!(
-                            "no complete endgame database in {}",
-                            dir.display()
-                        ))
-                        .into());
-                    }
-                    let db = Egdb::load(&dir, n).map_err(|e| QiyiError::Search(e.to_string()))?;
-                    Some(Arc::new(db))
-                }
-            };
+            let egdb = egdb.as_deref().map(crate::games::load_egdb).transpose()?;
             let options = JudgeOptions {
                 limits,
                 egdb,
