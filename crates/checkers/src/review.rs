@@ -49,10 +49,10 @@ use crate::{Checkers, Move};
 
 /// The slope of the logistic that turns an engine score (centi-men, mover's view) into a win
 /// chance, fitted by maximum likelihood (`qiyi calibrate`) to 96 seeded self-play games of the
-/// engine with net5 (kept for net6: its own fit was noisier, see the docs) at depth 14 from openings of 8 random plies, on the positions scored
-/// below 1000 (see `docs/review.md` for the command, the calibration table and why the fit is
-/// flat: most such games are drawn, and a man up draws more often than it wins).
-pub const WIN_SLOPE: f64 = 0.0032;
+/// engine with the shipped net (net7) at depth 14 from openings of 8 random plies, on the
+/// positions scored below 1000 (see `docs/review.md` for the command, the calibration table and
+/// why the fit is flat: most such games are drawn, and a man up draws more often than it wins).
+pub const WIN_SLOPE: f64 = 0.0016;
 
 /// The default search depth per position: a 100-ply game reviews in well under 30 s on one core
 /// (figures in `docs/review.md`).

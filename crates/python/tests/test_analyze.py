@@ -10,7 +10,7 @@ import pytest
 import qiyi
 
 XQ_SLOPE = 0.0027  # qiyi_xiangqi::review::WIN_SLOPE
-CK_SLOPE = 0.0032  # qiyi_checkers::review::WIN_SLOPE
+CK_SLOPE = 0.0016  # qiyi_checkers::review::WIN_SLOPE
 
 
 def without_times(r):
