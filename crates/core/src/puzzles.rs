@@ -198,6 +198,16 @@ pub enum Proof {
         /// The second-best move, as a move text.
         second_best: String,
     },
+    /// A review judge's estimate that is neither exact nor a search at a depth (a win-chance
+    /// model, a race model): the answer keeps `margin` more win chance (0-1) than `worse`.
+    Estimate {
+        /// What judged it (the review's judge, in words).
+        by: String,
+        /// The win chance the answer keeps over `worse`.
+        margin: f64,
+        /// The worse move (the one played), as a move text.
+        worse: String,
+    },
 }
 
 /// Why a puzzle file could not be read or written.
