@@ -210,6 +210,48 @@ const Review = (() => {
     });
   }
 
+  /** Your mistakes as puzzles: the chosen player's mistakes and blunders become personal
+   *  puzzles, kept in this browser, and the puzzle page opens in its "my mistakes" mode. */
+  function practise(r) {
+    const div = el("div", "rv-practise");
+    const classed = r.plies.some((p) => p.kind === "decision" && p.class && !p.forced);
+    if (!classed || typeof ui.game.mistakes !== "function") {
+      div.append(el("p", "rv-practise-none", t("review.practiseNone")));
+      return div;
+    }
+    const label = el("label", null, t("review.practiseSide") + " ");
+    const sel = el("select", "rv-side");
+    const seats = (ui.state && ui.state.seats) || [];
+    const mine = seats.findIndex((s) => s && s.kind === "human");
+    for (const s of r.summary) {
+      const o = el("option", null, `${playerName(s.player)} (${s.counts[3] + s.counts[4]})`);
+      o.value = String(s.player);
+      sel.append(o);
+    }
+    if (mine >= 0 && mine < r.summary.length) sel.value = String(mine);
+    label.append(sel);
+    div.append(label);
+    const go = el("button", "rv-practise-go", t("review.practise"));
+    const said = el("p", "rv-practise-said");
+    said.setAttribute("role", "status");
+    go.addEventListener("click", async () => {
+      go.disabled = true;
+      said.textContent = "";
+      try {
+        const set = await ui.game.mistakes(Number(sel.value));
+        if (!set.puzzles.length) { said.textContent = t("review.practiseNoMistakes", { player: playerName(set.side) }); return; }
+        localStorage.setItem("qiyi-mistakes-" + set.game, JSON.stringify(set));
+        const u = new URL(backend.site.puzzles(set.game), location.href);
+        u.searchParams.set("mistakes", "1");
+        location.href = u.href;
+      } catch (e) {
+        said.textContent = I18n.error(e);
+      } finally { go.disabled = false; }
+    });
+    div.append(go, said);
+    return div;
+  }
+
   function render() {
     const b = box();
     if (!b || !ui.state) return;
@@ -228,6 +270,7 @@ const Review = (() => {
       b.append(current(r));
       b.append(summary(r));
       b.append(el("p", "rv-judge", REVIEW_TEXT.judge(r.judge)));
+      b.append(practise(r));
       markMoves(r);
       return;
     }
