@@ -297,7 +297,7 @@ function setPuzzle(p) {
   $("puzzle-id").textContent = Puz.mine ? t("puz.mine.count", { n: I18n.num(Puz.mine.index + 1), total: I18n.num(Puz.mine.set.puzzles.length) })
     : p.id + (p.daily ? " · " + t("puz.dailyOf", { date: p.daily }) : "");
   $("puzzle-rating").textContent = rating(p.rating);
-  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe("theme." + x, x)).join(", ");
+  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe((Puz.mine ? "review.class." : "theme.") + x, x)).join(", ");
   verdict("", "");
   note("");
   $("explain").textContent = "";

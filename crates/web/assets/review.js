@@ -211,7 +211,7 @@ const Review = (() => {
   }
 
   /** Your mistakes as puzzles: the chosen player's mistakes and blunders become personal
-   *  puzzles, kept in this browser, and the puzzle page opens in its "my mistakes" mode. */
+   *  puzzles, kept in this browser, and the puzzle page opens in its mode for them. */
   function practise(r) {
     const div = el("div", "rv-practise");
     const classed = r.plies.some((p) => p.kind === "decision" && p.class && !p.forced);
