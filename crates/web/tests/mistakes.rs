@@ -148,3 +148,110 @@ fn bad_input_is_a_clear_error() {
     let long = "x".repeat(5000);
     bad(check("checkers", &body(&long, "14-17", Some(4)), no_cancel()).map(|_| ()));
 }
+
+/// A game of `game` from `position` (or the start) played by a fixed pseudo-random choice.
+fn random_game(game: &str, rules: Value, position: Option<String>, plies: usize) -> Played {
+    let mut s = qiyi_web::games::create(game, &rules, position.as_deref(), 7).expect("game");
+    let mut moves = Vec::new();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..plies {
+        let legal = s.legal_texts();
+        if legal.is_empty() {
+            break;
+        }
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let mv = legal[((x >> 33) as usize) % legal.len()].clone();
+        s.play(&mv).expect("legal");
+        moves.push(mv);
+    }
+    Played {
+        game: game.into(),
+        rules,
+        position,
+        seed: 7,
+        moves,
+    }
+}
+
+/// Every reviewed game: random play makes mistakes; each becomes a puzzle whose position has the
+/// move played and the best move, the best move is right and the move played (given to the
+/// judge) wrong.
+#[test]
+fn every_reviewed_game_makes_puzzles_of_its_mistakes() {
+    // Peg solitaire from a middle position, where its exact judge is quick.
+    let mut peg = qiyi_web::games::create("peg-solitaire", &Value::Null, None, 1).expect("peg");
+    for _ in 0..14 {
+        let first = peg.legal_texts()[0].clone();
+        peg.play(&first).expect("legal");
+    }
+    let peg_mid = peg.snapshot().position;
+    let cases = [
+        ("xiangqi", Value::Null, None, 12, Some(2)),
+        ("checkers", Value::Null, None, 16, Some(3)),
+        ("chinese-checkers", Value::Null, None, 12, Some(1)),
+        (
+            "aeroplane",
+            serde_json::json!({"players": 2}),
+            None,
+            400,
+            None,
+        ),
+        ("peg-solitaire", Value::Null, Some(peg_mid), 10, None),
+    ];
+    for (game, rules, position, plies, depth) in cases {
+        let played = random_game(game, rules, position, plies);
+        let text = record_json(&played).expect("record");
+        let task = qiyi_web::judges::prepare(game, &text, depth, no_cancel()).expect("judge");
+        let review = task(&mut |_, _| {}).expect("review");
+        let mut made = 0;
+        for side in 0..review.players {
+            let set = puzzles(&played, &review, side, "t").expect("puzzles");
+            for p in &set.puzzles {
+                made += 1;
+                let m = &p.mistake;
+                assert_eq!(review.plies[m.ply].mover, side, "{game}");
+                let legal: Vec<&str> = p.puzzle.steps[0]
+                    .legal
+                    .iter()
+                    .map(|l| l.text.as_str())
+                    .collect();
+                assert!(legal.contains(&m.best.as_str()), "{game}: {legal:?} {m:?}");
+                assert!(
+                    legal.contains(&m.played.as_str()),
+                    "{game}: {legal:?} {m:?}"
+                );
+                assert_eq!(p.puzzle.solution, vec![m.best.clone()]);
+                let body = |answer: &str| CheckBody {
+                    position: p.puzzle.position.clone(),
+                    answer: answer.into(),
+                    best: m.best.clone(),
+                    played: None,
+                    depth,
+                };
+                assert!(
+                    check(game, &body(&m.best), no_cancel())
+                        .expect("best")
+                        .right
+                );
+                if m.played != m.best {
+                    let v = check(game, &body(&m.played), no_cancel()).expect("played");
+                    assert!(v.judged, "{game}");
+                    // Judged afresh, the move played may come out a little differently, but never
+                    // as good when the review called it a blunder by a wide margin.
+                    if m.loss >= 0.3 {
+                        assert!(!v.right, "{game}: {m:?} {v:?}");
+                    }
+                }
+            }
+        }
+        let counts: Vec<_> = review.summary.iter().map(|s| s.counts).collect();
+        assert!(
+            made > 0,
+            "{game}: random play made no mistake the review saw ({} moves, {} plies, counts {counts:?})",
+            played.moves.len(),
+            review.plies.len()
+        );
+    }
+}
