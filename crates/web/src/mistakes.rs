@@ -23,11 +23,14 @@ use qiyi_core::puzzles::{Proof, Rating, Source};
 use qiyi_core::review::{Class, PlyKind, Review};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The goal every mistake puzzle states (the page words it in its language).
 pub const GOAL: &str = "find the better move";
+
+/// How long the server lets [`check`]'s judge work before it stops it (seconds).
+pub const CHECK_SECONDS: u64 = 60;
 
 /// The longest position text and move text [`check`] reads.
 pub const MAX_TEXT: usize = 4096;
@@ -377,8 +380,14 @@ pub fn check(
         seed: 1,
         moves: vec![body.answer.clone()],
     };
-    let task = crate::judges::prepare(game, &record_json(&played)?, body.depth, cancel)?;
+    let task = crate::judges::prepare(game, &record_json(&played)?, body.depth, cancel.clone())?;
     let review = task(&mut |_, _| {}).map_err(ApiError::Internal)?;
+    // A stopped search's verdict is not the judge's: none is given.
+    if cancel.load(Ordering::Relaxed) {
+        return Err(ApiError::Unavailable(
+            "the judge was stopped before it decided; try again".into(),
+        ));
+    }
     let ply = review
         .plies
         .iter()

@@ -604,12 +604,20 @@ pub async fn check_mistake(
     let req: crate::mistakes::CheckBody = parse_body(&body)?;
     let mib = crate::judges::review_mib(crate::games::canonical(&game));
     let lease = crate::memory::reserve(mib, "checking an answer")?;
+    // The judge is stopped after a while (a deep search must not hold a thread for long).
+    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = cancel.clone();
+    let timer = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(crate::mistakes::CHECK_SECONDS)).await;
+        stop.store(true, Ordering::Relaxed);
+    });
     let answer = crate::background::spawn("qiyi-check", move || {
         let _lease = lease;
-        crate::mistakes::check(&game, &req, Arc::new(AtomicBool::new(false)))
+        crate::mistakes::check(&game, &req, cancel)
     })
     .await
     .map_err(|_| ApiError::Internal("the check's thread ended without an answer".into()))?
-    .map_err(ApiError::Internal)??;
-    Ok(Json(answer))
+    .map_err(ApiError::Internal);
+    timer.abort();
+    Ok(Json(answer??))
 }
