@@ -568,6 +568,34 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn a_review_puzzle_with_an_estimate_proof_round_trips() {
+        let mut p = sample(3);
+        p.source = Source::Review {
+            game: "g".into(),
+            ply: 7,
+        };
+        p.proof = Proof::Estimate {
+            by: "win-chance model".into(),
+            margin: 0.25,
+            worse: "b".into(),
+        };
+        let mut out = Vec::new();
+        write_puzzles(&mut out, std::slice::from_ref(&p)).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert!(
+            text.contains(
+                r#""proof":{"kind":"estimate","by":"win-chance model","margin":0.25,"worse":"b"}"#
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#""source":{"kind":"review","game":"g","ply":7}"#),
+            "{text}"
+        );
+        assert_eq!(read_puzzles(&out[..]).unwrap(), vec![p]);
+    }
+
     fn sample(i: u64) -> PuzzleRecord {
         PuzzleRecord {
             id: format!("p-{i}"),
