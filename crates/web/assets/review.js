@@ -44,7 +44,7 @@ const REVIEW_TEXT = {
 };
 
 const Review = (() => {
-  const rv = { review: null, task: null, status: null, id: null, checked: null };
+  const rv = { review: null, task: null, status: null, id: null, checked: null, side: null };
   const pct = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(0) + "%");
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
@@ -58,7 +58,7 @@ const Review = (() => {
 
   function reset() {
     if (rv.task) rv.task.stop();
-    Object.assign(rv, { review: null, task: null, status: null, id: ui.game ? ui.game.id : null, checked: null });
+    Object.assign(rv, { review: null, task: null, status: null, id: ui.game ? ui.game.id : null, checked: null, side: null });
   }
 
   /** A stored review is shown at once to every later viewer of the game. */
@@ -229,6 +229,9 @@ const Review = (() => {
       sel.append(o);
     }
     if (mine >= 0 && mine < r.summary.length) sel.value = String(mine);
+    // The choice survives the page's re-renders (a ply chosen on the graph redraws the review).
+    if (rv.side !== undefined && rv.side !== null && rv.side < r.summary.length) sel.value = String(rv.side);
+    sel.addEventListener("change", () => { rv.side = Number(sel.value); });
     label.append(sel);
     div.append(label);
     const go = el("button", "rv-practise-go", t("review.practise"));
