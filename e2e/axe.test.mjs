@@ -68,13 +68,26 @@ try {
     if (r.status !== "queued" && r.status !== "running") break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`, "play/xiangqi?analyse=1", "puzzles/xiangqi?id=xq-1-0-269", "puzzles/chinese-checkers"];
+  // A checkers game with a blunder of Black (14-17), reviewed: its mistakes as puzzles, kept in
+  // the browser as the review page keeps them, for the puzzle page's "my mistakes" mode.
+  const blunder = await api(base + "/api/games", "POST", { game: "checkers", hotseat: true, seats: [{ kind: "human" }, { kind: "human" }] });
+  for (const mv of ["10-14", "24-20", "14-17", "22x13"]) await api(`${base}/api/games/${blunder.id}/moves`, "POST", { move: mv }, blunder.hotseat_token);
+  await api(`${base}/api/games/${blunder.id}/review`, "POST", { depth: 4 });
+  for (let i = 0; i < 600; i++) {
+    const r = await api(`${base}/api/games/${blunder.id}/review`, "GET");
+    if (r.status !== "queued" && r.status !== "running") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const mistakes = await api(`${base}/api/games/${blunder.id}/review/puzzles`, "POST", { side: 0 });
+  const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab", `play/checkers?id=${created.id}`, "play/xiangqi?analyse=1", "puzzles/xiangqi?id=xq-1-0-269", "puzzles/chinese-checkers", "puzzles/checkers?mistakes=1"];
 
   browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
   for (const colorScheme of ["light", "dark"]) {
     for (const locale of ["en-US", "zh-CN"]) {
       const ctx = await browser.newContext({ locale, colorScheme, viewport: { width: 1100, height: 900 } });
       const page = await ctx.newPage();
+      await page.goto(base + "/", { waitUntil: "load" });
+      await page.evaluate((set) => localStorage.setItem("qiyi-mistakes-checkers", JSON.stringify(set)), mistakes);
       for (const path of PAGES) {
         await page.goto(base + "/" + path, { waitUntil: "load" });
         await ready(page, path);

@@ -198,6 +198,16 @@ pub enum Proof {
         /// The second-best move, as a move text.
         second_best: String,
     },
+    /// A review judge's estimate that is neither exact nor a search at a depth (a win-chance
+    /// model, a race model): the answer keeps `margin` more win chance (0-1) than `worse`.
+    Estimate {
+        /// What judged it (the review's judge, in words).
+        by: String,
+        /// The win chance the answer keeps over `worse`.
+        margin: f64,
+        /// The worse move (the one played), as a move text.
+        worse: String,
+    },
 }
 
 /// Why a puzzle file could not be read or written.
@@ -557,6 +567,34 @@ impl MiningRun {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_review_puzzle_with_an_estimate_proof_round_trips() {
+        let mut p = sample(3);
+        p.source = Source::Review {
+            game: "g".into(),
+            ply: 7,
+        };
+        p.proof = Proof::Estimate {
+            by: "win-chance model".into(),
+            margin: 0.25,
+            worse: "b".into(),
+        };
+        let mut out = Vec::new();
+        write_puzzles(&mut out, std::slice::from_ref(&p)).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert!(
+            text.contains(
+                r#""proof":{"kind":"estimate","by":"win-chance model","margin":0.25,"worse":"b"}"#
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#""source":{"kind":"review","game":"g","ply":7}"#),
+            "{text}"
+        );
+        assert_eq!(read_puzzles(&out[..]).unwrap(), vec![p]);
+    }
 
     fn sample(i: u64) -> PuzzleRecord {
         PuzzleRecord {

@@ -42,6 +42,17 @@ onmessage = async (ev) => {
     }
     return;
   }
+  if (m.type === "check") {
+    // An answer to a personal puzzle ("your mistakes"), judged by the review's judge.
+    try {
+      await ready;
+      if (wasm_bindgen.needs_tables(m.game)) await loadTables();
+      postMessage({ type: "done", id: m.id, answer: wasm_bindgen.check_mistake(m.game, m.body) });
+    } catch (e) {
+      postMessage({ type: "error", id: m.id, message: String(e && e.message ? e.message : e) });
+    }
+    return;
+  }
   if (m.type === "analyse") {
     // The analysis board (local.js runs it in a worker of its own and ends that worker to stop
     // it): every line, the same JSON as the server's `line` events, as it comes.

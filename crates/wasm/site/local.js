@@ -101,6 +101,8 @@ const LocalBackend = (() => {
       run: (job, game, onProgress, Backend) => post({ type: "job", job, game }, onProgress, Backend),
       /** A game review of `record` (JSON text): onProgress({ status, done, total }) per ply. */
       review: (record, game, depth, onProgress, Backend) => post({ type: "review", record, game, depth }, onProgress, Backend),
+      /** An answer to a personal puzzle: POST /api/mistakes/{game}/check's body (an object). */
+      check: (game, body, Backend) => post({ type: "check", game, body: JSON.stringify(body) }, null, Backend),
       /** An analysis of `position` (text) of `game`: onLine(line) for every line. */
       analyse: (game, position, options, onLine, Backend) => post({ type: "analyse", game, position, options }, onLine, Backend),
     };
@@ -291,6 +293,13 @@ const LocalBackend = (() => {
           const on = running.get(id);
           return on ? on.status : { status: "none" };
         },
+        // Your mistakes as puzzles, from the kept review (the same Rust as the server's route).
+        async mistakes(side) {
+          await held(id);
+          const kept = storedReview(id);
+          if (!kept) throw Object.assign(new Error("no finished review of this game as it stands: review it first"), { code: "conflict" });
+          return call(() => wasm_bindgen.mistake_puzzles(games.record(id), JSON.stringify(kept), side));
+        },
         async cancelReview() {
           const on = running.get(id);
           if (!on) throw new Error("no review of this game is running");
@@ -335,6 +344,9 @@ const LocalBackend = (() => {
       importRecord: async () => { throw Object.assign(new Error("importing records needs a server (qiyi serve)"), { code: "needs_server" }); },
       analyse: (options, onLine) => analyseHere(options, onLine, Backend),
       puzzles,
+      // An answer to a personal puzzle, judged in the review worker (its searches never hold up
+      // the page).
+      async checkMistake(g, body) { await ready; return JSON.parse(await reviewer.check(g, body, Backend).done); },
       game,
     };
   }

@@ -274,6 +274,23 @@ pub fn review_game(
     review::review_record(record, depth, &mut report).map_err(js_error)
 }
 
+/// The personal puzzles of player `side` from a finished review (issue 58, "your mistakes as
+/// puzzles"): `record` is the page's stored record of the game (JSON), `review` its Review JSON.
+/// Answers what `POST /api/games/{id}/review/puzzles` answers (the same
+/// [`qiyi_web::mistakes::puzzles`]); a review not of this game, or a side not one of its
+/// players, is an error.
+#[wasm_bindgen]
+pub fn mistake_puzzles(record: &str, review: &str, side: u32) -> Result<String, JsError> {
+    review::mistake_puzzles(record, review, side as usize).map_err(js_error)
+}
+
+/// In the review worker: judges an answer to a personal puzzle of `game` with the review's
+/// judge; `body` is `POST /api/mistakes/{game}/check`'s JSON, and so is the answer.
+#[wasm_bindgen]
+pub fn check_mistake(game: &str, body: &str) -> Result<String, JsError> {
+    review::check_mistake(game, body).map_err(js_error)
+}
+
 /// The analysis board's time cap in the browser when the page sets none (the server's is 30 s).
 pub const BROWSER_ANALYSIS_MS: u64 = 30_000;
 

@@ -9,8 +9,7 @@
 
 use crate::local::Record;
 use qiyi_web::error::ApiError;
-use qiyi_web::games;
-use serde_json::json;
+use qiyi_web::mistakes::{CheckBody, Played};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -26,30 +25,36 @@ pub const BROWSER_CHECKERS_DEPTH: u32 = 8;
 /// The game of `record` written as the server's JSON record (`qiyi games export` for the games
 /// without a PGN/PDN form), which every judge's record reader takes.
 pub fn review_text(record: &Record) -> Result<String, ApiError> {
-    let mut session = games::create(
-        &record.game,
-        &record.rules,
-        record.position.as_deref(),
-        record.seed,
-    )?;
-    for mv in &record.moves {
-        session.play(mv)?;
+    qiyi_web::mistakes::record_json(&played(record))
+}
+
+fn played(record: &Record) -> Played {
+    Played {
+        game: record.game.clone(),
+        rules: record.rules.clone(),
+        position: record.position.clone(),
+        seed: record.seed,
+        moves: record.moves.clone(),
     }
-    let moves: Vec<_> = session
-        .history_from(0)
-        .iter()
-        .map(|h| json!({ "ply": h.ply, "player": h.player, "text": h.text }))
-        .collect();
-    let text = json!({
-        "format": "qiyi-record",
-        "version": 1,
-        "game": record.game,
-        "rules": record.rules,
-        "position": record.position,
-        "seed": record.seed,
-        "moves": moves,
-    });
-    Ok(text.to_string())
+}
+
+/// The personal puzzles of player `side` from `review` (Review JSON), the review of the page's
+/// stored `record` (JSON): [`qiyi_web::mistakes::puzzles`], as JSON.
+pub fn mistake_puzzles(record: &str, review: &str, side: usize) -> Result<String, ApiError> {
+    let record: Record = serde_json::from_str(record)
+        .map_err(|e| ApiError::BadRequest(format!("stored game unreadable: {e}")))?;
+    let review: qiyi_core::review::Review = serde_json::from_str(review)
+        .map_err(|e| ApiError::BadRequest(format!("the review does not read: {e}")))?;
+    let set = qiyi_web::mistakes::puzzles(&played(&record), &review, side, &record.id)?;
+    serde_json::to_string(&set).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// Judges an answer to a personal puzzle (`body`: `POST /api/mistakes/{game}/check`'s JSON) with
+/// [`qiyi_web::mistakes::check`]; answers the verdict as JSON.
+pub fn check_mistake(game: &str, body: &str) -> Result<String, ApiError> {
+    let body: CheckBody = qiyi_web::puzzles::read_body(body.as_bytes())?;
+    let answer = qiyi_web::mistakes::check(game, &body, Arc::new(AtomicBool::new(false)))?;
+    serde_json::to_string(&answer).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 /// Reviews the game of `record` (a [`Record`] as JSON, what the page stores); `depth`: the
@@ -180,5 +185,34 @@ mod tests {
         assert_eq!(review["game"], "xiangqi");
         assert_eq!(review["plies"].as_array().unwrap().len(), 2);
         assert_eq!(review["plies"][1]["played"], "h9g7");
+    }
+
+    #[test]
+    fn a_blunder_of_a_kept_game_becomes_a_puzzle_as_on_the_server() {
+        let record = played(
+            r#"{"game":"checkers"}"#,
+            &["10-14", "24-20", "14-17", "22x13"],
+        );
+        let review = review_record(&record, Some(4), &mut |_, _| false).unwrap();
+        let set: Value =
+            serde_json::from_str(&mistake_puzzles(&record, &review, 0).unwrap()).unwrap();
+        let list = set["puzzles"].as_array().unwrap();
+        assert_eq!(list.len(), 1, "{set}");
+        let p = &list[0];
+        assert_eq!(p["mistake"]["played"], "14-17");
+        let best = p["solution"][0].as_str().unwrap();
+        let check = |answer: &str| {
+            let body = serde_json::json!({"position": p["position"], "answer": answer,
+                "best": best, "depth": p["mistake"]["depth"]});
+            let v: Value =
+                serde_json::from_str(&check_mistake("checkers", &body.to_string()).unwrap())
+                    .unwrap();
+            v["right"].as_bool().unwrap()
+        };
+        assert!(check(best));
+        assert!(!check("14-17"));
+        assert!(mistake_puzzles(&record, &review, 5).is_err());
+        assert!(mistake_puzzles(&record, "{}", 0).is_err());
+        assert!(check_mistake("checkers", "[1]").is_err());
     }
 }

@@ -30,6 +30,9 @@
 //                                    the same JSON on both back ends (the static site's judges
 //                                    with the server's code in WebAssembly, the rating kept in
 //                                    localStorage)
+//   backend.checkMistake(game, body) an answer to a personal puzzle ("your mistakes"), judged by
+//                                    the review's judge: POST /api/mistakes/{game}/check's JSON
+//                                    (in the static site, in the review worker)
 //
 // A game handle (`token` is sent with every request that acts for a seat):
 //
@@ -61,6 +64,9 @@
 //                                    luck, skill); the server's is built (review.js shows it)
 //   game.reviewState()               the stored review or the running one's state
 //   game.cancelReview()              cancels the running review
+//   game.mistakes(side)              the finished review's mistakes and blunders of player `side`
+//                                    as personal puzzles ({ game, side, side_name, puzzles }), as
+//                                    POST /api/games/{id}/review/puzzles answers them
 //   (both back ends: the server's in the background; the static site's in a Web Worker, kept in
 //   localStorage with the game)
 // Both take the position from the game handle; a back end without them leaves them undefined.
@@ -205,6 +211,8 @@ const Backend = (() => {
         remove: () => call("DELETE", at, undefined, token),
         reviewState: () => call("GET", at + "/review"),
         cancelReview: () => call("DELETE", at + "/review"),
+        // Your mistakes as puzzles: the stored review's mistakes and blunders of player `side`.
+        mistakes: (side) => call("POST", at + "/review/puzzles", { side }),
       };
     }
 
@@ -226,6 +234,7 @@ const Backend = (() => {
       archive: (page) => call("GET", `/api/games?page=${page}`),
       importRecord: (text) => call("POST", "/api/games/import", text),
       puzzles: (game, path, body) => call(body === undefined ? "GET" : "POST", `/api/puzzles/${encodeURIComponent(game)}${path}`, body),
+      checkMistake: (game, body) => call("POST", `/api/mistakes/${encodeURIComponent(game)}/check`, body),
       analyse,
       game,
     };

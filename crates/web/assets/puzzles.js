@@ -4,6 +4,12 @@
 // of the server: the right one is played and the forced reply follows after a short delay, a
 // wrong one is marked and the position stays. One attempt per puzzle is reported (the first
 // wrong move, the solution shown, or the puzzle solved), which moves the player's rating.
+//
+// With `?mistakes=1` the page is in its "my mistakes" mode: the personal puzzles the review page
+// made of a player's mistakes and blunders (kept in localStorage as `qiyi-mistakes-GAME`), one
+// after another, not rated. The review's best move is right at once; any other move is judged by
+// the review's judge (backend.checkMistake), right when it classes the move best or good; a wrong
+// one shows what the review said about the move played.
 "use strict";
 
 const Puz = {
@@ -15,6 +21,7 @@ const Puz = {
   reported: false,   // the attempt was sent
   done: false,       // the line is played out
   refuted: 0,        // wrong moves whose refutation was shown
+  mine: null,        // "my mistakes" mode: { set, index } (the set as the review page kept it)
 };
 
 // The player at the bottom of the board when not flipped (the side to move goes to the bottom).
@@ -37,6 +44,7 @@ function verdict(text, kind) {
 // The goal as the puzzle file words it, in the page's language when its shape is known.
 function goalText(goal) {
   if (!goal) return "";
+  if (goal === "find the better move") return t("puz.goal.better");
   let m;
   if ((m = /^mate in (\d+)$/.exec(goal))) return t("puz.goal.mate", { n: Number(m[1]) });
   if ((m = /^win (\d+) pieces? in (\d+) moves?$/.exec(goal))) return t("puz.goal.winPieces", { pieces: Number(m[1]), n: Number(m[2]) });
@@ -88,7 +96,7 @@ function show(i) {
 
 // Sends the attempt once: solved (no wrong move, no solution shown) or not.
 async function report(solved) {
-  if (Puz.reported) return;
+  if (Puz.reported || Puz.mine) return;
   Puz.reported = true;
   try {
     const a = await api(`/${encodeURIComponent(Puz.puzzle.id)}/attempt`, { solved, hinted: Puz.hinted });
@@ -133,6 +141,7 @@ function finish() {
   say(text);
   report(solved);
   explain();
+  if (Puz.mine) $("explain").textContent = t("puz.mine.said", { played: Puz.puzzle.mistake.played, loss: pctOf(Puz.puzzle.mistake.loss), best: Puz.puzzle.mistake.best });
   $("next").focus();
 }
 
@@ -141,6 +150,7 @@ function judge(text) {
   const p = Puz.puzzle;
   if (!p || Puz.done || ui.busy) return;
   const want = p.solution[Puz.step];
+  if (Puz.mine && text !== want) { judgeMine(text); return; }
   if (text === want) {
     Puz.step++;
     verdict(t("puz.right"), "good");
@@ -209,6 +219,46 @@ async function refutation(text, label, path) {
   Puz.refuted++;
 }
 
+const pctOf = (x) => I18n.num(Number((100 * x).toFixed(1)));
+
+// "My mistakes": a move other than the review's best, given to the review's judge.
+async function judgeMine(text) {
+  const p = Puz.puzzle, m = p.mistake;
+  const opt = (ui.state.legal || []).find((x) => x.text === text);
+  const label = opt ? entryText(opt, ui.state) : text;
+  ui.busy = true;
+  verdict(t("puz.mine.checking", { move: label }), "");
+  let v;
+  try {
+    v = await backend.checkMistake(game, { position: p.position, answer: text, best: p.solution[0], played: m.played, depth: m.depth });
+  } catch (e) {
+    ui.busy = false;
+    verdict("", "");
+    note(I18n.error(e));
+    return;
+  }
+  if (p !== Puz.puzzle) return;
+  ui.busy = false;
+  const cls = v.class ? I18n.maybe("review.class." + v.class, v.class) : "";
+  if (v.right) {
+    Puz.done = true;
+    verdict(t("puz.mine.alsoGood", { move: label, cls }), "good");
+    say(t("puz.mine.alsoGood", { move: label, cls }));
+    $("explain").textContent = t("puz.mine.best", { best: m.best });
+    show(Puz.step);
+    $("next").focus();
+    return;
+  }
+  Puz.failed = true;
+  const words = t("puz.wrong", { move: label }) + (v.judged && cls ? " (" + cls + ")" : "");
+  verdict(words, "bad");
+  say(words);
+  $("explain").textContent = t("puz.mine.said", { played: m.played, loss: pctOf(m.loss), best: m.best });
+  ui.sel = []; ui.hint = null;
+  ui.wrong = opt ? opt.path : null;
+  drawBoard();
+}
+
 function hint() {
   const p = Puz.puzzle;
   if (!p || Puz.done || ui.busy) return;
@@ -244,9 +294,10 @@ function setPuzzle(p) {
   const first = p.steps[0];
   ui.flipped = !!board.flippable && first.turn.kind === "player" && BOTTOM[game] !== undefined && first.turn.player !== BOTTOM[game];
   $("goal").textContent = goalText(p.goal);
-  $("puzzle-id").textContent = p.id + (p.daily ? " · " + t("puz.dailyOf", { date: p.daily }) : "");
+  $("puzzle-id").textContent = Puz.mine ? t("puz.mine.count", { n: I18n.num(Puz.mine.index + 1), total: I18n.num(Puz.mine.set.puzzles.length) })
+    : p.id + (p.daily ? " · " + t("puz.dailyOf", { date: p.daily }) : "");
   $("puzzle-rating").textContent = rating(p.rating);
-  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe("theme." + x, x)).join(", ");
+  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe((Puz.mine ? "review.class." : "theme.") + x, x)).join(", ");
   verdict("", "");
   note("");
   $("explain").textContent = "";
@@ -265,6 +316,12 @@ async function load(path) {
 }
 
 function nextPuzzle() {
+  if (Puz.mine) {
+    const list = Puz.mine.set.puzzles;
+    Puz.mine.index = (Puz.mine.index + 1) % list.length;
+    setPuzzle(list[Puz.mine.index]);
+    return;
+  }
   const q = new URLSearchParams();
   const theme = $("theme").value;
   if (theme) q.set("theme", theme);
@@ -308,6 +365,7 @@ async function puzzleMain() {
   $("theme").addEventListener("change", nextPuzzle);
   $("daily").addEventListener("click", (ev) => { ev.preventDefault(); load("/daily"); });
   gameLinks();
+  if (new URLSearchParams(location.search).has("mistakes")) return mineMain(name);
   try {
     Puz.summary = await api("");
   } catch (e) {
@@ -328,6 +386,25 @@ async function puzzleMain() {
   if (q.has("daily")) await load("/daily");
   else if (q.get("id")) await load("/" + encodeURIComponent(q.get("id")));
   else nextPuzzle();
+}
+
+// The "my mistakes" mode: the personal puzzles this browser keeps for the game, not rated.
+function mineMain(name) {
+  $("title").textContent = t("puz.mine.title", { game: name });
+  for (const e of document.querySelectorAll(".puz-rated")) e.hidden = true;
+  $("mine-note").hidden = false;
+  let set = null;
+  try { set = JSON.parse(localStorage.getItem("qiyi-mistakes-" + game) || "null"); } catch (e) { set = null; }
+  if (!set || !Array.isArray(set.puzzles) || !set.puzzles.length) {
+    $("mine-note").textContent = t("puz.mine.none");
+    for (const id of ["hint", "solution", "next"]) $(id).disabled = true;
+    return;
+  }
+  $("mine-side").textContent = t("puz.mine.side", { player: set.side_name });
+  const id = new URLSearchParams(location.search).get("id");
+  const at = Math.max(0, set.puzzles.findIndex((p) => p.id === id));
+  Puz.mine = { set, index: at };
+  setPuzzle(set.puzzles[at]);
 }
 
 puzzleMain();

@@ -44,7 +44,7 @@ const REVIEW_TEXT = {
 };
 
 const Review = (() => {
-  const rv = { review: null, task: null, status: null, id: null, checked: null };
+  const rv = { review: null, task: null, status: null, id: null, checked: null, side: null };
   const pct = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(0) + "%");
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
@@ -58,7 +58,7 @@ const Review = (() => {
 
   function reset() {
     if (rv.task) rv.task.stop();
-    Object.assign(rv, { review: null, task: null, status: null, id: ui.game ? ui.game.id : null, checked: null });
+    Object.assign(rv, { review: null, task: null, status: null, id: ui.game ? ui.game.id : null, checked: null, side: null });
   }
 
   /** A stored review is shown at once to every later viewer of the game. */
@@ -210,6 +210,51 @@ const Review = (() => {
     });
   }
 
+  /** Your mistakes as puzzles: the chosen player's mistakes and blunders become personal
+   *  puzzles, kept in this browser, and the puzzle page opens in its mode for them. */
+  function practise(r) {
+    const div = el("div", "rv-practise");
+    const classed = r.plies.some((p) => p.kind === "decision" && p.class && !p.forced);
+    if (!classed || typeof ui.game.mistakes !== "function") {
+      div.append(el("p", "rv-practise-none", t("review.practiseNone")));
+      return div;
+    }
+    const label = el("label", null, t("review.practiseSide") + " ");
+    const sel = el("select", "rv-side");
+    const seats = (ui.state && ui.state.seats) || [];
+    const mine = seats.findIndex((s) => s && s.kind === "human");
+    for (const s of r.summary) {
+      const o = el("option", null, `${playerName(s.player)} (${s.counts[3] + s.counts[4]})`);
+      o.value = String(s.player);
+      sel.append(o);
+    }
+    if (mine >= 0 && mine < r.summary.length) sel.value = String(mine);
+    // The choice survives the page's re-renders (a ply chosen on the graph redraws the review).
+    if (rv.side !== undefined && rv.side !== null && rv.side < r.summary.length) sel.value = String(rv.side);
+    sel.addEventListener("change", () => { rv.side = Number(sel.value); });
+    label.append(sel);
+    div.append(label);
+    const go = el("button", "rv-practise-go", t("review.practise"));
+    const said = el("p", "rv-practise-said");
+    said.setAttribute("role", "status");
+    go.addEventListener("click", async () => {
+      go.disabled = true;
+      said.textContent = "";
+      try {
+        const set = await ui.game.mistakes(Number(sel.value));
+        if (!set.puzzles.length) { said.textContent = t("review.practiseNoMistakes", { player: playerName(set.side) }); return; }
+        localStorage.setItem("qiyi-mistakes-" + set.game, JSON.stringify(set));
+        const u = new URL(backend.site.puzzles(set.game), location.href);
+        u.searchParams.set("mistakes", "1");
+        location.href = u.href;
+      } catch (e) {
+        said.textContent = I18n.error(e);
+      } finally { go.disabled = false; }
+    });
+    div.append(go, said);
+    return div;
+  }
+
   function render() {
     const b = box();
     if (!b || !ui.state) return;
@@ -228,6 +273,7 @@ const Review = (() => {
       b.append(current(r));
       b.append(summary(r));
       b.append(el("p", "rv-judge", REVIEW_TEXT.judge(r.judge)));
+      b.append(practise(r));
       markMoves(r);
       return;
     }

@@ -170,6 +170,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
                 .post(crate::review::start_review)
                 .delete(crate::review::cancel_review),
         )
+        .route(
+            "/games/{id}/review/puzzles",
+            post(crate::review::review_puzzles),
+        )
+        .route("/mistakes/{game}/check", post(crate::review::check_mistake))
         .fallback(|| async { ApiError::NotFound("no such API endpoint".into()) })
 }
 

@@ -48,6 +48,7 @@ pub mod judges;
 #[cfg(feature = "server")]
 pub mod live;
 pub mod memory;
+pub mod mistakes;
 #[cfg(feature = "server")]
 pub mod openapi;
 pub mod puzzles;

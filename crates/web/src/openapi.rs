@@ -54,6 +54,8 @@ the seat 403 `forbidden`."
         crate::review::get_review,
         crate::review::start_review,
         crate::review::cancel_review,
+        crate::review::review_puzzles,
+        crate::review::check_mistake,
         crate::analysis_http::analyse,
         crate::puzzles::summary,
         crate::puzzles::next,

@@ -984,6 +984,7 @@ pub fn refute(p: &PuzzleRecord, step: usize, mv: &str) -> Result<Refutation, Api
         by: match &p.proof {
             qiyi_core::puzzles::Proof::Exact { by, .. } => by.clone(),
             qiyi_core::puzzles::Proof::Engine { .. } => "engine".into(),
+            qiyi_core::puzzles::Proof::Estimate { by, .. } => by.clone(),
         },
     };
     // Legal at that step? (Chinese checkers: the page's steps, which put the other player's

@@ -510,3 +510,114 @@ async fn run(
         }
     }
 }
+
+/// `POST /api/games/{id}/review/puzzles` body.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MistakesBody {
+    /// The player whose mistakes become puzzles (0-based).
+    #[serde(deserialize_with = "crate::whole::exact")]
+    #[schema(minimum = 0, maximum = 5)]
+    side: usize,
+}
+
+/// `POST /api/games/{id}/review/puzzles`: the stored review's mistakes and blunders of one player
+/// as personal puzzles ([`crate::mistakes::puzzles`]); the page keeps them (not rated).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/review/puzzles",
+    operation_id = "reviewPuzzles",
+    summary = "The finished review's mistakes and blunders of one player as personal puzzles (\"find the better move\").",
+    params(crate::api::GameId),
+    request_body(content = MistakesBody, content_type = "application/json", description = "The player (0-based)."),
+    responses(
+        (status = 200, description = "The puzzles, one per mistake or blunder (maybe none).", body = crate::mistakes::MistakeSet),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = crate::openapi::Conflict),
+        (status = 413, response = crate::openapi::TooLarge),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
+pub async fn review_puzzles(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<crate::mistakes::MistakeSet>, ApiError> {
+    let req: MistakesBody = parse_body(&body)?;
+    let (_, _, hash, _) = record_of(&app, &id)?;
+    let Some(review) = stored(&app, &id, &hash)? else {
+        return Err(ApiError::Conflict(
+            "no finished review of this game as it stands: review it first".into(),
+        ));
+    };
+    let review: qiyi_core::review::Review = serde_json::from_value(review)
+        .map_err(|e| ApiError::Internal(format!("the stored review does not read: {e}")))?;
+    let played = {
+        let handle = app.store.get(&id)?;
+        let entry = lock(&handle);
+        crate::mistakes::Played {
+            game: entry.session.game().to_string(),
+            rules: entry.rules.clone(),
+            position: entry.position.clone(),
+            seed: entry.seed,
+            moves: entry
+                .session
+                .history_from(0)
+                .into_iter()
+                .filter(|h| h.player.is_some())
+                .map(|h| h.text)
+                .collect(),
+        }
+    };
+    let set = tokio::task::spawn_blocking(move || {
+        crate::mistakes::puzzles(&played, &review, req.side, &id)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("the mistakes' puzzles: {e}")))??;
+    Ok(Json(set))
+}
+
+/// `POST /api/mistakes/{game}/check`: an answer to a personal puzzle, judged as the review
+/// judges a move ([`crate::mistakes::check`]): right when the judge classes it best or good.
+#[utoipa::path(
+    post,
+    path = "/api/mistakes/{game}/check",
+    operation_id = "checkMistakeAnswer",
+    summary = "Judges an answer to a personal puzzle with the review's judge: right when it is the review's best move or the judge classes it best or good.",
+    params(crate::puzzles::PuzzleGame),
+    request_body(content = crate::mistakes::CheckBody, content_type = "application/json", description = "The puzzle's position, the answer, the review's best move, the move played and the review's depth."),
+    responses(
+        (status = 200, description = "The verdict.", body = crate::mistakes::CheckAnswer),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 422, response = crate::openapi::IllegalMove),
+        (status = 413, response = crate::openapi::TooLarge),
+        (status = 500, response = crate::openapi::Internal),
+        (status = 503, response = crate::openapi::Unavailable),
+    )
+)]
+pub async fn check_mistake(
+    Path(game): Path<String>,
+    body: Bytes,
+) -> Result<Json<crate::mistakes::CheckAnswer>, ApiError> {
+    let req: crate::mistakes::CheckBody = parse_body(&body)?;
+    let mib = crate::judges::review_mib(crate::games::canonical(&game));
+    let lease = crate::memory::reserve(mib, "checking an answer")?;
+    // The judge is stopped after a while (a deep search must not hold a thread for long).
+    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = cancel.clone();
+    let timer = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(crate::mistakes::CHECK_SECONDS)).await;
+        stop.store(true, Ordering::Relaxed);
+    });
+    let answer = crate::background::spawn("qiyi-check", move || {
+        let _lease = lease;
+        crate::mistakes::check(&game, &req, cancel)
+    })
+    .await
+    .map_err(|_| ApiError::Internal("the check's thread ended without an answer".into()))?
+    .map_err(ApiError::Internal);
+    timer.abort();
+    Ok(Json(answer??))
+}

@@ -573,3 +573,104 @@ async fn a_cancelled_peg_review_frees_its_slot_for_the_next() {
     assert_eq!(v["status"], "cancelled", "nothing stored: {v}");
     assert_eq!(state.reviews.active(), 0);
 }
+
+/// Your mistakes as puzzles on the server: the stored review's blunder becomes a puzzle, its
+/// best move is right, the blunder wrong, bad bodies 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewed_blunder_becomes_a_personal_puzzle() {
+    let (_state, app) = app_with(ReviewLimits::default());
+    let (id, token, _) = create(&app, "checkers").await;
+    for mv in ["10-14", "24-20", "14-17", "22x13"] {
+        let (status, v) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&token),
+            &json!({ "move": mv }).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let puzzles = format!("/api/games/{id}/review/puzzles");
+    let (status, v) = call(&app, "POST", &puzzles, None, r#"{"side": 0}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "no review yet: {v}");
+    let uri = format!("/api/games/{id}/review");
+    let (status, v) = call(&app, "POST", &uri, None, r#"{"depth": 4}"#).await;
+    assert!(status.is_success(), "{v}");
+    let v = wait_review(&app, &id).await;
+    assert_eq!(v["status"], "done", "{v}");
+    assert_eq!(v["review"]["plies"][2]["class"], "blunder", "{v}");
+
+    let (status, v) = call(&app, "POST", &puzzles, None, r#"{"side": 0}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["side"], 0);
+    let list = v["puzzles"].as_array().expect("puzzles");
+    assert_eq!(list.len(), 1, "{v}");
+    let p = &list[0];
+    assert_eq!(p["source"], json!({"kind": "review", "game": id, "ply": 2}));
+    assert_eq!(p["mistake"]["played"], "14-17");
+    let best = p["solution"][0].as_str().expect("best").to_string();
+    assert_eq!(p["mistake"]["best"], best);
+    for bad in [
+        r#"{"side": 2}"#,
+        r#"{"side": -1}"#,
+        r#"{}"#,
+        r#"{"side": 0, "x": 1}"#,
+        "[0]",
+    ] {
+        let (status, v) = call(&app, "POST", &puzzles, None, bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+
+    let check = |answer: &str| {
+        json!({"position": p["position"], "answer": answer, "best": best,
+               "played": "14-17", "depth": 4})
+        .to_string()
+    };
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/mistakes/checkers/check",
+        None,
+        &check(&best),
+    )
+    .await;
+    assert_eq!(
+        (status, v["right"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{v}"
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/mistakes/checkers/check",
+        None,
+        &check("14-17"),
+    )
+    .await;
+    assert_eq!(
+        (status, v["right"].as_bool()),
+        (StatusCode::OK, Some(false)),
+        "{v}"
+    );
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/mistakes/checkers/check",
+        None,
+        &check("1-2"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (status, v) = call(&app, "POST", "/api/mistakes/nim/check", None, &check(&best)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/mistakes/checkers/check",
+        None,
+        r#"{"position": 1}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}
