@@ -363,6 +363,12 @@ async function puzzleMain() {
   $("solution").addEventListener("click", solution);
   $("next").addEventListener("click", nextPuzzle);
   $("theme").addEventListener("change", nextPuzzle);
+  // The link keeps the page's own query (the static site names the game in it: ?game=G), so
+  // opened in a new tab it shows the same game's puzzle of the day.
+  const dq = new URLSearchParams(location.search);
+  for (const k of ["id", "theme", "mistakes"]) dq.delete(k);
+  dq.set("daily", "1");
+  $("daily").href = "?" + dq;
   $("daily").addEventListener("click", (ev) => { ev.preventDefault(); load("/daily"); });
   gameLinks();
   if (new URLSearchParams(location.search).has("mistakes")) return mineMain(name);
