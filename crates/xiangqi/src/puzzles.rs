@@ -1249,6 +1249,46 @@ mod tests {
         }
     }
 
+    /// The shipped set's run log still names the mate run its documented command starts, so that
+    /// command resumes it (`--kind mate`, the default, adds nothing to the manifest).
+    #[test]
+    fn the_shipped_run_log_is_the_default_kinds_manifest() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/xiangqi.jsonl.games");
+        let log = std::fs::read_to_string(path).expect("the shipped run log");
+        let opts = MineOptions {
+            depth: 6,
+            max_n: 5,
+            ..MineOptions::new(1)
+        };
+        assert_eq!(log.lines().next(), Some(opts.manifest().as_str()));
+    }
+
+    #[test]
+    fn mined_games_give_checked_material_puzzles() {
+        let openings = crate::learn::openings().unwrap();
+        let opts = MineOptions {
+            depth: 4,
+            kind: Kind::Material,
+            proof_depth: 6,
+            ..MineOptions::new(1)
+        };
+        let mut all = Vec::new();
+        let mut stats = MineStats::default();
+        for g in 0..3 {
+            let (ps, st) = mine_game(&opts, &openings, g);
+            stats.add(&st);
+            all.extend(ps);
+        }
+        assert_eq!(stats.candidates, 0);
+        assert!(stats.material_candidates >= stats.material_passed);
+        assert_eq!(stats.material_passed as usize, all.len());
+        assert!(!all.is_empty(), "{stats:?}");
+        for p in &all {
+            assert!(p.id.starts_with("xqm-1-"), "{}", p.id);
+            check_puzzle(p, 1).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
         /// Checking never panics, whatever the position, the moves and the asked indices.

@@ -370,7 +370,9 @@ mod tests {
     fn a_known_material_puzzle_is_proven_and_checked() {
         let pos = Position::from_fen(FORK).unwrap();
         let a = prove(&pos, 6).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a.best.to_string(), "h6g8", "{a:?}");
         assert!(a.margin() >= MIN_MARGIN_CP, "{a:?}");
+        assert!(a.gain >= 1_000, "{a:?}");
         let p = record("t-m".into(), &pos, &a, super::super::tests_source());
         assert_eq!(p.asked, vec![0]);
         super::super::check_puzzle(&p, 1_000).unwrap();
