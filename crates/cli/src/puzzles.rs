@@ -228,6 +228,25 @@ struct XqMineArgs {
     /// Mate-search nodes per candidate position before it is given up.
     #[arg(long, default_value_t = 20_000_000)]
     budget: u64,
+    /// Which puzzles: `mate` (mate in N, proven by the mate search), `material` (one move that
+    /// wins material, ahead of every other by 250 cp at `--proof-depth`), or `all`.
+    #[arg(long, value_enum, default_value_t = XqKind::Mate)]
+    kind: XqKind,
+    /// The material puzzles' proof depth: the engine's fixed depth for the best move and the
+    /// best of the others (replayed by `qiyi puzzles check`).
+    #[arg(long, default_value_t = xq::material::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(xq::material::MAX_DEPTH)))]
+    proof_depth: u32,
+}
+
+/// The kinds of Xiangqi puzzles mined.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum XqKind {
+    /// Mate in N.
+    Mate,
+    /// Win material or a decisive advantage in one move.
+    Material,
+    /// Both.
+    All,
 }
 
 /// Options of `qiyi puzzles mine peg-solitaire`.
@@ -464,13 +483,24 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         random_plies: a.random_plies,
         max_n: a.max_n,
         budget: a.budget,
+        kind: match a.kind {
+            XqKind::Mate => xq::Kind::Mate,
+            XqKind::Material => xq::Kind::Material,
+            XqKind::All => xq::Kind::All,
+        },
+        proof_depth: a.proof_depth,
     };
     let records = read_record_files(&a.from, xq_record_games)?;
     let manifest = match &records {
         None => opts.manifest(),
         Some(r) => format!(
-            "qiyi puzzles mine xiangqi --from {}: seed {} depth {} max_n {} budget {}",
-            r.files, opts.seed, opts.depth, opts.max_n, opts.budget
+            "qiyi puzzles mine xiangqi --from {}: seed {} depth {} max_n {} budget {}{}",
+            r.files,
+            opts.seed,
+            opts.depth,
+            opts.max_n,
+            opts.budget,
+            opts.kind_manifest()
         ),
     };
     let mut run = MiningRun::open(&a.out, &manifest, |p| fen_key(&p.position))?;
@@ -510,7 +540,13 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         None => Box::new(|i: u64| xq::mine_game(&opts, &openings, i)),
         Some(r) => Box::new(|i: u64| {
             let game = &r.games[i as usize];
-            xq::mine_record(&opts, &game.start, &game.moves, |ply| game.label("xq", ply))
+            xq::mine_record(&opts, &game.start, &game.moves, |ply, c| {
+                let prefix = match c {
+                    xq::Candidate::Mate => "xq",
+                    xq::Candidate::Material => "xqm",
+                };
+                game.label(prefix, ply)
+            })
         }),
     };
     let started = Instant::now();
@@ -526,25 +562,68 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
         &a.out,
         secs,
         secs,
-        (stats.candidates, stats.passed, duplicates),
+        (
+            stats.candidates + stats.material_candidates,
+            stats.passed + stats.material_passed,
+            duplicates,
+        ),
         ("by_n", "distance"),
-        |p| format!("mate-in-{}", xq_n(p)),
+        |p| match p.proof {
+            qiyi_core::puzzles::Proof::Engine { .. } => p.goal.clone().unwrap_or_default(),
+            _ => format!("mate-in-{}", xq_n(p)),
+        },
     );
-    let summary = format!(
-        "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} no win found, {} repeating, {} out of budget, {} duplicates, {} mate-search nodes",
-        found.len(),
-        report.per_min(),
-        stats.games,
-        stats.candidates,
-        stats.passed,
-        100.0 * report.share(),
-        stats.not_unique,
-        stats.no_win,
-        stats.repeats,
-        stats.undecided,
-        duplicates,
-        stats.nodes
-    );
+    let mut summary = if opts.kind == xq::Kind::Mate {
+        format!(
+            "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} not unique, {} no win found, {} repeating, {} out of budget, {} duplicates, {} mate-search nodes",
+            found.len(),
+            report.per_min(),
+            stats.games,
+            stats.candidates,
+            stats.passed,
+            100.0 * report.share(),
+            stats.not_unique,
+            stats.no_win,
+            stats.repeats,
+            stats.undecided,
+            duplicates,
+            stats.nodes
+        )
+    } else {
+        format!(
+            "{} puzzles in {secs:.1} s ({:.1}/min) from {} games: {} candidates, {} passed ({:.1}%), {} duplicates",
+            found.len(),
+            report.per_min(),
+            stats.games,
+            stats.candidates + stats.material_candidates,
+            stats.passed + stats.material_passed,
+            100.0 * report.share(),
+            duplicates,
+        )
+    };
+    if opts.kind == xq::Kind::All {
+        summary.push_str(&format!(
+            "; mates: {} candidates, {} passed, {} not unique, {} no win found, {} repeating, {} out of budget, {} mate-search nodes",
+            stats.candidates,
+            stats.passed,
+            stats.not_unique,
+            stats.no_win,
+            stats.repeats,
+            stats.undecided,
+            stats.nodes
+        ));
+    }
+    if opts.kind != xq::Kind::Mate {
+        summary.push_str(&format!(
+            "; material: {} candidates, {} passed, {} margin below {} cp, {} rejected otherwise, {} recaptures",
+            stats.material_candidates,
+            stats.material_passed,
+            stats.small_margin,
+            xq::material::MIN_MARGIN_CP,
+            stats.material_rejected,
+            stats.recaptures
+        ));
+    }
     report.print(
         g,
         json!({
@@ -553,6 +632,11 @@ fn mine_xiangqi(g: &Global, a: XqMineArgs) -> anyhow::Result<()> {
             "repeats": stats.repeats,
             "undecided": stats.undecided,
             "nodes": stats.nodes,
+            "material_candidates": stats.material_candidates,
+            "material_passed": stats.material_passed,
+            "small_margin": stats.small_margin,
+            "material_rejected": stats.material_rejected,
+            "recaptures": stats.recaptures,
         }),
         &summary,
     )

@@ -249,6 +249,100 @@ fn xiangqi_mining_resumes_and_checks() {
 }
 
 #[test]
+fn xiangqi_material_mining_resumes_and_checks() {
+    let dir = std::env::temp_dir().join(format!("qiyi-puzzles-xqm-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mine = |file: &std::path::Path, games: &str, threads: &str, kind: &str| {
+        qiyi(&[
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "puzzles",
+            "mine",
+            "xiangqi",
+            "--selfplay",
+            "--games",
+            games,
+            "--depth",
+            "4",
+            "--kind",
+            kind,
+            "--proof-depth",
+            "6",
+            "--out",
+            &file.to_string_lossy(),
+        ])
+    };
+    // In one go, and in two steps on another thread count.
+    let whole = dir.join("whole.jsonl");
+    let (code, out, err) = mine(&whole, "4", "2", "material");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("margin below 250 cp"), "{out}");
+    let steps = dir.join("steps.jsonl");
+    let (code, _, err) = mine(&steps, "2", "1", "material");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = mine(&steps, "4", "1", "material");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 already mined"), "{out}");
+    let text = std::fs::read_to_string(&whole).expect("the puzzle file");
+    assert_eq!(std::fs::read_to_string(&steps).expect("steps"), text);
+    assert!(!text.is_empty(), "four games give some material puzzle");
+    let puzzles: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a puzzle"))
+        .collect();
+    for p in &puzzles {
+        assert!(p["id"].as_str().expect("id").starts_with("xqm-1-"), "{p}");
+        assert_eq!(p["proof"]["kind"], "engine", "{p}");
+        assert_eq!(p["proof"]["depth"], 6, "{p}");
+        assert!(
+            p["proof"]["margin_cp"].as_i64().expect("margin") >= 250,
+            "{p}"
+        );
+        assert_eq!(p["asked"], serde_json::json!([0]), "{p}");
+    }
+    // Mates on the same file are another run.
+    let (code, _, err) = mine(&steps, "4", "1", "mate");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("another run"), "{err}");
+
+    let f = whole.to_string_lossy().into_owned();
+    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+    assert_eq!(v["proven"], puzzles.len());
+
+    // The best move of the last puzzle replaced by another legal move: check names the line.
+    let mut bad = puzzles.clone();
+    let last = bad.len() - 1;
+    let fen = bad[last]["position"].as_str().expect("fen").to_string();
+    let pos = qiyi_xiangqi::Position::from_fen(&fen).expect("fen");
+    let first = bad[last]["solution"][0]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let other = pos
+        .legal_move_list()
+        .as_slice()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != first)
+        .expect("another move");
+    bad[last]["solution"] = serde_json::json!([other]);
+    let body: String = bad.iter().map(|p| format!("{p}\n")).collect();
+    let file = dir.join("bad.jsonl");
+    std::fs::write(&file, body).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &file.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("line {}", bad.len())), "{err}");
+    assert!(err.contains("best move"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn checkers_mining_resumes_and_checks() {
     let dir = std::env::temp_dir().join(format!("qiyi-puzzles-ck-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

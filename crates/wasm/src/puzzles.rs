@@ -211,12 +211,12 @@ mod tests {
         let book = xiangqi();
         let fresh = Progress::read("");
         let s = book.summary(&fresh, 20_429).unwrap();
-        assert_eq!(s["total"], 1038);
+        assert_eq!(s["total"], 1282);
         assert_eq!(s["player"]["rating"], 1500.0);
         let daily = book.daily(&fresh, 20_429).unwrap();
         assert_eq!(daily["daily"], "2025-12-07");
         assert_eq!(s["daily"], daily["id"]);
-        let i = daily_index("xiangqi", 20_429, 1038);
+        let i = daily_index("xiangqi", 20_429, 1282);
         assert_eq!(daily["id"], book.set.puzzles[i].id.as_str());
         let next = book.next(&fresh, Some("mate-in-1"), None, 0.5).unwrap();
         let steps = next["steps"].as_array().unwrap();

@@ -1053,7 +1053,7 @@ fn states_after(
 }
 
 /// Xiangqi: the mate search of the miner, `k` attacker moves left: a reply after which no mate
-/// comes within `k - 1`.
+/// comes within `k - 1`; for a material puzzle, the engine's best reply at the proof's depth.
 fn refute_xiangqi(
     p: &PuzzleRecord,
     step: usize,
@@ -1076,12 +1076,30 @@ fn refute_xiangqi(
         .parse_move_text(mv)
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     pos.make(m);
-    let k = player_moves_left(p, step);
-    answer.moves_left = Some(k);
     let after = session_at(p, step).and_then(|mut s| {
         s.play(mv)?;
         Ok(s.legal_texts())
     })?;
+    if let qiyi_core::puzzles::Proof::Engine { depth, .. } = p.proof {
+        // A material puzzle: the engine's best reply at the proof's depth, which keeps the
+        // material the solution wins (the proof: every other move scores at least the margin
+        // less).
+        let Some((r, _)) = qiyi_xiangqi::puzzles::material::best_reply(&pos, depth) else {
+            answer.kind = RefutationKind::Right;
+            answer.right = true;
+            return Ok(());
+        };
+        let text = after
+            .into_iter()
+            .find(|t| pos.parse_move_text(t).is_ok_and(|x| x == r))
+            .ok_or_else(|| broken(format!("reply {r} has no move text")))?;
+        answer.kind = RefutationKind::Reply;
+        answer.states = states_after(p, step, mv, Some(&text))?;
+        answer.reply = Some(text);
+        return Ok(());
+    }
+    let k = player_moves_left(p, step);
+    answer.moves_left = Some(k);
     let mut search = MateSearch::new(REFUTE_BUDGET);
     let mut found = None;
     let replies = pos.legal_move_list();

@@ -63,7 +63,7 @@ fn every_shipped_puzzle_plays_through_the_servers_games() {
             total += 1;
         }
     }
-    assert_eq!(total, 1038 + 1501 + 219 + 220 + 331);
+    assert_eq!(total, 1282 + 1501 + 219 + 220 + 331);
 }
 
 #[tokio::test]
@@ -71,7 +71,7 @@ async fn the_set_lists_its_themes_and_size() {
     let app = app();
     let (status, v, _) = call(&app, "GET", "/api/puzzles/xiangqi", None, "").await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["total"], 1038);
+    assert_eq!(v["total"], 1282);
     assert_eq!(v["game"], "xiangqi");
     let themes = v["themes"].as_array().expect("themes");
     assert!(themes.iter().any(|t| t["theme"] == "mate-in-1"), "{v}");
@@ -209,6 +209,30 @@ async fn a_wrong_xiangqi_move_is_refuted_by_a_reply_that_escapes_the_mate() {
     let r = refute(&app, "xiangqi", "xq-1-0-269", 0, "d2e2").await;
     assert_eq!(r["right"], true, "{r}");
     assert_eq!(r["kind"], "right", "{r}");
+}
+
+#[tokio::test]
+async fn a_wrong_move_of_a_xiangqi_material_puzzle_is_refuted_by_the_engines_reply() {
+    let app = app();
+    let set = qiyi_web::puzzles::set("xiangqi").expect("the set parses");
+    let id = set
+        .puzzles
+        .iter()
+        .find(|p| p.id.starts_with("xqm-"))
+        .expect("a material puzzle")
+        .id
+        .clone();
+    let (_, v, _) = call(&app, "GET", &format!("/api/puzzles/xiangqi/{id}"), None, "").await;
+    assert_eq!(v["asked"], json!([0]), "{v}");
+    let wrong = a_wrong_move(&v, 0);
+    let r = refute(&app, "xiangqi", &id, 0, &wrong).await;
+    assert_eq!(r["right"], false, "{r}");
+    assert_eq!(r["kind"], "reply", "{r}");
+    assert_eq!(r["by"], "engine", "{r}");
+    assert_eq!(r["states"].as_array().expect("states").len(), 2, "{r}");
+    let right = v["solution"][0].as_str().expect("a move").to_string();
+    let r = refute(&app, "xiangqi", &id, 0, &right).await;
+    assert_eq!(r["right"], true, "{r}");
 }
 
 #[tokio::test]

@@ -1,4 +1,7 @@
 //! The Xiangqi puzzle miner and prover (杀法, mate in N), for core's [`qiyi_core::puzzles`] model.
+//! The second kind, one move that wins material or a decisive advantage by a clear margin (an
+//! engine verdict), is [`material`], with its own themes and difficulty rule; the miner mines
+//! either or both ([`Kind`]) and [`check_puzzle`] proves each by its proof's kind.
 //!
 //! **The puzzle**: a position where the side to move forces a win in exactly `N` of its moves
 //! (`N` = 1..=[`MAX_N`]): checkmate, or stalemate, which the rules of this crate also count as a
@@ -52,6 +55,8 @@
 /// The shipped puzzle set (`puzzles/xiangqi.jsonl` at this crate's root), proven by
 /// `qiyi puzzles check`: what the server, the Python package and the tests embed.
 pub const SHIPPED: &str = include_str!("../puzzles/xiangqi.jsonl");
+
+pub mod material;
 
 use crate::board::{Color, PieceKind};
 use crate::engine::{Engine, EngineConfig, Level, PIECE_VALUES};
@@ -485,10 +490,47 @@ pub struct MineOptions {
     pub max_n: u32,
     /// Mate-search nodes per candidate position before it is given up.
     pub budget: u64,
+    /// Which puzzles to mine.
+    pub kind: Kind,
+    /// The material puzzles' proof depth ([`material::analyse`]), in plies.
+    pub proof_depth: u32,
+}
+
+/// Which puzzles a miner keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// Mates in N, proven by the mate search.
+    #[default]
+    Mate,
+    /// Material and decisive-advantage puzzles, an engine verdict with a margin
+    /// ([`material`]).
+    Material,
+    /// Both.
+    All,
+}
+
+impl Kind {
+    /// The kind's name on the command line and in a run's manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Mate => "mate",
+            Kind::Material => "material",
+            Kind::All => "all",
+        }
+    }
+
+    fn mates(self) -> bool {
+        matches!(self, Kind::Mate | Kind::All)
+    }
+
+    fn material(self) -> bool {
+        matches!(self, Kind::Material | Kind::All)
+    }
 }
 
 impl MineOptions {
-    /// Defaults: depth 5, up to 4 random plies, mates in up to 3, 20 million nodes a candidate.
+    /// Defaults: depth 5, up to 4 random plies, mates in up to 3, 20 million nodes a candidate,
+    /// mates only (material puzzles proven at depth [`material::DEFAULT_DEPTH`] when asked for).
     pub fn new(seed: u64) -> Self {
         MineOptions {
             seed,
@@ -496,20 +538,37 @@ impl MineOptions {
             random_plies: 4,
             max_n: 3,
             budget: 20_000_000,
+            kind: Kind::Mate,
+            proof_depth: material::DEFAULT_DEPTH,
         }
     }
 
-    /// The line that names a run (a resumed run must have the same one).
+    /// The line that names a run (a resumed run must have the same one). A mate run's line is
+    /// the one it had before material puzzles existed, so their run logs still resume.
     pub fn manifest(&self) -> String {
         format!(
-            "qiyi puzzles mine xiangqi: seed {} depth {} random_plies {} max_n {} budget {} max_plies {}",
+            "qiyi puzzles mine xiangqi: seed {} depth {} random_plies {} max_n {} budget {} max_plies {}{}",
             self.seed,
             self.depth,
             self.random_plies,
             self.max_n,
             self.budget,
-            crate::learn::MAX_PLIES
+            crate::learn::MAX_PLIES,
+            self.kind_manifest()
         )
+    }
+
+    /// What a run of another kind than mates adds to its manifest.
+    pub fn kind_manifest(&self) -> String {
+        match self.kind {
+            Kind::Mate => String::new(),
+            k => format!(
+                " kind {} proof_depth {} margin {}",
+                k.name(),
+                self.proof_depth,
+                material::MIN_MARGIN_CP
+            ),
+        }
     }
 }
 
@@ -532,6 +591,18 @@ pub struct MineStats {
     pub undecided: u64,
     /// Mate-search nodes.
     pub nodes: u64,
+    /// Material candidates: positions the self-play search scored at least
+    /// [`material::MIN_SCORE_CP`] (not a mate) with the mover at most
+    /// [`material::MAX_AHEAD_CP`] ahead in material.
+    pub material_candidates: u64,
+    /// Material candidates kept.
+    pub material_passed: u64,
+    /// Material candidates whose best move's margin was too small.
+    pub small_margin: u64,
+    /// Material candidates rejected for another reason of [`material::judge`].
+    pub material_rejected: u64,
+    /// Material candidates whose best move recaptures on the last move's square.
+    pub recaptures: u64,
 }
 
 impl MineStats {
@@ -545,11 +616,17 @@ impl MineStats {
         self.repeats += o.repeats;
         self.undecided += o.undecided;
         self.nodes += o.nodes;
+        self.material_candidates += o.material_candidates;
+        self.material_passed += o.material_passed;
+        self.small_margin += o.small_margin;
+        self.material_rejected += o.material_rejected;
+        self.recaptures += o.recaptures;
     }
 }
 
 /// Plays game `index` of the seeded run and returns its proven puzzles (ids
-/// `xq-SEED-GAME-PLY`, in ply order) and the counts. Depends on the options and `index` only.
+/// `xq-SEED-GAME-PLY` for mates, `xqm-SEED-GAME-PLY` for material puzzles, in ply order) and
+/// the counts. Depends on the options and `index` only.
 pub fn mine_game(
     opts: &MineOptions,
     openings: &[Position],
@@ -569,14 +646,21 @@ pub fn mine_game(
         let r = engine.think(pos, &limits, |_| {});
         r.best_move.map(|m| (m, r.score))
     };
-    let (kept, _) = play_game_keeping(openings, index, &config, &mut search, |_, score| {
-        announces_mate(opts, score)
+    let (kept, _) = play_game_keeping(openings, index, &config, &mut search, |pos, score| {
+        candidate(opts, pos, score).is_some()
     });
-    let kept = kept.into_iter().map(|(pos, _, ply)| (pos, ply)).collect();
+    let kept = kept
+        .into_iter()
+        .filter_map(|(pos, score, ply)| candidate(opts, &pos, score).map(|c| (pos, ply, c)))
+        .collect();
     let seed = opts.seed;
-    prove_kept(opts, kept, |ply| {
+    prove_kept(opts, kept, |ply, c| {
+        let prefix = match c {
+            Candidate::Mate => "xq",
+            Candidate::Material => "xqm",
+        };
         (
-            format!("xq-{seed}-{index}-{ply}"),
+            format!("{prefix}-{seed}-{index}-{ply}"),
             Source::SelfPlay {
                 seed,
                 game: index,
@@ -586,16 +670,43 @@ pub fn mine_game(
     })
 }
 
+/// What a candidate position is proposed as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// A mate in at most `max_n` (the engine's score announces it).
+    Mate,
+    /// A material puzzle (the engine's score is clearly ahead, not a mate, with level material).
+    Material,
+}
+
+/// Whether the engine's `score` of `pos` (side to move's view) makes it a candidate of the
+/// options' kind, and of which.
+fn candidate(opts: &MineOptions, pos: &Position, score: Score) -> Option<Candidate> {
+    if opts.kind.mates() && announces_mate(opts, score) {
+        return Some(Candidate::Mate);
+    }
+    if opts.kind.material()
+        && score.abs() < crate::engine::RULE_WIN - 1_000
+        && score >= material::MIN_SCORE_CP
+        && crate::engine::material(pos, pos.side_to_move()) <= material::MAX_AHEAD_CP
+    {
+        return Some(Candidate::Material);
+    }
+    None
+}
+
 /// Walks a recorded game (`moves` played from `start`) the way [`mine_game`] walks a self-play
 /// one: the engine at the options' depth searches every position of the game (the last one
 /// too, unless the game is over there), the positions whose score announces a win in at most
-/// `max_n` moves are the candidates, and each is proven by the same mate search. `label` gives
-/// the id and the source of the puzzle found after `ply` moves. Depends on its arguments only.
+/// `max_n` moves are the mate candidates (and, for material puzzles, those clearly ahead with
+/// level material the material candidates), and each is proven as in [`mine_game`]. `label`
+/// gives the id and the source of the puzzle of a kind found after `ply` moves. Depends on its
+/// arguments only.
 pub fn mine_record(
     opts: &MineOptions,
     start: &Position,
     moves: &[Move],
-    label: impl Fn(usize) -> (String, Source),
+    label: impl Fn(usize, Candidate) -> (String, Source),
 ) -> (Vec<PuzzleRecord>, MineStats) {
     let mut engine = miner_engine(opts);
     let limits = SearchLimits::depth(opts.depth.max(1));
@@ -606,8 +717,10 @@ pub fn mine_record(
             break;
         }
         let r = engine.think(&pos, &limits, |_| {});
-        if r.best_move.is_some() && announces_mate(opts, r.score) {
-            kept.push((pos.clone(), ply));
+        if r.best_move.is_some() {
+            if let Some(c) = candidate(opts, &pos, r.score) {
+                kept.push((pos.clone(), ply, c));
+            }
         }
         if let Some(&mv) = moves.get(ply) {
             pos.make(mv);
@@ -633,12 +746,12 @@ fn announces_mate(opts: &MineOptions, score: Score) -> bool {
     score >= MATE - (2 * max_n - 1) as Score
 }
 
-/// Proves the candidate positions `kept` (each with its ply), keeping the unique ones under the
-/// id and source `label` gives their ply; one game's puzzles and counts.
+/// Proves the candidate positions `kept` (each with its ply and kind), keeping the puzzles under
+/// the id and source `label` gives their ply and kind; one game's puzzles and counts.
 fn prove_kept(
     opts: &MineOptions,
-    kept: Vec<(Position, usize)>,
-    label: impl Fn(usize) -> (String, Source),
+    kept: Vec<(Position, usize, Candidate)>,
+    label: impl Fn(usize, Candidate) -> (String, Source),
 ) -> (Vec<PuzzleRecord>, MineStats) {
     let max_n = opts.max_n.clamp(1, MAX_N);
     let mut stats = MineStats {
@@ -646,7 +759,29 @@ fn prove_kept(
         ..Default::default()
     };
     let mut out = Vec::new();
-    for (pos, ply) in kept {
+    for (pos, ply, c) in kept {
+        if c == Candidate::Material {
+            stats.material_candidates += 1;
+            match material::prove(&pos, opts.proof_depth) {
+                Ok(a) => {
+                    // A recapture on the opponent's last square is too easy to ask.
+                    if pos
+                        .moves_played()
+                        .last()
+                        .is_some_and(|m| m.to() == a.best.to())
+                    {
+                        stats.recaptures += 1;
+                        continue;
+                    }
+                    stats.material_passed += 1;
+                    let (id, source) = label(ply, c);
+                    out.push(material::record(id, &pos, &a, source));
+                }
+                Err(material::Rejection::SmallMargin(_)) => stats.small_margin += 1,
+                Err(_) => stats.material_rejected += 1,
+            }
+            continue;
+        }
         stats.candidates += 1;
         let mut s = MateSearch::new(opts.budget);
         let v = prove_with(&mut s, &pos, max_n).unwrap_or(Verdict::Undecided);
@@ -654,7 +789,7 @@ fn prove_kept(
         match v {
             Verdict::Unique(solved) => {
                 stats.passed += 1;
-                let (id, source) = label(ply);
+                let (id, source) = label(ply, c);
                 out.push(record(id, &pos, &solved, source));
             }
             Verdict::NotUnique { .. } => stats.not_unique += 1,
@@ -738,12 +873,34 @@ pub enum CheckError {
     /// The mate search ran out of its budget.
     #[error("the mate search's budget ran out")]
     Undecided,
+    /// A material puzzle's proof depth is outside 1..=[`material::MAX_DEPTH`].
+    #[error("proof depth {0} is outside 1..={max}", max = material::MAX_DEPTH)]
+    Depth(u32),
+    /// A material puzzle's first move is not the engine's best.
+    #[error("the solution plays {found}, the engine's best move is {want}")]
+    BestMove {
+        /// The solution's first move.
+        found: String,
+        /// The engine's best move.
+        want: String,
+    },
+    /// A material puzzle's position is no longer a puzzle by the engine's verdict.
+    #[error("not a material puzzle: {0}")]
+    Rejected(material::Rejection),
+    /// A recorded field of a material puzzle differs from the replayed search's.
+    #[error("{field}: recorded `{found}`, the search gives `{want}`")]
+    Recorded {
+        /// The field.
+        field: &'static str,
+        /// What the puzzle records.
+        found: String,
+        /// What the search gives.
+        want: String,
+    },
 }
 
-/// Replays a puzzle from its text and proves it again with a fresh mate search of at most
-/// `budget` nodes: the exact distance, uniqueness at every asked step, longest defences, a line
-/// without repetition ending with the defender unable to move.
-pub fn check_puzzle(p: &PuzzleRecord, budget: u64) -> Result<(), CheckError> {
+/// The puzzle's position with its record cleared, after checking the game and the side.
+fn start_of(p: &PuzzleRecord) -> Result<Position, CheckError> {
     if p.game != GAME {
         return Err(CheckError::WrongGame(p.game.clone()));
     }
@@ -757,6 +914,18 @@ pub fn check_puzzle(p: &PuzzleRecord, budget: u64) -> Result<(), CheckError> {
             want: want.to_string(),
         });
     }
+    Ok(start)
+}
+
+/// Replays a puzzle from its text and proves it again. A material puzzle (an engine verdict,
+/// [`Proof::Engine`]) is replayed by [`material::check_puzzle`] (`budget` does not apply); a
+/// mate puzzle is proven with a fresh mate search of at most `budget` nodes: the exact distance, uniqueness at every asked step, longest defences, a line
+/// without repetition ending with the defender unable to move.
+pub fn check_puzzle(p: &PuzzleRecord, budget: u64) -> Result<(), CheckError> {
+    if matches!(p.proof, Proof::Engine { .. }) {
+        return material::check_puzzle(p);
+    }
+    let start = start_of(p)?;
     let len = p.solution.len();
     if len % 2 == 0 || len > (2 * MAX_N - 1) as usize {
         return Err(CheckError::Length(len));
@@ -833,6 +1002,15 @@ pub fn check_puzzle(p: &PuzzleRecord, budget: u64) -> Result<(), CheckError> {
     match r {
         Ok(r) => r,
         Err(OutOfBudget) => Err(CheckError::Undecided),
+    }
+}
+
+/// The source of the tests' hand-made puzzles.
+#[cfg(test)]
+fn tests_source() -> Source {
+    Source::Enumeration {
+        by: "test".into(),
+        index: 0,
     }
 }
 
@@ -932,10 +1110,7 @@ mod tests {
     }
 
     fn source() -> Source {
-        Source::Enumeration {
-            by: "test".into(),
-            index: 0,
-        }
+        super::tests_source()
     }
 
     /// A mate in 2 met in game 2 of seed 1 (the chariot on d6 mates on d7 after b7-b8).
@@ -1049,13 +1224,19 @@ mod tests {
     }
 
     /// The shipped set (`crates/xiangqi/puzzles/xiangqi.jsonl`): a sample of it proven again,
-    /// and every mate in 1 or 2 of the sample unique by the plain search written here.
+    /// and every mate in 1 or 2 of the sample unique by the plain search written here; both
+    /// kinds are there (1,038 mates, then 244 material puzzles).
     #[test]
     fn the_shipped_set_is_proven_on_a_sample() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/xiangqi.jsonl");
         let file = std::fs::File::open(path).expect("the shipped puzzle file");
         let puzzles = qiyi_core::puzzles::read_puzzles(std::io::BufReader::new(file)).unwrap();
         assert!(puzzles.len() >= 100, "{} puzzles", puzzles.len());
+        let material = puzzles
+            .iter()
+            .filter(|p| matches!(p.proof, Proof::Engine { .. }))
+            .count();
+        assert!(material >= 200, "{material} material puzzles");
         let mut ids = std::collections::HashSet::new();
         for p in &puzzles {
             assert!(ids.insert(p.id.clone()), "duplicate id {}", p.id);
@@ -1065,7 +1246,7 @@ mod tests {
         for p in puzzles.iter().step_by(step) {
             check_puzzle(p, 50_000_000).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             let n = p.solution.len().div_ceil(2) as u32;
-            if n <= 2 {
+            if n <= 2 && matches!(p.proof, Proof::Exact { .. }) {
                 let pos = Position::from_fen(&p.position).unwrap();
                 assert_eq!(
                     plain_winners(&pos, n),
@@ -1074,6 +1255,46 @@ mod tests {
                     p.id
                 );
             }
+        }
+    }
+
+    /// The shipped set's run log still names the mate run its documented command starts, so that
+    /// command resumes it (`--kind mate`, the default, adds nothing to the manifest).
+    #[test]
+    fn the_shipped_run_log_is_the_default_kinds_manifest() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/xiangqi.jsonl.games");
+        let log = std::fs::read_to_string(path).expect("the shipped run log");
+        let opts = MineOptions {
+            depth: 6,
+            max_n: 5,
+            ..MineOptions::new(1)
+        };
+        assert_eq!(log.lines().next(), Some(opts.manifest().as_str()));
+    }
+
+    #[test]
+    fn mined_games_give_checked_material_puzzles() {
+        let openings = crate::learn::openings().unwrap();
+        let opts = MineOptions {
+            depth: 4,
+            kind: Kind::Material,
+            proof_depth: 6,
+            ..MineOptions::new(1)
+        };
+        let mut all = Vec::new();
+        let mut stats = MineStats::default();
+        for g in 0..3 {
+            let (ps, st) = mine_game(&opts, &openings, g);
+            stats.add(&st);
+            all.extend(ps);
+        }
+        assert_eq!(stats.candidates, 0);
+        assert!(stats.material_candidates >= stats.material_passed);
+        assert_eq!(stats.material_passed as usize, all.len());
+        assert!(!all.is_empty(), "{stats:?}");
+        for p in &all {
+            assert!(p.id.starts_with("xqm-1-"), "{}", p.id);
+            check_puzzle(p, 1).unwrap_or_else(|e| panic!("{}: {e}", p.id));
         }
     }
 
