@@ -36,7 +36,12 @@ fn a_blunder_becomes_a_puzzle_whose_answer_is_the_best_move() {
     let (played, review) = blunder_game();
     let r = &review.plies[2];
     assert_eq!(r.played, "14-17");
-    assert_eq!(r.class, Some(Class::Blunder), "{r:?}");
+    // A man given away for nothing: a blunder or, by the slope fitted to the shipped net's
+    // self-play (where a man up is often drawn), a mistake; both become puzzles.
+    assert!(
+        matches!(r.class, Some(Class::Mistake | Class::Blunder)),
+        "{r:?}"
+    );
     let best = r.best.clone().expect("a best move");
 
     let set = puzzles(&played, &review, 0, "g1").expect("puzzles");
@@ -52,7 +57,7 @@ fn a_blunder_becomes_a_puzzle_whose_answer_is_the_best_move() {
     assert_eq!(p.puzzle.proof["depth"], 4);
     assert_eq!(p.puzzle.proof["second_best"], "14-17");
     assert_eq!(p.mistake.played, "14-17");
-    assert_eq!(p.mistake.class, "blunder");
+    assert_eq!(Some(p.mistake.class.as_str()), r.class.map(|c| c.name()));
     assert_eq!(p.mistake.depth, Some(4));
     // The board before the blunder, Black to move, and after the best move.
     assert_eq!(p.puzzle.steps.len(), 2);
@@ -189,7 +194,7 @@ fn every_reviewed_game_makes_puzzles_of_its_mistakes() {
     let peg_mid = peg.snapshot().position;
     let cases = [
         ("xiangqi", Value::Null, None, 12, Some(2)),
-        ("checkers", Value::Null, None, 16, Some(3)),
+        ("checkers", Value::Null, None, 30, Some(3)),
         ("chinese-checkers", Value::Null, None, 12, Some(1)),
         (
             "aeroplane",
