@@ -33,6 +33,10 @@ const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 // (backend.js).
 function api(path, body) { return backend.puzzles(game, path, body); }
 
+// A theme's name in the page's language: the game's own word first (`theme.xiangqi.capture`
+// is 吃子, where aeroplane chess's capture is 撞机), then the theme's shared one, then the tag.
+function themeName(x) { return I18n.maybe("theme." + game + "." + x, I18n.maybe("theme." + x, x)); }
+
 function say(text) { $("said").textContent = text; }
 
 function verdict(text, kind) {
@@ -45,6 +49,8 @@ function verdict(text, kind) {
 function goalText(goal) {
   if (!goal) return "";
   if (goal === "find the better move") return t("puz.goal.better");
+  if (goal === "win material") return t("puz.goal.material");
+  if (goal === "decisive advantage") return t("puz.goal.decisive");
   let m;
   if ((m = /^mate in (\d+)$/.exec(goal))) return t("puz.goal.mate", { n: Number(m[1]) });
   if ((m = /^win (\d+) pieces? in (\d+) moves?$/.exec(goal))) return t("puz.goal.winPieces", { pieces: Number(m[1]), n: Number(m[2]) });
@@ -297,7 +303,7 @@ function setPuzzle(p) {
   $("puzzle-id").textContent = Puz.mine ? t("puz.mine.count", { n: I18n.num(Puz.mine.index + 1), total: I18n.num(Puz.mine.set.puzzles.length) })
     : p.id + (p.daily ? " · " + t("puz.dailyOf", { date: p.daily }) : "");
   $("puzzle-rating").textContent = rating(p.rating);
-  $("puzzle-themes").textContent = p.themes.map((x) => I18n.maybe((Puz.mine ? "review.class." : "theme.") + x, x)).join(", ");
+  $("puzzle-themes").textContent = p.themes.map((x) => (Puz.mine ? I18n.maybe("review.class." + x, x) : themeName(x))).join(", ");
   verdict("", "");
   note("");
   $("explain").textContent = "";
@@ -383,7 +389,7 @@ async function puzzleMain() {
   for (const th of Puz.summary.themes) {
     const o = document.createElement("option");
     o.value = th.theme;
-    o.textContent = t("puz.themeCount", { theme: I18n.maybe("theme." + th.theme, th.theme), count: th.count });
+    o.textContent = t("puz.themeCount", { theme: themeName(th.theme), count: th.count });
     sel.append(o);
   }
   showRating(Puz.summary.player);
