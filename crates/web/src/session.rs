@@ -126,7 +126,10 @@ pub struct AiBody {
     /// Time budget in milliseconds (default: the level's; more than the server's longest search
     /// counts as the longest).
     #[serde(default, deserialize_with = "crate::whole::option")]
-    #[cfg_attr(feature = "server", schema(format = "uint64", maximum = 18446744073709551615_u64))]
+    #[cfg_attr(
+        feature = "server",
+        schema(format = "uint64", maximum = 18446744073709551615_u64)
+    )]
     pub time_ms: Option<u64>,
     /// Play the move (default) or only suggest it (a hint).
     #[serde(default)]
