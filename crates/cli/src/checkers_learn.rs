@@ -144,6 +144,144 @@ pub fn selfplay(g: &Global, args: SelfplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Options of `qiyi relabel checkers`.
+#[derive(Args, Debug)]
+pub struct RelabelArgs {
+    /// The self-play run whose positions are searched again (a `qiyi selfplay checkers` directory).
+    #[arg(long)]
+    data: PathBuf,
+    /// Directory for the relabelled shards (created; complete shards already there are kept and
+    /// skipped, so a stopped run resumes).
+    #[arg(long)]
+    out: PathBuf,
+    /// Search depth per position (plies, plus capture resolution).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=40))]
+    depth: u32,
+    /// Node budget per position instead of a depth (0: use the depth).
+    #[arg(long, default_value_t = 0)]
+    nodes: u64,
+    /// Search again only the positions with this many pieces (men and kings of both sides):
+    /// `MIN-MAX`, e.g. `14-20` for the middlegame.
+    #[arg(long, default_value = "1-24")]
+    pieces: String,
+    /// Evaluation of the searching engine: `hand`, `net` (the embedded net) or a net file.
+    #[arg(long, default_value = "net")]
+    eval: String,
+    /// Relabel only these shards of the source, by index in name order (`0-3,7`): one part of
+    /// a run split over sessions or machines.
+    #[arg(long)]
+    shards: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RelabelReport {
+    source: String,
+    dir: String,
+    shards_written: usize,
+    shards_skipped: usize,
+    positions: u64,
+    relabelled: u64,
+    changed: u64,
+    mean_abs_change: f64,
+    seconds: f64,
+    relabelled_per_second: f64,
+    threads: usize,
+    depth: u32,
+    nodes: u64,
+    pieces: String,
+    eval: String,
+    rules: &'static str,
+}
+
+/// Relabels a self-play run's positions of a range of piece counts with a deeper search.
+pub fn relabel(g: &Global, args: RelabelArgs) -> anyhow::Result<()> {
+    use qiyi_checkers::engine::selfplay::RelabelOptions;
+    let eval = EvalChoice::parse(&args.eval).context("--eval")?;
+    let pieces = qiyi_core::learn::Stage::parse(&args.pieces).context("--pieces")?;
+    let options = RelabelOptions {
+        depth: args.depth,
+        nodes: args.nodes,
+        eval: args.eval.clone(),
+        pieces,
+    };
+    let in_source =
+        qiyi_core::learn::relabel::source_shards::<Checkers>(&args.data, "checkers")?.len();
+    let shards = match &args.shards {
+        Some(text) => Some(crate::learn::parse_shards(text, in_source)?),
+        None => None,
+    };
+    let threads = g.threads();
+    let bar = progress(
+        shards.as_ref().map_or(in_source, Vec::len) as u64,
+        "relabelled shards",
+    );
+    let started = Instant::now();
+    let summary = qiyi_checkers::engine::selfplay::relabel(
+        &args.data,
+        &args.out,
+        &options,
+        shards.as_deref(),
+        threads,
+        |done| {
+            bar.inc(1);
+            if !done.skipped {
+                bar.set_message(format!(
+                    "shard {} {} of {} searched",
+                    done.shard, done.relabelled, done.positions
+                ));
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let report = RelabelReport {
+        source: args.data.display().to_string(),
+        dir: args.out.display().to_string(),
+        shards_written: summary.written,
+        shards_skipped: summary.skipped,
+        positions: summary.positions,
+        relabelled: summary.relabelled,
+        changed: summary.changed,
+        mean_abs_change: summary.abs_change as f64 / summary.relabelled.max(1) as f64,
+        seconds: secs,
+        relabelled_per_second: summary.relabelled as f64 / secs.max(1e-9),
+        threads,
+        depth: args.depth,
+        nodes: args.nodes,
+        pieces: pieces.to_string(),
+        eval: eval.name().to_string(),
+        rules: "english (WCDF)",
+    };
+    if g.json {
+        return print_json(&report);
+    }
+    println!(
+        "relabel checkers ({}): {} of {} positions with {} pieces searched again at {} ({} eval) \
+         from {} to {} in {} shards ({} already there); {} changed, by {:.1} on average; \
+         {:.1} s, {:.1} positions/s on {} threads",
+        report.rules,
+        report.relabelled,
+        report.positions,
+        report.pieces,
+        if args.nodes > 0 {
+            format!("{} nodes", args.nodes)
+        } else {
+            format!("depth {}", args.depth)
+        },
+        report.eval,
+        report.source,
+        report.dir,
+        report.shards_written,
+        report.shards_skipped,
+        report.changed,
+        report.mean_abs_change,
+        secs,
+        report.relabelled_per_second,
+        report.threads
+    );
+    Ok(())
+}
+
 /// Options of `qiyi train checkers`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {

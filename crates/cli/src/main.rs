@@ -71,6 +71,9 @@ enum Command {
     Tune(TuneArgs),
     /// Self-play games written as labelled positions for training an evaluation.
     Selfplay(SelfplayArgs),
+    /// Search a self-play run's positions again, deeper (those with a range of piece counts),
+    /// into a new run the trainer reads in place of the old.
+    Relabel(RelabelArgs),
     /// Train a network evaluation from self-play positions.
     Train(TrainArgs),
     /// Net files: combine single-stage nets into a set by piece count, or describe a file.
@@ -283,6 +286,20 @@ enum SelfplayGame {
     Xiangqi(xiangqi_learn::SelfplayArgs),
 }
 
+/// Arguments of `qiyi relabel`: the game and its own options.
+#[derive(clap::Args, Debug)]
+struct RelabelArgs {
+    #[command(subcommand)]
+    game: RelabelGame,
+}
+
+/// The games `qiyi relabel` knows.
+#[derive(Subcommand, Debug)]
+enum RelabelGame {
+    /// English checkers.
+    Checkers(checkers_learn::RelabelArgs),
+}
+
 /// Arguments of `qiyi train`: the game and its own options.
 #[derive(clap::Args, Debug)]
 struct TrainArgs {
@@ -353,6 +370,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(args) => match args.game {
             SelfplayGame::Checkers(a) => checkers_learn::selfplay(g, a),
             SelfplayGame::Xiangqi(a) => xiangqi_learn::selfplay(g, a),
+        },
+        Command::Relabel(args) => match args.game {
+            RelabelGame::Checkers(a) => checkers_learn::relabel(g, a),
         },
         Command::Train(args) => match args.game {
             TrainGame::Checkers(a) => checkers_learn::train(g, a),

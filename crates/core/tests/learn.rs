@@ -5,7 +5,9 @@
 use qiyi_core::learn::net::{sigmoid, Activations};
 use qiyi_core::learn::record::{Dataset, Encode, ShardWriter};
 use qiyi_core::learn::train::{Sample, TrainConfig, Trainer};
-use qiyi_core::learn::{Accumulated, Active, Arch, Delta, FeatureSet, Network, QuantNet};
+use qiyi_core::learn::{
+    relabel, Accumulated, Active, Arch, Delta, FeatureSet, LearnError, Network, QuantNet,
+};
 use qiyi_core::toys::tictactoe::TicTacToe;
 use qiyi_core::{Game, Rng};
 use std::sync::Arc;
@@ -90,6 +92,106 @@ fn shards_round_trip_and_damaged_ones_are_refused() {
     // Not a shard at all.
     std::fs::write(dir.join("b.bin"), b"hello").unwrap();
     assert!(Dataset::read_dir(&dir).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Three toy shards of 20 positions each, scores `10 * i`, in `dir`.
+fn toy_run(dir: &std::path::Path) {
+    for s in 0..3u32 {
+        let mut w = ShardWriter::create(&dir.join(format!("shard-{s:05}.bin")), "toy", 4).unwrap();
+        for i in 0..20u32 {
+            let n = s * 20 + i;
+            w.push(&Pos(n), n as i32 * 10, (n % 3) as i8 - 1, n as usize)
+                .unwrap();
+        }
+        w.finish(5).unwrap();
+    }
+}
+
+fn relabel(
+    src: &std::path::Path,
+    out: &std::path::Path,
+    manifest: &str,
+    shards: Option<&[usize]>,
+    threads: usize,
+) -> Result<relabel::RelabelSummary, LearnError> {
+    relabel::relabel_run::<Pos, _, _, _>(
+        "toy",
+        src,
+        out,
+        manifest,
+        shards,
+        threads,
+        |p: &Pos| p.0 % 2 == 0,
+        || |p: &Pos| Some(-(p.0 as i32)),
+        |_| {},
+    )
+}
+
+#[test]
+fn relabelling_changes_only_the_selected_scores_and_keeps_every_record() {
+    let dir = tmpdir("relabel");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    toy_run(&src);
+    let out = dir.join("out");
+    let summary = relabel(&src, &out, "toy relabel\n", None, 2).unwrap();
+    assert_eq!((summary.written, summary.skipped), (3, 0));
+    assert_eq!((summary.positions, summary.relabelled), (60, 30));
+    // Position 0 scored 0 before and after: searched, not changed.
+    assert_eq!(summary.changed, 29);
+    let (before, after) = (
+        Dataset::read_dir(&src).unwrap(),
+        Dataset::read_dir(&out).unwrap(),
+    );
+    assert_eq!((after.len(), after.games), (before.len(), before.games));
+    for i in 0..before.len() {
+        let (b, a) = (before.get(i), after.get(i));
+        assert_eq!(a.position, b.position);
+        assert_eq!((a.result, a.ply), (b.result, b.ply));
+        let n = Pos::decode(b.position).unwrap().0;
+        let want = if n % 2 == 0 { -(n as i16) } else { b.score };
+        assert_eq!(a.score, want, "record {i}");
+    }
+    // A rerun skips the complete shards; the same run split in parts writes the same bytes.
+    let again = relabel(&src, &out, "toy relabel\n", None, 1).unwrap();
+    assert_eq!((again.written, again.skipped), (0, 3));
+    let split = dir.join("split");
+    for part in [[2usize], [0], [1]] {
+        relabel(&src, &split, "toy relabel\n", Some(&part), 1).unwrap();
+    }
+    for name in ["shard-00000.bin", "shard-00001.bin", "shard-00002.bin"] {
+        assert_eq!(
+            std::fs::read(out.join(name)).unwrap(),
+            std::fs::read(split.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    // Refused: another run's directory, a shard past the source's, the source itself.
+    let other = relabel(&src, &out, "another run\n", None, 1).unwrap_err();
+    assert!(other.to_string().contains("another run"), "{other}");
+    let past = relabel(&src, &dir.join("past"), "m\n", Some(&[3]), 1).unwrap_err();
+    assert!(
+        past.to_string().contains("past the source's 3 shards"),
+        "{past}"
+    );
+    let same = relabel(&src, &src, "m\n", None, 1).unwrap_err();
+    assert!(same.to_string().contains("another directory"), "{same}");
+    // Shards of another game are refused before anything is written.
+    let wrong = relabel::relabel_run::<Pos, _, _, _>(
+        "checkers",
+        &src,
+        &dir.join("wrong"),
+        "m\n",
+        None,
+        1,
+        |_: &Pos| true,
+        || |_: &Pos| Some(0),
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(wrong.to_string().contains("not checkers"), "{wrong}");
+    assert!(!dir.join("wrong").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

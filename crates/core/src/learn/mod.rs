@@ -12,6 +12,8 @@
 //!    layer is updated by the inputs each move changes ([`features`]), so the search runs the
 //!    network at a few rows of weights per move; [`netset`]: a set of such nets, one per stage
 //!    of the game (a range of piece counts), which the accumulators switch between.
+//! 4. [`relabel`]: a run's positions searched again deeper (those of one stage, say), the
+//!    results kept, into a new run the trainer reads in place of the old.
 //!
 //! A game supplies the inputs ([`features::FeatureSet`]), the byte encoding
 //! ([`record::Encode`]) and which positions are quiet ([`selfplay::SelfPlay`]); checkers is the
@@ -24,6 +26,7 @@ pub mod net;
 pub mod netset;
 pub mod quant;
 pub mod record;
+pub mod relabel;
 pub mod selfplay;
 pub mod train;
 
