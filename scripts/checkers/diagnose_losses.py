@@ -177,7 +177,7 @@ def main():
     judge = Judge(a.guinn)
     rows = []
     head = ("| game | ballot | ply | move | judge before → after | phase | pieces | level | horizon | kind |"
-            " qiyi 100 ms plays it | qiyi 2 s rejects | qiyi score | opponent nodes / depth | qiyi depth / sel at those nodes |")
+            f" qiyi {a.qiyi_ms} ms plays it | qiyi {a.long_ms / 1000:g} s rejects | qiyi score | opponent nodes / depth | qiyi depth / sel at those nodes |")
     lines = [head, "|" + "---|" * 15]
     for g in lost:
         d = diagnose(g, judge, a)
@@ -202,8 +202,8 @@ def main():
         f"- material level at the deciding move: {sum(r['level'] for r in rows)} of {n}",
         f"- shots: {sum(r['kind'] == 'shot' for r in rows)} (median horizon {med([r['horizon'] for r in rows if r['kind'] == 'shot'])} plies); "
         f"drift: {sum(r['kind'] == 'drift' for r in rows)} (median horizon {med([r['horizon'] for r in rows if r['kind'] == 'drift' and r['horizon'] is not None])} plies)",
-        f"- qiyi's optimism in the drift positions (its 100 ms score minus the judge's before the move): median {med(opt)}",
-        f"- qiyi at 2 s rejects the game move in {sum(r['qiyi_2s_rejects'] for r in rows)} of {n}",
+        f"- qiyi's optimism in the drift positions (its {a.qiyi_ms} ms score minus the judge's before the move): median {med(opt)}",
+        f"- qiyi at {a.long_ms / 1000:g} s rejects the game move in {sum(r['qiyi_2s_rejects'] for r in rows)} of {n}",
         f"- depth at equal nodes (the opponent's at {a.ms} ms): opponent median {med([r['opp_depth'] for r in rows])}, "
         f"qiyi median {med([r['qiyi_depth'] for r in rows])} / seldepth {med([r['qiyi_seldepth'] for r in rows])}",
     ]
