@@ -210,41 +210,10 @@ fn xiangqi_mining_resumes_and_checks() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("another run"), "{err}");
 
-    let f = whole.to_string_lossy().into_owned();
-    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value =
-        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
-    let n = text.lines().count();
-    assert_eq!(v["proven"], n);
-
-    // The first move of the last puzzle replaced by another legal move (its reply's text is
-    // not legal then, or the proof names the real answer).
-    let mut puzzles: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a puzzle"))
-        .collect();
-    let last = puzzles.len() - 1;
-    let fen = puzzles[last]["position"].as_str().expect("fen").to_string();
-    let pos = qiyi_xiangqi::Position::from_fen(&fen).expect("fen");
-    let first = puzzles[last]["solution"][0]
-        .as_str()
-        .expect("a move")
-        .to_string();
-    let other = pos
-        .legal_move_list()
-        .as_slice()
-        .iter()
-        .map(|m| m.to_string())
-        .find(|m| *m != first)
-        .expect("another move");
-    puzzles[last]["solution"][0] = other.into();
-    let body: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
-    let bad = dir.join("bad.jsonl");
-    std::fs::write(&bad, body).expect("write");
-    let (code, _, err) = qiyi(&["puzzles", "check", &bad.to_string_lossy()]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&format!("line {n}")), "{err}");
+    // Every puzzle proven; the first move of the last one replaced by another legal move (its
+    // reply's text is not legal then, or the proof names the real answer): the line is named.
+    let puzzles = check_file(&whole);
+    xiangqi_tampered_check_fails(&dir, &puzzles, false);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -308,36 +277,10 @@ fn xiangqi_material_mining_resumes_and_checks() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("another run"), "{err}");
 
-    let f = whole.to_string_lossy().into_owned();
-    let (code, out, err) = qiyi(&["--json", "puzzles", "check", &f]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value =
-        serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
-    assert_eq!(v["proven"], puzzles.len());
-
-    // The best move of the last puzzle replaced by another legal move: check names the line.
-    let mut bad = puzzles.clone();
-    let last = bad.len() - 1;
-    let fen = bad[last]["position"].as_str().expect("fen").to_string();
-    let pos = qiyi_xiangqi::Position::from_fen(&fen).expect("fen");
-    let first = bad[last]["solution"][0]
-        .as_str()
-        .expect("a move")
-        .to_string();
-    let other = pos
-        .legal_move_list()
-        .as_slice()
-        .iter()
-        .map(|m| m.to_string())
-        .find(|m| *m != first)
-        .expect("another move");
-    bad[last]["solution"] = serde_json::json!([other]);
-    let body: String = bad.iter().map(|p| format!("{p}\n")).collect();
-    let file = dir.join("bad.jsonl");
-    std::fs::write(&file, body).expect("write");
-    let (code, _, err) = qiyi(&["puzzles", "check", &file.to_string_lossy()]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&format!("line {}", bad.len())), "{err}");
+    // Every puzzle proven; the best move of the last one replaced by another legal move: check
+    // names the line and says the best move is another.
+    assert_eq!(check_file(&whole), puzzles);
+    let err = xiangqi_tampered_check_fails(&dir, &puzzles, true);
     assert!(err.contains("best move"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -631,6 +574,43 @@ fn mine_from(
 fn review_game(krate: &str, ext: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../{krate}/tests/data/review-game.{ext}"))
+}
+
+/// Writes `puzzles` to `dir/bad.jsonl` with the first move of the last one's solution replaced
+/// by another legal move (and the solution cut to that move when `cut`), checks that `qiyi
+/// puzzles check` refuses it naming the last line, and returns its message.
+fn xiangqi_tampered_check_fails(
+    dir: &std::path::Path,
+    puzzles: &[serde_json::Value],
+    cut: bool,
+) -> String {
+    let mut bad = puzzles.to_vec();
+    let last = bad.len() - 1;
+    let fen = bad[last]["position"].as_str().expect("fen").to_string();
+    let pos = qiyi_xiangqi::Position::from_fen(&fen).expect("fen");
+    let first = bad[last]["solution"][0]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let other = pos
+        .legal_move_list()
+        .as_slice()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != first)
+        .expect("another move");
+    if cut {
+        bad[last]["solution"] = serde_json::json!([other]);
+    } else {
+        bad[last]["solution"][0] = other.into();
+    }
+    let body: String = bad.iter().map(|p| format!("{p}\n")).collect();
+    let file = dir.join("bad.jsonl");
+    std::fs::write(&file, body).expect("write");
+    let (code, _, err) = qiyi(&["puzzles", "check", &file.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("line {}", bad.len())), "{err}");
+    err
 }
 
 /// Checks the puzzle file `file` with `qiyi puzzles check` and returns its puzzles.

@@ -629,41 +629,29 @@ async fn a_reviewed_blunder_becomes_a_personal_puzzle() {
                "played": "14-17", "depth": 4})
         .to_string()
     };
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/mistakes/checkers/check",
-        None,
-        &check(&best),
-    )
-    .await;
-    assert_eq!(
-        (status, v["right"].as_bool()),
-        (StatusCode::OK, Some(true)),
-        "{v}"
-    );
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/mistakes/checkers/check",
-        None,
-        &check("14-17"),
-    )
-    .await;
-    assert_eq!(
-        (status, v["right"].as_bool()),
-        (StatusCode::OK, Some(false)),
-        "{v}"
-    );
-    let (status, v) = call(
-        &app,
-        "POST",
-        "/api/mistakes/checkers/check",
-        None,
-        &check("1-2"),
-    )
-    .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    // The best move is right, the move played wrong, a move that is not legal refused.
+    for (answer, want) in [
+        (best.as_str(), Ok(true)),
+        ("14-17", Ok(false)),
+        ("1-2", Err(StatusCode::UNPROCESSABLE_ENTITY)),
+    ] {
+        let (status, v) = call(
+            &app,
+            "POST",
+            "/api/mistakes/checkers/check",
+            None,
+            &check(answer),
+        )
+        .await;
+        match want {
+            Ok(right) => assert_eq!(
+                (status, v["right"].as_bool()),
+                (StatusCode::OK, Some(right)),
+                "{answer}: {v}"
+            ),
+            Err(code) => assert_eq!(status, code, "{answer}: {v}"),
+        }
+    }
     let (status, v) = call(&app, "POST", "/api/mistakes/nim/check", None, &check(&best)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     let (status, v) = call(
