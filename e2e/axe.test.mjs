@@ -14,7 +14,7 @@
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 import { writeFileSync } from "node:fs";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { api, chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve("axe-core/axe.min.js");
@@ -26,15 +26,6 @@ let failed = 0;
 function record(name, ok, detail) {
   if (!ok) failed++;
   console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
-
-async function api(url, method, body, token) {
-  const headers = { "content-type": "application/json" };
-  if (token) headers.authorization = "Bearer " + token;
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
 }
 
 async function ready(page, path) {

@@ -15,7 +15,7 @@ import { chromium } from "playwright-core";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
 
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
@@ -25,11 +25,7 @@ const cat = { en: JSON.parse(readFileSync(join(assets, "en.json"), "utf8")), zh:
 const GAMES = ["xiangqi", "checkers", "chinese-checkers", "peg-solitaire", "aeroplane"];
 const PAGES = ["", ...GAMES.map((g) => "play/" + g), "games", "lab"];
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 // The fixed pieces of a catalog's values (placeholders cut out) that would betray that language:
 // English pieces with a word of 3+ letters and 5+ characters; Chinese pieces with 2+ CJK characters.

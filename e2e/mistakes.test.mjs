@@ -7,27 +7,14 @@
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { api, chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
 import { practiseMistakes } from "./mistakes-steps.mjs";
 
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
 requireBinary();
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
-
-async function api(url, method, body, token) {
-  const headers = { "content-type": "application/json" };
-  if (token) headers.authorization = "Bearer " + token;
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data;
-}
+const { results, record } = recorder();
 
 const { child, url } = await startServer();
 const base = url.replace(/\/$/, "");

@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromePath, launchArgs, requireBinary, startServer as startOn } from "./server.mjs";
+import { chromePath, launchArgs, recorder, requireBinary, startServer as startOn } from "./server.mjs";
 
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
@@ -27,11 +27,7 @@ async function startServer(port) {
   return { child: server.child, url: server.url.replace(/\/$/, "") };
 }
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 async function post(url, body) {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -6,18 +6,14 @@
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
 import { playOne } from "./playing.mjs";
 
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
 requireBinary();
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 const { child, url } = await startServer();
 console.log("server at " + url);

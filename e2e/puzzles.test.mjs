@@ -12,7 +12,7 @@ import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve("axe-core/axe.min.js");
@@ -20,11 +20,7 @@ const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
 requireBinary();
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 // The page has a puzzle on the board and waits for the player.
 async function ready(page) {

@@ -44,3 +44,26 @@ export function startServer({ port = 0, db = ":memory:" } = {}) {
     child.on("exit", (code, sig) => { clearTimeout(timer); reject(new Error(`the server exited (${code ?? sig})`)); });
   });
 }
+
+/**
+ * A test's check list: `record(name, ok, detail)` prints one line ("ok" or "FAIL") and keeps it in
+ * `results`, which the test reads at the end for its summary and exit status.
+ */
+export function recorder() {
+  const results = [];
+  function record(name, ok, detail) {
+    results.push({ name, ok, detail });
+    console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
+  }
+  return { results, record };
+}
+
+/** Calls the server's JSON API (`token`: a seat's bearer token); throws on an error status. */
+export async function api(url, method, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = "Bearer " + token;
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
