@@ -9,7 +9,7 @@ import { chromium } from "playwright-core";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromePath, launchArgs } from "./server.mjs";
+import { chromePath, launchArgs, recorder } from "./server.mjs";
 import { serveStatic } from "./static-server.mjs";
 import { practiseMistakes } from "./mistakes-steps.mjs";
 
@@ -22,11 +22,7 @@ if (!existsSync(join(site, "pkg/qiyi_wasm_bg.wasm"))) {
   process.exit(2);
 }
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 const browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
 const server = await serveStatic(site);

@@ -11,7 +11,7 @@ import { chromium } from "playwright-core";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromePath, launchArgs } from "./server.mjs";
+import { chromePath, launchArgs, recorder } from "./server.mjs";
 import { serveStatic } from "./static-server.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,11 +23,7 @@ if (!existsSync(join(site, "pkg/qiyi_wasm_bg.wasm"))) {
   process.exit(2);
 }
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 // The page has a puzzle on the board and waits for the player.
 async function ready(page) {

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, cpSync, writeFileSync, readFileSync, rmSync } fr
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
-import { chromePath, launchArgs } from "./server.mjs";
+import { chromePath, launchArgs, recorder } from "./server.mjs";
 import { playOne } from "./playing.mjs";
 import { serveStatic } from "./static-server.mjs";
 
@@ -24,11 +24,7 @@ if (!existsSync(join(site, "pkg/qiyi_wasm_bg.wasm"))) {
   process.exit(2);
 }
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 const browser = await chromium.launch({ executablePath: chromePath, headless: true, args: launchArgs });
 const server = await serveStatic(site);

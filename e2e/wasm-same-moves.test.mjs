@@ -8,7 +8,7 @@ import { chromium } from "playwright-core";
 import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromePath, launchArgs, requireBinary, startServer } from "./server.mjs";
+import { chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
 import { serveStatic } from "./static-server.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -30,11 +30,7 @@ const CASES = [
 ];
 const TIME_MS = 30000;
 
-const results = [];
-function record(name, ok, detail) {
-  results.push({ name, ok, detail });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
-}
+const { results, record } = recorder();
 
 function body(c, players) {
   return { game: c.game, seed: c.seed, rules: c.rules || {}, hotseat: true, seats: Array.from({ length: players }, () => ({ kind: "ai", level: c.level })) };
