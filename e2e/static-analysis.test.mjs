@@ -6,20 +6,14 @@
 //
 //   QIYI_SITE=target/site node e2e/static-analysis.test.mjs      (screenshots: $E2E_SHOTS)
 import { chromium } from "playwright-core";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { chromePath, launchArgs, recorder } from "./server.mjs";
-import { serveStatic } from "./static-server.mjs";
+import { requireSite, serveStatic } from "./static-server.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const site = process.env.QIYI_SITE || join(root, "target/site");
+const site = requireSite();
 const shots = process.env.E2E_SHOTS || "/tmp/qiyi-e2e";
 mkdirSync(shots, { recursive: true });
-if (!existsSync(join(site, "pkg/qiyi_wasm_bg.wasm"))) {
-  console.error(`no static site at ${site}: build it (python3 scripts/site/build.py target/site) or set QIYI_SITE`);
-  process.exit(2);
-}
 
 const { results, record } = recorder();
 

@@ -5,19 +5,12 @@
 //
 //   QIYI_BIN=target/release/qiyi QIYI_SITE=target/site node e2e/wasm-same-moves.test.mjs
 import { chromium } from "playwright-core";
-import { existsSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { chromePath, launchArgs, recorder, requireBinary, startServer } from "./server.mjs";
-import { serveStatic } from "./static-server.mjs";
+import { requireSite, serveStatic } from "./static-server.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const site = process.env.QIYI_SITE || join(root, "target/site");
+const site = requireSite();
 requireBinary();
-if (!existsSync(join(site, "pkg/qiyi_wasm_bg.wasm"))) {
-  console.error(`no static site at ${site}: build it (python3 scripts/site/build.py target/site) or set QIYI_SITE`);
-  process.exit(2);
-}
 
 // Levels bounded by depth (Xiangqi 4: depth 5; checkers 4: depth 4) or by budgets (the others);
 // time_ms far above what they need, so the clock never decides.
