@@ -4,28 +4,10 @@
 
 use std::path::Path;
 mod common;
-use common::qiyi;
+use common::{dir_files as files, qiyi};
 
 fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("qiyi-relabel-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d.to_string_lossy().into_owned()
-}
-
-/// The directory's files with their bytes, sorted by name.
-fn files(dir: &str) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("the directory exists")
-        .flatten()
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).expect("readable"),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    common::fresh_path("relabel", name)
 }
 
 /// The records of a shard file: (position bytes, score, result and ply).
@@ -67,23 +49,7 @@ fn relabel(src: &str, out: &str, threads: &str, extra: &[&str]) -> (i32, String,
 #[test]
 fn relabelling_keeps_every_record_is_the_same_for_any_split_and_trains() {
     let src = tmp("src");
-    let (code, _, err) = qiyi(&[
-        "--seed",
-        "3",
-        "--threads",
-        "1",
-        "selfplay",
-        "checkers",
-        "--games",
-        "4",
-        "--games-per-shard",
-        "2",
-        "--depth",
-        "2",
-        "--out",
-        &src,
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::checkers_selfplay("3", &src, None);
 
     let one = tmp("one");
     let (code, out, err) = relabel(&src, &one, "1", &["--json"]);

@@ -4,28 +4,10 @@
 
 use std::path::Path;
 mod common;
-use common::qiyi;
+use common::{dir_files as files, qiyi};
 
 fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("qiyi-selfplay-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d.to_string_lossy().into_owned()
-}
-
-/// The run's files (shards and manifest) with their bytes, sorted by name.
-fn files(dir: &str) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("the directory exists")
-        .flatten()
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).expect("readable"),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    common::fresh_path("selfplay", name)
 }
 
 fn xq(dir: &str, threads: &str, extra: &[&str]) -> (i32, String, String) {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 mod common;
-use common::qiyi;
+use common::{checkers_selfplay as selfplay, qiyi};
 
 /// A fresh temporary folder for this test process.
 fn tmp(name: &str) -> String {
@@ -13,31 +13,6 @@ fn tmp(name: &str) -> String {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp folder");
     d.to_string_lossy().into_owned()
-}
-
-/// A tiny checkers self-play run (4 games, 2 a shard, depth 2) into `out`, `shards` of it only.
-fn selfplay(seed: &str, out: &str, shards: Option<&str>) {
-    let mut args = vec![
-        "--seed",
-        seed,
-        "--threads",
-        "1",
-        "selfplay",
-        "checkers",
-        "--games",
-        "4",
-        "--games-per-shard",
-        "2",
-        "--depth",
-        "2",
-        "--out",
-        out,
-    ];
-    if let Some(s) = shards {
-        args.extend(["--shards", s]);
-    }
-    let (code, _, err) = qiyi(&args);
-    assert_eq!(code, 0, "{err}");
 }
 
 /// Trains a tiny network for one epoch from `data` into `out`; returns the exit code, the
