@@ -917,6 +917,25 @@ fn start_of(p: &PuzzleRecord) -> Result<Position, CheckError> {
     Ok(start)
 }
 
+/// The moves of `solution` played from `start`, and the position they reach; the first move
+/// that is not legal text is the error.
+fn replay(start: &Position, solution: &[String]) -> Result<(Vec<Move>, Position), CheckError> {
+    let mut line = Vec::with_capacity(solution.len());
+    let mut pos = start.clone();
+    for (index, text) in solution.iter().enumerate() {
+        let mv = pos
+            .parse_move_text(text)
+            .map_err(|source| CheckError::Move {
+                index,
+                text: text.clone(),
+                source,
+            })?;
+        pos.make(mv);
+        line.push(mv);
+    }
+    Ok((line, pos))
+}
+
 /// Replays a puzzle from its text and proves it again. A material puzzle (an engine verdict,
 /// [`Proof::Engine`]) is replayed by [`material::check_puzzle`] (`budget` does not apply); a
 /// mate puzzle is proven with a fresh mate search of at most `budget` nodes: the exact distance, uniqueness at every asked step, longest defences, a line
@@ -942,19 +961,7 @@ pub fn check_puzzle(p: &PuzzleRecord, budget: u64) -> Result<(), CheckError> {
             want: goal,
         });
     }
-    let mut line = Vec::with_capacity(len);
-    let mut pos = start.clone();
-    for (index, text) in p.solution.iter().enumerate() {
-        let mv = pos
-            .parse_move_text(text)
-            .map_err(|source| CheckError::Move {
-                index,
-                text: text.clone(),
-                source,
-            })?;
-        pos.make(mv);
-        line.push(mv);
-    }
+    let (line, pos) = replay(&start, &p.solution)?;
     if pos.has_legal_move() {
         return Err(CheckError::NoMate);
     }

@@ -308,17 +308,7 @@ pub fn check_puzzle(p: &PuzzleRecord) -> Result<(), CheckError> {
     if p.solution.is_empty() || p.solution.len() > LINE_PLIES {
         return Err(CheckError::Length(p.solution.len()));
     }
-    let mut pos = start.clone();
-    for (index, text) in p.solution.iter().enumerate() {
-        let mv = pos
-            .parse_move_text(text)
-            .map_err(|source| CheckError::Move {
-                index,
-                text: text.clone(),
-                source,
-            })?;
-        pos.make(mv);
-    }
+    super::replay(&start, &p.solution)?;
     let a = analyse(&start, *depth).ok_or(CheckError::Rejected(Rejection::FewMoves))?;
     let best = a.best.to_string();
     if best != p.solution[0] {
