@@ -150,24 +150,7 @@ fn xiangqi_mining_resumes_and_checks() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mine = |file: &std::path::Path, games: &str, threads: &str| {
-        qiyi(&[
-            "--seed",
-            "1",
-            "--threads",
-            threads,
-            "puzzles",
-            "mine",
-            "xiangqi",
-            "--selfplay",
-            "--games",
-            games,
-            "--depth",
-            "3",
-            "--max-n",
-            "2",
-            "--out",
-            &file.to_string_lossy(),
-        ])
+        mine_xiangqi(file, games, threads, &["--depth", "3", "--max-n", "2"])
     };
     // In one go, and in two steps (3 games, then resumed to 6) on another thread count.
     let whole = dir.join("whole.jsonl");
@@ -223,26 +206,8 @@ fn xiangqi_material_mining_resumes_and_checks() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mine = |file: &std::path::Path, games: &str, threads: &str, kind: &str| {
-        qiyi(&[
-            "--seed",
-            "1",
-            "--threads",
-            threads,
-            "puzzles",
-            "mine",
-            "xiangqi",
-            "--selfplay",
-            "--games",
-            games,
-            "--depth",
-            "4",
-            "--kind",
-            kind,
-            "--proof-depth",
-            "6",
-            "--out",
-            &file.to_string_lossy(),
-        ])
+        let extra = ["--depth", "4", "--kind", kind, "--proof-depth", "6"];
+        mine_xiangqi(file, games, threads, &extra)
     };
     // In one go, and in two steps on another thread count.
     let whole = dir.join("whole.jsonl");
@@ -550,6 +515,32 @@ fn aeroplane_mining_checks_and_a_worse_plane_fails() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `qiyi --seed 1 --threads THREADS puzzles mine xiangqi --selfplay --games GAMES EXTRA.. --out
+/// FILE`.
+fn mine_xiangqi(
+    file: &std::path::Path,
+    games: &str,
+    threads: &str,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let out = file.to_string_lossy();
+    let mut args = vec![
+        "--seed",
+        "1",
+        "--threads",
+        threads,
+        "puzzles",
+        "mine",
+        "xiangqi",
+        "--selfplay",
+        "--games",
+        games,
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", &out]);
+    qiyi(&args)
 }
 
 /// Mines `game` from the record files `from` into `out` (depth 3, mates or shots in up to 2).
