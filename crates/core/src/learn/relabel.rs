@@ -12,7 +12,7 @@
 //! same files, and a rerun skips the complete ones.
 
 use super::record::{shard_paths, Dataset, Encode, ShardWriter};
-use super::selfplay::claim;
+use super::selfplay::{claim, shard_pool, shard_selection};
 use super::LearnError;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -103,25 +103,9 @@ where
             out.display()
         )));
     }
-    let all: Vec<usize>;
-    let shards = match shards {
-        Some(s) => s,
-        None => {
-            all = (0..paths.len()).collect();
-            &all
-        }
-    };
-    if let Some(&s) = shards.iter().find(|&&s| s >= paths.len()) {
-        return Err(LearnError::Config(format!(
-            "shard {s} is past the source's {} shards",
-            paths.len()
-        )));
-    }
+    let shards = shard_selection(shards, paths.len(), "the source's")?;
     claim(out, manifest)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| LearnError::Config(format!("thread pool: {e}")))?;
+    let pool = shard_pool(threads)?;
     let written = AtomicU64::new(0);
     let skipped = AtomicU64::new(0);
     let positions = AtomicU64::new(0);

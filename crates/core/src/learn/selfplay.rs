@@ -165,22 +165,35 @@ where
 {
     options.check()?;
     let config = options.config(threads, max_plies);
-    let all: Vec<usize>;
-    let shards = match shards {
-        Some(s) => s,
-        None => {
-            all = (0..config.shards()).collect();
-            &all
-        }
+    let shards = shard_selection(shards, config.shards(), "the run's")?;
+    claim(dir, manifest)?;
+    run_shards(dir, openings, &config, &shards, make_search, on_shard)
+}
+
+/// The shards a run (or a part of it) works on: `shards`, each checked to be below `count`, or
+/// all `count` of them when `None`. `whose` names the count in the error ("the run's").
+pub(crate) fn shard_selection(
+    shards: Option<&[usize]>,
+    count: usize,
+    whose: &str,
+) -> Result<Vec<usize>, LearnError> {
+    let Some(shards) = shards else {
+        return Ok((0..count).collect());
     };
-    if let Some(&s) = shards.iter().find(|&&s| s >= config.shards()) {
+    if let Some(&s) = shards.iter().find(|&&s| s >= count) {
         return Err(LearnError::Config(format!(
-            "shard {s} is past the run's {} shards",
-            config.shards()
+            "shard {s} is past {whose} {count} shards"
         )));
     }
-    claim(dir, manifest)?;
-    run_shards(dir, openings, &config, shards, make_search, on_shard)
+    Ok(shards.to_vec())
+}
+
+/// A pool of `threads` worker threads (at least one) for a run's shards.
+pub(crate) fn shard_pool(threads: usize) -> Result<rayon::ThreadPool, LearnError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| LearnError::Config(format!("thread pool: {e}")))
 }
 
 /// What a finished (or skipped) shard holds.
@@ -349,12 +362,7 @@ where
     F: Fn() -> S + Sync,
     S: FnMut(&G) -> Option<(G::Move, Score)>,
 {
-    if let Some(&s) = shards.iter().find(|&&s| s >= config.shards()) {
-        return Err(LearnError::Config(format!(
-            "shard {s} is past the run's {} shards",
-            config.shards()
-        )));
-    }
+    shard_selection(Some(shards), config.shards(), "the run's")?;
     if openings.is_empty() {
         return Err(LearnError::Config(
             "self-play needs at least one opening".into(),
@@ -366,10 +374,7 @@ where
         ));
     }
     std::fs::create_dir_all(dir).map_err(|e| LearnError::io(dir, e))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
-        .build()
-        .map_err(|e| LearnError::Config(format!("thread pool: {e}")))?;
+    let pool = shard_pool(config.threads)?;
     let written = AtomicU64::new(0);
     let skipped = AtomicU64::new(0);
     let games_now = AtomicU64::new(0);
