@@ -1080,50 +1080,41 @@ fn refute_xiangqi(
         s.play(mv)?;
         Ok(s.legal_texts())
     })?;
-    if let qiyi_core::puzzles::Proof::Engine { depth, .. } = p.proof {
+    let reply = if let qiyi_core::puzzles::Proof::Engine { depth, .. } = p.proof {
         // A material puzzle: the engine's best reply at the proof's depth, which keeps the
         // material the solution wins (the proof: every other move scores at least the margin
         // less).
-        let Some((r, _)) = qiyi_xiangqi::puzzles::material::best_reply(&pos, depth) else {
-            answer.kind = RefutationKind::Right;
-            answer.right = true;
-            return Ok(());
-        };
-        let text = after
-            .into_iter()
-            .find(|t| pos.parse_move_text(t).is_ok_and(|x| x == r))
-            .ok_or_else(|| broken(format!("reply {r} has no move text")))?;
-        answer.kind = RefutationKind::Reply;
-        answer.states = states_after(p, step, mv, Some(&text))?;
-        answer.reply = Some(text);
-        return Ok(());
-    }
-    let k = player_moves_left(p, step);
-    answer.moves_left = Some(k);
-    let mut search = MateSearch::new(REFUTE_BUDGET);
-    let mut found = None;
-    let replies = pos.legal_move_list();
-    for &r in replies.as_slice() {
-        let mut next = pos.clone();
-        next.make(r);
-        let escapes = if !next.any_attacker() || k <= 1 {
-            true
-        } else {
-            match search.wins_within(&mut next, k - 1) {
-                Ok(won) => !won,
-                Err(_) => {
-                    answer.kind = RefutationKind::Undecided;
-                    return Ok(());
+        qiyi_xiangqi::puzzles::material::best_reply(&pos, depth).map(|(r, _)| r)
+    } else {
+        let k = player_moves_left(p, step);
+        answer.moves_left = Some(k);
+        let mut search = MateSearch::new(REFUTE_BUDGET);
+        let mut found = None;
+        let replies = pos.legal_move_list();
+        for &r in replies.as_slice() {
+            let mut next = pos.clone();
+            next.make(r);
+            let escapes = if !next.any_attacker() || k <= 1 {
+                true
+            } else {
+                match search.wins_within(&mut next, k - 1) {
+                    Ok(won) => !won,
+                    Err(_) => {
+                        answer.kind = RefutationKind::Undecided;
+                        return Ok(());
+                    }
                 }
+            };
+            if escapes {
+                found = Some(r);
+                break;
             }
-        };
-        if escapes {
-            found = Some(r);
-            break;
         }
-    }
-    let Some(r) = found else {
-        // Every reply loses in time: the move wins too (the puzzle's check says it cannot).
+        found
+    };
+    let Some(r) = reply else {
+        // No reply at all (material), or every reply loses in time (mate): the move wins too
+        // (the puzzle's check says a mate puzzle cannot have such a move).
         answer.kind = RefutationKind::Right;
         answer.right = true;
         return Ok(());
